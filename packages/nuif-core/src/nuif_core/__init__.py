@@ -1,0 +1,1 @@
+"""nuif_core: the canonical model of NUIF documents."""

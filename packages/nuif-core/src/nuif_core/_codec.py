@@ -1,0 +1,47 @@
+"""Pick the codec: the compiled ``_speedups`` module, or its pure-Python twin.
+
+* ``NUIF_NO_EXTENSIONS=1`` forces the pure-Python twin.
+* ``NUIF_REQUIRE_EXTENSION=1`` makes a missing or broken compiled module an ``ImportError``
+  instead of a silent fallback (CI sets it, so the compiled codec is what the tests prove).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+from . import _codec_py
+
+__all__ = ["IMPLEMENTATION", "canonical_json", "dumps", "loads"]
+
+loads: Callable[[bytes, int], Any]
+dumps: Callable[[Any, int], bytes]
+canonical_json: Callable[[bytes, int], bytes]
+
+
+def _truthy(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+
+
+if _truthy("NUIF_NO_EXTENSIONS"):
+    if _truthy("NUIF_REQUIRE_EXTENSION"):
+        raise ImportError("NUIF_REQUIRE_EXTENSION=1 and NUIF_NO_EXTENSIONS=1 contradict each other")
+    _impl: Any = _codec_py
+    IMPLEMENTATION = "python"
+else:
+    try:
+        from . import _speedups as _impl
+    except ImportError as exc:  # pragma: no cover - exercised by the packaging tests
+        if _truthy("NUIF_REQUIRE_EXTENSION"):
+            raise ImportError(
+                "NUIF_REQUIRE_EXTENSION=1 but the compiled module nuif_core._speedups did not "
+                f"load: {exc}"
+            ) from exc
+        _impl = _codec_py
+        IMPLEMENTATION = "python"
+    else:
+        IMPLEMENTATION = "compiled"
+
+loads = _impl.loads
+dumps = _impl.dumps
+canonical_json = _impl.canonical_json
