@@ -1,0 +1,41 @@
+"""Shared fixtures: the conformance data beside the repository, and both codecs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+#: ../shared beside the repository (CI places it there); NUIF_SHARED overrides
+SHARED = Path(os.environ.get("NUIF_SHARED", REPO.parent / "shared"))
+TESTDATA = SHARED / "testdata"
+
+
+def _codecs() -> list[ModuleType]:
+    from nuif_core import _codec_py
+
+    mods = [_codec_py]
+    try:
+        from nuif_core import _speedups
+    except ImportError:
+        if os.environ.get("NUIF_REQUIRE_EXTENSION") == "1":
+            raise
+    else:
+        mods.insert(0, _speedups)
+    return mods
+
+
+@pytest.fixture(params=_codecs(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def codec(request: pytest.FixtureRequest) -> ModuleType:
+    """Each codec in turn: the compiled ``_speedups`` and the pure-Python twin ``_codec_py``."""
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def testdata() -> Path:
+    if not TESTDATA.is_dir():
+        pytest.fail(f"conformance data not found at {TESTDATA} (set NUIF_SHARED)")
+    return TESTDATA
