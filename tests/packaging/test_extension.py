@@ -1,0 +1,60 @@
+"""The compiled codec is what normally loads; the environment switches behave as documented."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import nuif_core
+
+PROBE = "import nuif_core; print(nuif_core.IMPLEMENTATION)"
+
+
+def _run(env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUIF_")}
+    env.update(env_extra)
+    return subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_compiled_codec_loads_by_default() -> None:
+    result = _run({})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "compiled"
+
+
+def test_ci_requires_the_extension() -> None:
+    if os.environ.get("NUIF_REQUIRE_EXTENSION") == "1":
+        assert nuif_core.IMPLEMENTATION == "compiled"
+    result = _run({"NUIF_REQUIRE_EXTENSION": "1"})
+    assert result.returncode == 0 and result.stdout.strip() == "compiled", result.stderr
+
+
+def test_no_extensions_forces_the_pure_python_twin() -> None:
+    result = _run({"NUIF_NO_EXTENSIONS": "1"})
+    assert result.returncode == 0 and result.stdout.strip() == "python", result.stderr
+
+
+def test_contradictory_switches_fail_loudly() -> None:
+    result = _run({"NUIF_NO_EXTENSIONS": "1", "NUIF_REQUIRE_EXTENSION": "1"})
+    assert result.returncode != 0
+    assert "contradict" in result.stderr
+
+
+def test_wheel_ships_the_extension_and_no_cython_sources(tmp_path) -> None:
+    import shutil
+    import zipfile
+    from pathlib import Path
+
+    uv = os.environ.get("UV") or shutil.which("uv")
+    assert uv, "uv runs the test suite, so it must be reachable"
+    core = Path(__file__).resolve().parents[2] / "packages" / "nuif-core"
+    subprocess.run(
+        [uv, "build", "--wheel", "--out-dir", str(tmp_path), str(core)],
+        check=True, capture_output=True, timeout=600,
+    )
+    (wheel,) = tmp_path.glob("nuif_core-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "nuif_core/py.typed" in names
+    assert any(n.startswith("nuif_core/_speedups.") and n.endswith(".so") for n in names), names
+    assert not any(n.endswith((".pyx", ".pxd", ".c")) for n in names), names

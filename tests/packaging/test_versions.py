@@ -1,0 +1,43 @@
+"""The three distributions are released together under one version, and pin each other exactly."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+import nuif_core
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGES = ("nuif-core", "nuif-cli", "nuif-mcp")
+
+
+def _project(name: str) -> dict:
+    with open(REPO / "packages" / name / "pyproject.toml", "rb") as fh:
+        return tomllib.load(fh)["project"]
+
+
+def test_all_distributions_share_one_version() -> None:
+    versions = {name: _project(name)["version"] for name in PACKAGES}
+    assert len(set(versions.values())) == 1, versions
+    assert nuif_core.__version__ == versions["nuif-core"]
+    for name in PACKAGES:
+        assert metadata.version(name) == versions[name], "reinstall: the environment is stale"
+
+
+def test_surfaces_pin_the_core_exactly() -> None:
+    version = _project("nuif-core")["version"]
+    for name in ("nuif-cli", "nuif-mcp"):
+        deps = _project(name)["dependencies"]
+        core = [d for d in deps if re.match(r"nuif-core\b", d)]
+        assert core == [f"nuif-core=={version}"], (name, deps)
+
+
+def test_cli_does_not_depend_on_the_mcp_stack() -> None:
+    deps = " ".join(_project("nuif-cli")["dependencies"])
+    assert "mcp" not in deps.replace("nuif-", "") and "pydantic" not in deps
+
+
+def test_the_core_has_no_runtime_dependencies() -> None:
+    assert _project("nuif-core").get("dependencies", []) == []
