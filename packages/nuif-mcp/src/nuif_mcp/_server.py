@@ -1,0 +1,272 @@
+"""The MCP server: the SDK's low-level ``Server`` plus a 2026-07-28-only serving loop.
+
+Composition (mcp 2.3.x), outermost first:
+
+``stdio_server(stdin=BoundedLineReader, stdout=PipeWriter)``
+    the SDK's stdio transport (line -> ``SessionMessage`` or the parse exception), fed by the
+    NUIF-owned bounded reader instead of its thread-backed file wrappers;
+``JSONRPCDispatcher(on_stream_exception=..., inline_methods=<every method>)``
+    the SDK's JSON-RPC layer; broken lines reach our observer and get ``-32700``/``-32600``; every
+    request is handled inline, so exactly one request is in flight and the read loop does not take
+    the next line before the current one is answered (bounded memory, and nothing is in flight
+    when end of input arrives, so every request read is answered);
+``on_request``
+    refuses ``initialize`` (``-32022``) unless the legacy handshake is allowed, runs the SDK's
+    inbound ladder ``classify_inbound_request`` (missing envelope ``-32602``, other version
+    ``-32022``), then hands the request to ``modern_on_request`` (the SDK's per-request kernel:
+    per-version method surface, so ``ping`` and ``logging/setLevel`` are ``-32601`` at 2026-07-28,
+    result sieve, ``resultType``, cache hints, ``serverInfo`` stamp).
+
+With ``allow_legacy_handshake`` the loop also serves a connection that *opens* with
+``initialize`` through the SDK's ``ServerRunner`` on a loop ``Connection``, the same pieces
+``serve_dual_era_loop`` uses. A connection is fixed to one era by its first request that names one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.caching import CacheHint
+from mcp.server.connection import Connection
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.runner import ServerRunner, aclose_shielded, modern_error_data, modern_on_request
+from mcp.server.stdio import stdio_server
+from mcp.shared.dispatcher import DispatchContext
+from mcp.shared.exceptions import MCPError
+from mcp.shared.inbound import InboundLadderRejection, classify_inbound_request
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+from mcp.shared.message import SessionMessage
+from mcp.shared.transport_context import TransportContext
+from mcp_types import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    PROTOCOL_VERSION_META_KEY,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    ErrorData,
+    JSONRPCError,
+    UnsupportedProtocolVersionErrorData,
+)
+from pydantic import ValidationError
+
+from nuif_mcp import __version__
+from nuif_mcp._stdio import MAX_LINE_BYTES, BoundedLineReader, PipeWriter
+from nuif_mcp._tools import call_tool, tool_definitions
+
+__all__ = ["INSTRUCTIONS", "PROTOCOL_VERSION", "SUPPORTED_VERSIONS", "create_server", "serve_stdio", "serve_streams"]
+
+logger = logging.getLogger("nuif_mcp")
+
+PROTOCOL_VERSION = "2026-07-28"
+SUPPORTED_VERSIONS: tuple[str, ...] = (PROTOCOL_VERSION,)
+
+INSTRUCTIONS = (
+    "These tools check and transform NUIF documents (JSON UI trees of typed nodes with stable ids) "
+    "passed inline as text: validate lists every problem, inspect summarizes, canonicalize returns "
+    "the canonical text and hash, apply-patch applies a semantic patch and returns the new document. "
+    "They are pure: nothing is stored, read from files or fetched, so keep the returned canonical "
+    "text and hash yourself and compare documents by hash. "
+    "A result with isError true starts with a NUIF_* code that says what to fix in your input."
+)
+
+#: The tool list never changes while the process lives: clients may keep it for a day.
+TOOL_LIST_TTL_MS = 24 * 60 * 60 * 1000
+_CACHE_HINT = CacheHint(ttl_ms=TOOL_LIST_TTL_MS, scope="public")
+
+
+def create_server() -> Server[Any]:
+    """Build the NUIF MCP server (the SDK's low-level ``Server``) with its four tools."""
+    tools = types.ListToolsResult(tools=tool_definitions())
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return tools
+
+    async def call(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        result = call_tool(params.name, params.arguments)
+        if result is None:
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}", data={"tool": params.name})
+        return result
+
+    server: Server[Any] = Server(
+        "nuif-mcp",
+        version=__version__,
+        title="NUIF tools",
+        description="Validate, inspect, canonicalize and patch NUIF documents passed inline (profile nuif-mcp-tools-0).",
+        instructions=INSTRUCTIONS,
+        cache_hints={"server/discover": _CACHE_HINT, "tools/list": _CACHE_HINT},
+        on_list_tools=list_tools,
+        on_call_tool=call,
+    )
+
+    async def discover(ctx: ServerRequestContext[Any], params: types.RequestParams) -> types.DiscoverResult:
+        # The default handler derives `tools: {listChanged: false}`; the profile advertises `{}`.
+        return types.DiscoverResult(
+            supported_versions=list(SUPPORTED_VERSIONS),
+            capabilities=types.ServerCapabilities(tools=types.ToolsCapability()),
+            instructions=INSTRUCTIONS,
+        )
+
+    server.add_request_handler("server/discover", types.RequestParams, discover)
+    # No telemetry: drop the (no-op until configured) OpenTelemetry middleware from the chain.
+    server.middleware = []
+    return server
+
+
+class _EveryMethod(frozenset[str]):
+    """``inline_methods`` for the dispatcher: every request method is handled inline."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+def _has_modern_envelope(params: Mapping[str, Any] | None) -> bool:
+    meta = params.get("_meta") if params else None
+    return isinstance(meta, Mapping) and PROTOCOL_VERSION_META_KEY in meta
+
+
+def _initialize_refusal(params: Mapping[str, Any] | None) -> MCPError:
+    requested = (params or {}).get("protocolVersion")
+    data: dict[str, Any]
+    if isinstance(requested, str):
+        data = UnsupportedProtocolVersionErrorData(supported=list(SUPPORTED_VERSIONS), requested=requested).model_dump(
+            mode="json"
+        )
+    else:
+        data = {"supported": list(SUPPORTED_VERSIONS)}
+    return MCPError(
+        code=UNSUPPORTED_PROTOCOL_VERSION,
+        message=f"this server speaks MCP {PROTOCOL_VERSION} only (no initialize handshake); "
+        "send each request with the params._meta protocol envelope",
+        data=data,
+    )
+
+
+def _unreadable_line_error(exc: Exception) -> JSONRPCError:
+    """The answer to a line the transport could not turn into a JSON-RPC message."""
+    request_id: Any = None
+    code, message = INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message"
+    if isinstance(exc, ValidationError):
+        errors = exc.errors(include_url=False)
+        if any(err["type"] == "json_invalid" for err in errors):
+            code, message = PARSE_ERROR, "Parse error: the line is not valid UTF-8 JSON"
+        else:
+            for err in errors:
+                value = err.get("input")
+                if isinstance(value, Mapping):
+                    candidate = value.get("id")
+                    if isinstance(candidate, str | int) and not isinstance(candidate, bool):
+                        request_id = candidate
+                        break
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
+
+
+async def serve_streams(
+    server: Server[Any],
+    read_stream: Any,
+    write_stream: Any,
+    *,
+    lifespan_state: Any = None,
+    allow_legacy_handshake: bool = False,
+) -> None:
+    """Serve one connection over the SDK's ``SessionMessage`` stream pair until the read side ends."""
+
+    async def answer_unreadable(exc: Exception) -> None:
+        reply = _unreadable_line_error(exc)
+        logger.info("answered an unreadable line with %d", reply.error.code)
+        try:
+            await write_stream.send(SessionMessage(reply))
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            logger.debug("dropped the answer to an unreadable line: write stream closed")
+
+    dispatcher: JSONRPCDispatcher[TransportContext] = JSONRPCDispatcher(
+        read_stream,
+        write_stream,
+        inline_methods=_EveryMethod(),
+        on_stream_exception=answer_unreadable,
+    )
+    modern = modern_on_request(server, lifespan_state)
+    legacy_connection: Connection | None = None
+    legacy_runner: ServerRunner[Any] | None = None
+    era: str | None = None  # "modern" or "legacy", fixed by the first request that names one
+
+    async def on_request(
+        dctx: DispatchContext[TransportContext], method: str, params: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        nonlocal era, legacy_connection, legacy_runner
+        try:
+            if era == "legacy":
+                assert legacy_runner is not None
+                if method != "initialize" and _has_modern_envelope(params):
+                    raise MCPError(
+                        code=INVALID_REQUEST,
+                        message="this connection opened with the initialize handshake; "
+                        "requests carrying the 2026-07-28 envelope are not accepted on it",
+                    )
+                return await legacy_runner.on_request(dctx, method, params)
+            if method == "initialize":
+                if not allow_legacy_handshake or era == "modern":
+                    raise _initialize_refusal(params)
+                era = "legacy"
+                legacy_connection = Connection.for_loop(dispatcher)
+                legacy_runner = ServerRunner(server, legacy_connection, lifespan_state)
+                return await legacy_runner.on_request(dctx, method, params)
+            route = classify_inbound_request(
+                {"method": method, "params": params}, supported_modern_versions=SUPPORTED_VERSIONS
+            )
+            if isinstance(route, InboundLadderRejection):
+                raise MCPError(code=route.code, message=route.message, data=route.data)
+            era = "modern"
+            return await modern(dctx, method, params)
+        except (MCPError, ValidationError):
+            raise  # the dispatcher maps these to their JSON-RPC error
+        except Exception as exc:
+            # Logged with its traceback on stderr; the client sees -32603 and nothing more.
+            error = modern_error_data(exc)
+            raise MCPError(code=error.code, message=error.message) from None
+
+    async def on_notify(dctx: DispatchContext[TransportContext], method: str, params: Mapping[str, Any] | None) -> None:
+        if era == "legacy" and legacy_runner is not None:
+            await legacy_runner.on_notify(dctx, method, params)
+        else:
+            logger.debug("ignored notification %s", method)
+
+    try:
+        await dispatcher.run(on_request, on_notify)
+    finally:
+        if legacy_connection is not None:
+            await aclose_shielded(legacy_connection)
+
+
+async def serve_stdio(
+    server: Server[Any],
+    *,
+    stdin_fd: int,
+    stdout_fd: int,
+    allow_legacy_handshake: bool = False,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> int:
+    """Serve one client over the given pipe descriptors; the process exit status when it ends.
+
+    0 after end of input (every request read has been answered), 1 when the client sent a line
+    longer than ``max_line_bytes`` and the connection was closed.
+    """
+    reader = BoundedLineReader(stdin_fd, limit=max_line_bytes)
+    writer = PipeWriter(stdout_fd)
+    async with server.lifespan(server) as lifespan_state:
+        # Explicit streams: the SDK skips its descriptor claim and its threaded file wrappers.
+        async with stdio_server(stdin=reader, stdout=writer) as (read_stream, write_stream):  # type: ignore[arg-type]
+            await serve_streams(
+                server,
+                read_stream,
+                write_stream,
+                lifespan_state=lifespan_state,
+                allow_legacy_handshake=allow_legacy_handshake,
+            )
+    return 1 if reader.overflowed else 0

@@ -1,0 +1,222 @@
+"""The wire rules of profile nuif-mcp-tools-0, checked with raw JSON lines against the real process."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from nuif_mcp_wire import DOC, ENVELOPE, VERSION, call, error_code, exchange, line, request
+
+pytestmark = pytest.mark.timeout(120)
+
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
+UNSUPPORTED_VERSION = -32022
+
+
+def test_discover_advertises_only_tools_and_only_2026_07_28():
+    ex = exchange([line(request(1, "server/discover"))])
+    assert ex.returncode == 0
+    result = ex.by_id()[1]["result"]
+    assert result["supportedVersions"] == [VERSION]
+    assert result["capabilities"] == {"tools": {}}
+    assert result["resultType"] == "complete"
+    info = result["_meta"]["io.modelcontextprotocol/serverInfo"]
+    assert info["name"] == "nuif-mcp" and info["version"]
+
+
+def test_discover_gives_instructions_of_two_or_three_sentences():
+    result = exchange([line(request(1, "server/discover"))]).by_id()[1]["result"]
+    sentences = [s for s in result["instructions"].split(". ") if s.strip()]
+    assert 2 <= len(sentences) <= 4  # "2–3 sentences", allowing one "e.g."-style split
+    assert "validate" in result["instructions"] and "apply-patch" in result["instructions"]
+
+
+def test_discover_and_tools_list_carry_long_public_cache_hints():
+    ex = exchange([line(request(1, "server/discover")), line(request(2, "tools/list"))])
+    for rid in (1, 2):
+        result = ex.by_id()[rid]["result"]
+        assert result["cacheScope"] == "public"
+        assert result["ttlMs"] >= 60 * 60 * 1000
+
+
+def test_tools_list_has_four_tools_with_strict_2020_12_schemas_and_truthful_annotations():
+    tools = exchange([line(request(1, "tools/list"))]).by_id()[1]["result"]["tools"]
+    assert [t["name"] for t in tools] == ["validate", "inspect", "canonicalize", "apply-patch"]
+    for tool in tools:
+        assert tool["title"] and len(tool["description"]) > 200
+        assert tool["annotations"] == {
+            "title": tool["title"],
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        }
+        for key in ("inputSchema", "outputSchema"):
+            schema = tool[key]
+            assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+            assert schema["type"] == "object"
+        assert tool["inputSchema"]["additionalProperties"] is False
+        assert "document" in tool["inputSchema"]["required"]
+
+
+def test_input_and_output_schemas_are_valid_2020_12_schemas():
+    jsonschema = pytest.importorskip("jsonschema")
+    for tool in exchange([line(request(1, "tools/list"))]).by_id()[1]["result"]["tools"]:
+        jsonschema.Draft202012Validator.check_schema(tool["inputSchema"])
+        jsonschema.Draft202012Validator.check_schema(tool["outputSchema"])
+
+
+def test_request_without_envelope_is_invalid_params():
+    ex = exchange([line(request(1, "tools/list", envelope=False))])
+    assert error_code(ex.by_id()[1]) == INVALID_PARAMS
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        {"io.modelcontextprotocol/protocolVersion": VERSION},
+        {"io.modelcontextprotocol/clientCapabilities": {}},
+        {"progressToken": 3},
+    ],
+    ids=["no-capabilities", "no-version", "unrelated-meta"],
+)
+def test_request_with_incomplete_envelope_is_invalid_params(meta):
+    msg = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}
+    assert error_code(exchange([line(msg)]).by_id()[1]) == INVALID_PARAMS
+
+
+@pytest.mark.parametrize("version", ["2025-11-25", "2025-06-18", "2027-01-01", "x"])
+def test_other_protocol_version_is_unsupported_with_supported_and_requested(version):
+    msg = request(1, "tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": version}})
+    err = exchange([line(msg)]).by_id()[1]["error"]
+    assert err["code"] == UNSUPPORTED_VERSION
+    assert err["data"] == {"supported": [VERSION], "requested": version}
+
+
+def test_initialize_is_refused_naming_the_supported_versions():
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }
+    err = exchange([line(init)]).by_id()[1]["error"]
+    assert err["code"] == UNSUPPORTED_VERSION
+    assert err["data"]["supported"] == [VERSION]
+    assert err["data"]["requested"] == "2025-11-25"
+
+
+@pytest.mark.parametrize("method", ["ping", "logging/setLevel", "resources/list", "prompts/list", "nuif/whatever"])
+def test_removed_unserved_and_unknown_methods_are_method_not_found(method):
+    params = {"level": "debug"} if method == "logging/setLevel" else None
+    assert error_code(exchange([line(request(1, method, params))]).by_id()[1]) == METHOD_NOT_FOUND
+
+
+def test_unknown_tool_is_a_protocol_error():
+    assert error_code(exchange([line(call(1, "nope", {}))]).by_id()[1]) == INVALID_PARAMS
+
+
+def test_tools_call_without_a_name_is_invalid_params():
+    assert error_code(exchange([line(request(1, "tools/call", {"arguments": {}}))]).by_id()[1]) == INVALID_PARAMS
+
+
+def test_broken_line_is_a_parse_error_with_null_id_and_the_next_request_is_served():
+    ex = exchange([b'{"jsonrpc": "2.0", "id": 1, "method": \n', line(call(2, "canonicalize", {"document": DOC}))])
+    assert ex.returncode == 0
+    assert ex.messages[0] == {"jsonrpc": "2.0", "id": None, "error": ex.messages[0]["error"]}
+    assert error_code(ex.messages[0]) == PARSE_ERROR
+    assert ex.by_id()[2]["result"]["isError"] is False
+
+
+def test_invalid_utf8_line_is_a_parse_error():
+    ex = exchange([b'{"jsonrpc":"2.0","id":1,"method":"tools/list","x":"\xff"}\n', line(request(2, "tools/list"))])
+    assert error_code(ex.messages[0]) == PARSE_ERROR
+    assert "result" in ex.by_id()[2]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b"[]", b"42", b'"x"', b'{"jsonrpc":"1.0","id":1,"method":"tools/list"}', b'{"id":1,"method":"tools/list"}'],
+    ids=["batch", "number", "string", "wrong-version", "no-jsonrpc"],
+)
+def test_valid_json_that_is_not_json_rpc_is_invalid_request(raw):
+    ex = exchange([raw + b"\n", line(request(2, "tools/list"))])
+    assert error_code(ex.messages[0]) == INVALID_REQUEST
+    assert "result" in ex.by_id()[2]
+
+
+def test_invalid_request_names_its_id_when_it_has_one():
+    ex = exchange([b'{"jsonrpc":"2.0","id":"abc","method":7}\n'])
+    assert ex.messages[0]["id"] == "abc" and error_code(ex.messages[0]) == INVALID_REQUEST
+
+
+def test_bad_requests_never_poison_the_connection():
+    lines = [
+        line({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}),
+        line(request(2, "tools/list", envelope=False)),
+        line(request(3, "tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": "2025-11-25"}})),
+        line(request(4, "ping")),
+        b"{oops\n",
+        line(call(5, "inspect", {"document": DOC, "max_outline_nodes": "2"})),
+        line(call(6, "canonicalize", {"document": DOC})),
+    ]
+    ex = exchange(lines)
+    by_id = ex.by_id()
+    assert [error_code(by_id[i]) for i in (1, 2, 3, 4)] == [UNSUPPORTED_VERSION, INVALID_PARAMS, UNSUPPORTED_VERSION, METHOD_NOT_FOUND]
+    assert by_id[5]["result"]["isError"] is True
+    assert by_id[6]["result"]["isError"] is False
+    assert len(ex.messages) == 7
+
+
+def test_blank_lines_are_not_messages():
+    ex = exchange([b"\n", b"  \r\n", line(request(1, "tools/list"))])
+    assert len(ex.messages) == 1 and "result" in ex.messages[0]
+
+
+def test_notifications_get_no_answer():
+    note = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}
+    ex = exchange([line(note), line({"jsonrpc": "2.0", "method": "notifications/initialized"}), line(request(1, "tools/list"))])
+    assert [m.get("id") for m in ex.messages] == [1]
+
+
+def test_eof_right_after_a_request_still_answers_it_and_exits_zero():
+    ex = exchange([line(call(1, "canonicalize", {"document": DOC}))])
+    assert ex.returncode == 0
+    assert ex.by_id()[1]["result"]["structuredContent"]["changed"] is True
+
+
+def test_final_line_without_newline_is_answered_at_eof():
+    ex = exchange([json.dumps(request(1, "tools/list")).encode()])
+    assert "result" in ex.by_id()[1] and ex.returncode == 0
+
+
+def test_empty_input_exits_zero_with_no_output():
+    ex = exchange([])
+    assert ex.returncode == 0 and ex.messages == []
+
+
+@pytest.mark.slow
+def test_500_requests_written_at_once_are_all_answered_with_their_ids():
+    ids = [i if i % 2 else f"r-{i}" for i in range(500)]
+    lines = []
+    for i, rid in enumerate(ids):
+        doc = json.dumps({"nuif": 0, "root": {"id": f"n{i}", "kind": "box"}})
+        lines.append(line(call(rid, "canonicalize", {"document": doc})))
+    ex = exchange(lines, timeout=120)
+    assert ex.returncode == 0
+    by_id = ex.by_id()
+    assert sorted(map(str, by_id)) == sorted(map(str, ids)) and len(ex.messages) == 500
+    for i, rid in enumerate(ids):
+        assert json.loads(by_id[rid]["result"]["structuredContent"]["canonical"])["root"]["id"] == f"n{i}"
+
+
+def test_stdout_carries_only_json_rpc_even_at_debug_log_level():
+    ex = exchange([line(request(1, "server/discover")), b"{bad\n", line(call(2, "validate", {"document": DOC}))], "--log-level", "debug")
+    assert len(ex.messages) == 3  # parse_stdout already checked every byte
+    assert "DEBUG" in ex.stderr
+
+
+def test_envelope_client_info_is_optional():
+    meta = {k: v for k, v in ENVELOPE.items() if not k.endswith("clientInfo")}
+    msg = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}
+    assert "result" in exchange([line(msg)]).by_id()[1]
