@@ -1,0 +1,234 @@
+"""Batches of files: the per-file work, a process pool for ``--jobs``, and a progress bar.
+
+The per-file functions run in worker processes, so they are top-level, import the core lazily,
+and return plain tuples ``(status, stdout_lines, stderr_lines, changed)``: status 0 is ok, 1 is
+an invalid document or a failed check, 2 is a file that could not be read or written.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from ._io import STDIO, atomic_write, read_input
+
+Result = tuple[int, list[str], list[str], bool]
+
+#: batches at least this long use every CPU when --jobs is not given
+AUTO_JOBS_THRESHOLD = 256
+#: at most this many files per task sent to a worker
+MAX_CHUNK = 512
+
+
+def _io_error(name: str, exc: OSError) -> Result:
+    reason = exc.strerror or str(exc)
+    return 2, [], [f"nuif: {name}: {reason}"], False
+
+
+def _limits(options: dict[str, Any]) -> Any:
+    from nuif_core import Limits
+
+    return options.get("limits") or Limits.DEFAULT
+
+
+def do_validate(name: str, options: dict[str, Any]) -> Result:
+    from nuif_core import NuifError, validate
+
+    limits = _limits(options)
+    try:
+        data = read_input(name, limits.max_document_bytes)
+    except OSError as exc:
+        return _io_error(name, exc)
+    except NuifError as err:
+        return 1, [f"{name}: {err.code} {err.message}"], [], False
+    report = validate(data, limits=limits, max_diagnostics=options["max_diagnostics"])
+    if report.valid:
+        return 0, [f"{name}: ok {report.hash}"] if options.get("verbose_ok") else [], [], False
+    lines = []
+    for d in report.diagnostics:
+        where = f"{name}:{d.line}:{d.column}:" if d.line is not None else f"{name}:"
+        at = f" (at {d.pointer or '/'})" if d.pointer is not None else ""
+        lines.append(f"{where} {d.code} {d.message}{at}")
+    if report.truncated:
+        lines.append(f"{name}: more diagnostics not shown (--max-diagnostics)")
+    return 1, lines, [], False
+
+
+def do_check(name: str, options: dict[str, Any]) -> Result:
+    """canonicalize --check: list the file when it is not canonical."""
+    from nuif_core import NuifError, is_canonical
+
+    limits = _limits(options)
+    try:
+        data = read_input(name, limits.max_document_bytes)
+        canonical = is_canonical(data, limits=limits)
+    except OSError as exc:
+        return _io_error(name, exc)
+    except NuifError as err:
+        return 1, [], [f"nuif: {name}: {err}"], False
+    return (0, [], [], False) if canonical else (1, [name], [], True)
+
+
+def do_in_place(name: str, options: dict[str, Any]) -> Result:
+    """canonicalize --in-place: replace the file atomically when it is not canonical."""
+    from nuif_core import NuifError, canonicalize
+
+    limits = _limits(options)
+    try:
+        data = read_input(name, limits.max_document_bytes)
+        result = canonicalize(data, limits=limits)
+        if result.changed:
+            atomic_write(name, result.canonical)
+    except OSError as exc:
+        return _io_error(name, exc)
+    except NuifError as err:
+        return 1, [], [f"nuif: {name}: {err}"], False
+    return 0, [], [], result.changed
+
+
+def do_hash(name: str, options: dict[str, Any]) -> Result:
+    from nuif_core import NuifError, document_hash
+
+    limits = _limits(options)
+    try:
+        data = read_input(name, limits.max_document_bytes)
+        digest = document_hash(data, limits=limits)
+    except OSError as exc:
+        return _io_error(name, exc)
+    except NuifError as err:
+        return 1, [], [f"nuif: {name}: {err}"], False
+    return 0, [f"{digest}  {name}"], [], False
+
+
+def do_hash_check(item: tuple[str, str], options: dict[str, Any]) -> Result:
+    """hash --check: one ``(expected, file)`` line of a list."""
+    from nuif_core import NuifError, document_hash
+
+    expected, name = item
+    limits = _limits(options)
+    try:
+        data = read_input(name, limits.max_document_bytes)
+        digest = document_hash(data, limits=limits)
+    except OSError as exc:
+        return 1, [f"{name}: FAILED open or read"], [f"nuif: {name}: {exc.strerror or exc}"], False
+    except NuifError as err:
+        return 1, [f"{name}: FAILED {err.code}"], [f"nuif: {name}: {err}"], False
+    if digest == expected:
+        return 0, [] if options.get("quiet") else [f"{name}: OK"], [], False
+    return 1, [f"{name}: FAILED"], [], False
+
+
+OPERATIONS: dict[str, Callable[[Any, dict[str, Any]], Result]] = {
+    "validate": do_validate,
+    "check": do_check,
+    "in-place": do_in_place,
+    "hash": do_hash,
+    "hash-check": do_hash_check,
+}
+
+
+def run_chunk(op: str, options: dict[str, Any], items: Sequence[Any]) -> list[Result]:
+    """Worker entry point: one task = one chunk of files (keeps pickling and IPC overhead low)."""
+    fn = OPERATIONS[op]
+    return [fn(item, options) for item in items]
+
+
+def cpu_count() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def effective_jobs(requested: int | None, n: int, items: Sequence[Any]) -> int:
+    """``--jobs`` as given (0 = every CPU); when absent, every CPU for long batches only."""
+    if any(item == STDIO or (isinstance(item, tuple) and item[1] == STDIO) for item in items):
+        return 1  # stdin belongs to this process
+    if requested is None:
+        requested = 0 if n >= AUTO_JOBS_THRESHOLD else 1
+    if requested == 0:
+        requested = cpu_count()
+    return max(1, min(requested, n))
+
+
+def chunks(items: Sequence[Any], jobs: int) -> list[Sequence[Any]]:
+    """Split the batch into ordered chunks: about 16 per worker, at most MAX_CHUNK files each."""
+    if jobs <= 1:
+        size = 64
+    else:
+        size = max(1, min(MAX_CHUNK, -(-len(items) // (jobs * 16))))
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def run(
+    op: str, items: Sequence[Any], options: dict[str, Any], jobs: int | None, progress: Progress
+) -> Iterator[Result]:
+    """Results in input order, computed in this process or by a pool of ``jobs`` workers."""
+    n = effective_jobs(jobs, len(items), items)
+    parts = chunks(items, n)
+    if n == 1:
+        for part in parts:
+            results = run_chunk(op, options, part)
+            yield from results
+            progress.advance(len(part))
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
+
+    with ProcessPoolExecutor(max_workers=n) as pool:
+        for part, results in zip(parts, pool.map(partial(run_chunk, op, options), parts)):
+            yield from results
+            progress.advance(len(part))
+
+
+class Progress:
+    """A one-line progress bar on stderr, drawn only on a terminal and only for long batches.
+
+    Nothing is drawn during the first ``delay`` seconds (so short runs never flash a bar), at
+    most ten times a second, and the line is erased before any output line is written.
+    """
+
+    def __init__(self, total: int, label: str, *, enabled: bool, delay: float = 0.3) -> None:
+        self.total = total
+        self.label = label
+        self.done = 0
+        self.enabled = enabled and total > 1
+        self.start = time.monotonic()
+        self.delay = delay
+        self.last = 0.0
+        self.shown = False
+
+    @classmethod
+    def for_stderr(cls, total: int, label: str, disabled: bool) -> Progress:
+        try:
+            tty = sys.stderr.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        return cls(total, label, enabled=tty and not disabled)
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.start < self.delay or (now - self.last < 0.1 and self.done < self.total):
+            return
+        self.last = now
+        width = 30
+        filled = width * self.done // max(1, self.total)
+        rate = self.done / max(now - self.start, 1e-9)
+        sys.stderr.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+            f"{self.done}/{self.total} ({rate:,.0f}/s)\x1b[K"
+        )
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False

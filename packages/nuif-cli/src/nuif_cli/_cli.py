@@ -1,0 +1,566 @@
+"""The ``nuif`` command line (reference: docs/cli.md).
+
+Conventions: data on stdout, diagnostics on stderr; ``-`` is stdin or stdout; exit status 0 when
+everything is fine, 1 when a document, patch or package is invalid or a check failed, 2 for a
+usage error or a file that cannot be read or written.  Errors are one short line
+(``nuif: NUIF_CODE: message``) unless ``-v`` asks for the traceback.
+
+Start-up cost matters (``nuif hash`` runs in editors' save hooks): this module imports only the
+standard library pieces argparse needs; the core and everything else are imported inside the
+command that uses them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from ._io import STDIO, UsageError
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+_DESCRIPTION = """\
+Validate, canonicalize, hash, patch, diff and package NUIF documents.
+
+Exit status: 0 ok; 1 invalid input or failed check; 2 usage error or unreadable/unwritable file.
+Try `nuif demo` for a short tour.  Reference: docs/cli.md."""
+
+
+class _VersionAction(argparse.Action):
+    """``--version``, computed only when asked (importing metadata costs start-up time)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        print(version_text())
+        parser.exit(EXIT_OK)
+
+
+def version_text() -> str:
+    import platform
+    from importlib import metadata
+
+    import nuif_core
+
+    try:
+        cli_version = metadata.version("nuif-cli")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
+        cli_version = "unknown"
+    return (
+        f"nuif {cli_version} (nuif-core {nuif_core.__version__}, "
+        f"{nuif_core.IMPLEMENTATION} codec, Python {platform.python_version()})"
+    )
+
+
+def _jobs(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, got {value!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("--jobs must be 0 (every CPU) or more")
+    return n
+
+
+def _positive(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("expected a positive number")
+    return n
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nuif",
+        description=_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action=_VersionAction, help="print the versions and exit")
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=0, help="show tracebacks on errors"
+    )
+    # -v is also accepted after the command name (SUPPRESS keeps the top-level value)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "-v", "--verbose", action="count", default=argparse.SUPPRESS, help="show tracebacks"
+    )
+    batch = argparse.ArgumentParser(add_help=False)
+    batch.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="worker processes (0 = every CPU; default: 1, or every CPU from "
+        "256 files on)",
+    )
+    batch.add_argument(
+        "--no-progress", action="store_true", help="never draw the progress bar on stderr"
+    )
+
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def add(name: str, help: str, *parents: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name, help=help, description=help, parents=[common, *parents]
+        )
+
+    p = add("validate", "report every problem of each document as FILE:LINE:COL: CODE message", batch)
+    p.add_argument("files", nargs="+", metavar="FILE", help="documents ('-' = stdin)")
+    p.add_argument(
+        "--max-diagnostics",
+        type=_positive,
+        default=10_000,
+        metavar="N",
+        help="at most N diagnostics per file (default 10000)",
+    )
+    p.add_argument("--json", action="store_true", help="one JSON report per line instead")
+    p.set_defaults(run=cmd_validate)
+
+    p = add("inspect", "summarize a document: hash, sizes, kinds, depth, outline")
+    p.add_argument("file", metavar="FILE", help="document ('-' = stdin)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument(
+        "--outline",
+        type=int,
+        default=50,
+        metavar="N",
+        help="show at most N outline nodes (default 50)",
+    )
+    p.set_defaults(run=cmd_inspect)
+
+    p = add("canonicalize", "write the canonical text, check it, or fix files in place", batch)
+    p.add_argument("files", nargs="+", metavar="FILE", help="documents ('-' = stdin)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("-o", "--output", metavar="OUT", help="write to OUT ('-' = stdout, the default)")
+    mode.add_argument("-i", "--in-place", action="store_true", help="rewrite each file atomically")
+    mode.add_argument(
+        "--check", action="store_true", help="list the files that are not canonical (exit 1)"
+    )
+    p.set_defaults(run=cmd_canonicalize)
+
+    p = add("hash", "print 'sha256:<hex>  FILE' lines, or check them with --check LIST", batch)
+    p.add_argument("files", nargs="*", metavar="FILE", help="documents ('-' = stdin)")
+    p.add_argument("-c", "--check", metavar="LIST", help="verify the lines of LIST ('-' = stdin)")
+    p.add_argument("--quiet", action="store_true", help="with --check: print failures only")
+    p.set_defaults(run=cmd_hash)
+
+    p = add("apply-patch", "apply a semantic patch to a document")
+    p.add_argument("document", metavar="DOC", help="document ('-' = stdin)")
+    p.add_argument("patch", metavar="PATCH", help="patch ('-' = stdin)")
+    p.add_argument("-o", "--output", default=STDIO, metavar="OUT", help="new document ('-' = stdout)")
+    p.add_argument("--inverse", metavar="FILE", help="also write the inverse patch to FILE")
+    p.add_argument(
+        "--json", action="store_true", help="print the whole result (hashes, counts) as JSON"
+    )
+    p.set_defaults(run=cmd_apply_patch)
+
+    p = add("diff", "print the patch that turns document A into document B")
+    p.add_argument("a", metavar="A", help="old document ('-' = stdin)")
+    p.add_argument("b", metavar="B", help="new document ('-' = stdin)")
+    p.add_argument("-o", "--output", default=STDIO, metavar="OUT", help="patch file ('-' = stdout)")
+    p.add_argument(
+        "--exit-code", action="store_true", help="exit 1 when the documents differ (like git diff)"
+    )
+    p.set_defaults(run=cmd_diff)
+
+    p = add("pack", "build a .nuif package from a document and an assets directory")
+    p.add_argument("document", metavar="DOC", help="document ('-' = stdin)")
+    p.add_argument("--assets", metavar="DIR", help="directory whose files become assets/…")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.nuif", help="package ('-' = stdout)")
+    p.set_defaults(run=cmd_pack)
+
+    p = add("unpack", "verify a .nuif package and extract it into a new directory")
+    p.add_argument("package", metavar="PKG", help="package ('-' = stdin)")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="directory to create")
+    p.set_defaults(run=cmd_unpack)
+
+    p = add("verify", "check every name, size and hash of .nuif packages")
+    p.add_argument("packages", nargs="+", metavar="PKG", help="packages ('-' = stdin)")
+    p.add_argument("--json", action="store_true", help="one JSON summary per line")
+    p.set_defaults(run=cmd_verify)
+
+    p = add("demo", "a short end-to-end run on a bundled example document")
+    p.add_argument("--dir", metavar="DIR", help="keep the files in DIR (default: a temporary directory)")
+    p.set_defaults(run=cmd_demo)
+    return parser
+
+
+# ---------------------------------------------------------------------------------------------
+# entry point
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``nuif`` command line and return its exit status (never raises SystemExit)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, usage errors
+        code = exc.code
+        return code if isinstance(code, int) else (EXIT_OK if code is None else EXIT_USAGE)
+    if getattr(args, "run", None) is None:
+        parser.print_usage(sys.stderr)
+        print("nuif: error: a command is required (try 'nuif --help' or 'nuif demo')", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return int(args.run(args))
+    except UsageError as exc:
+        _fail(args, exc, f"nuif: error: {exc}")
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # the reader went away (`nuif hash * | head`): stop quietly, as cat does
+        _silence_stdout()
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print("nuif: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        from nuif_core import NuifError
+
+        if isinstance(exc, NuifError):
+            _fail(args, exc, f"nuif: {exc}")
+            return EXIT_INVALID
+        if isinstance(exc, OSError):
+            name = f"{exc.filename}: " if exc.filename else ""
+            _fail(args, exc, f"nuif: {name}{exc.strerror or exc}")
+            return EXIT_USAGE
+        _fail(args, exc, f"nuif: internal error: {type(exc).__name__}: {exc}")
+        return EXIT_USAGE
+
+
+def _fail(args: argparse.Namespace, exc: BaseException, line: str) -> None:
+    if getattr(args, "verbose", 0):
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    print(line, file=sys.stderr)
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _one_stdin(*names: str | None) -> None:
+    if sum(1 for n in names if n == STDIO) > 1:
+        raise UsageError("stdin ('-') can be read only once")
+
+
+# ---------------------------------------------------------------------------------------------
+# batch commands
+
+
+def _run_batch(args: argparse.Namespace, op: str, items: list[Any], options: dict[str, Any], label: str) -> tuple[int, int, int]:
+    """Run a batch, print its lines in input order, return (worst status, failures, changed)."""
+    from ._batch import Progress, run
+
+    progress = Progress.for_stderr(len(items), label, args.no_progress)
+    worst = failures = changed = 0
+    out = sys.stdout
+    try:
+        for status, out_lines, err_lines, did_change in run(op, items, options, args.jobs, progress):
+            if out_lines or err_lines:
+                progress.clear()
+                for line in out_lines:
+                    out.write(line + "\n")
+                if err_lines:
+                    out.flush()
+                    for line in err_lines:
+                        print(line, file=sys.stderr)
+            worst = max(worst, status)
+            failures += status != 0
+            changed += did_change
+    finally:
+        progress.clear()
+        out.flush()
+    return worst, failures, changed
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    _one_stdin(*args.files)
+    if args.json:
+        return _validate_json(args)
+    worst, failures, _ = _run_batch(
+        args, "validate", list(args.files), {"max_diagnostics": args.max_diagnostics}, "validate"
+    )
+    if failures and len(args.files) > 1:
+        print(f"nuif: {failures} of {len(args.files)} files are invalid or unreadable", file=sys.stderr)
+    return worst
+
+
+def _validate_json(args: argparse.Namespace) -> int:
+    import json
+
+    from nuif_core import Limits, NuifError, validate
+
+    from ._io import read_input
+
+    worst = 0
+    for name in args.files:
+        try:
+            data = read_input(name, Limits.DEFAULT.max_document_bytes)
+        except OSError as exc:
+            print(f"nuif: {name}: {exc.strerror or exc}", file=sys.stderr)
+            worst = max(worst, EXIT_USAGE)
+            continue
+        except NuifError as err:
+            report: dict[str, Any] = {
+                "valid": False, "hash": None, "diagnostics": [err.to_dict()], "truncated": False
+            }
+        else:
+            report = validate(data, max_diagnostics=args.max_diagnostics).to_dict()
+        if not report["valid"]:
+            worst = max(worst, EXIT_INVALID)
+        print(json.dumps({"file": name, **report}, ensure_ascii=False))
+    return worst
+
+
+def cmd_canonicalize(args: argparse.Namespace) -> int:
+    from ._io import read_input, write_output
+
+    files = list(args.files)
+    _one_stdin(*files)
+    if args.check:
+        worst, failures, changed = _run_batch(args, "check", files, {}, "check")
+        if failures:
+            print(
+                f"nuif: {changed} of {len(files)} files are not canonical"
+                + (f", {failures - changed} invalid or unreadable" if failures > changed else ""),
+                file=sys.stderr,
+            )
+        return worst
+    if args.in_place:
+        if STDIO in files:
+            raise UsageError("--in-place needs files, not stdin ('-')")
+        worst, failures, changed = _run_batch(args, "in-place", files, {}, "canonicalize")
+        print(
+            f"nuif: {changed} file{'s' if changed != 1 else ''} canonicalized, "
+            f"{len(files) - changed - failures} already canonical"
+            + (f", {failures} failed" if failures else ""),
+            file=sys.stderr,
+        )
+        return worst
+    if len(files) != 1:
+        raise UsageError("several files need --in-place or --check (one output cannot hold them)")
+    from nuif_core import Limits, canonicalize
+
+    data = read_input(files[0], Limits.DEFAULT.max_document_bytes)
+    result = canonicalize(data)
+    write_output(args.output or STDIO, result.canonical, newline_on_tty=True)
+    return EXIT_OK
+
+
+def cmd_hash(args: argparse.Namespace) -> int:
+    if args.check is not None:
+        if args.files:
+            raise UsageError("give either FILE arguments or --check LIST, not both")
+        return _hash_check(args)
+    if not args.files:
+        raise UsageError("give at least one FILE ('-' for stdin), or --check LIST")
+    _one_stdin(*args.files)
+    worst, _, _ = _run_batch(args, "hash", list(args.files), {}, "hash")
+    return worst
+
+
+def parse_hash_line(line: str) -> tuple[str, str] | None:
+    """``sha256:<hex>  FILE`` (two spaces, or one, or ``' *'`` as sha256sum writes it)."""
+    import re
+
+    m = re.fullmatch(r"(sha256:[0-9a-f]{64}) [ *]?(.+)", line)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def _hash_check(args: argparse.Namespace) -> int:
+    from ._io import read_input
+
+    raw = read_input(args.check, 64 * 1024 * 1024, "hash list")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{args.check} is not UTF-8 text") from None
+    items: list[tuple[str, str]] = []
+    bad_lines = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        parsed = parse_hash_line(line)
+        if parsed is None:
+            bad_lines += 1
+            print(f"nuif: {args.check}:{number}: not a 'sha256:<hex>  FILE' line", file=sys.stderr)
+        else:
+            items.append(parsed)
+    _one_stdin(args.check, *(name for _, name in items))
+    if not items and not bad_lines:
+        raise UsageError(f"{args.check} lists no files")
+    worst, failures, _ = _run_batch(args, "hash-check", items, {"quiet": args.quiet}, "hash --check")
+    if failures:
+        print(f"nuif: WARNING: {failures} of {len(items)} computed hashes did NOT match", file=sys.stderr)
+    return max(worst, EXIT_INVALID if bad_lines else EXIT_OK)
+
+
+# ---------------------------------------------------------------------------------------------
+# single-document commands
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    import nuif_core
+
+    from ._io import read_input
+
+    if args.outline < 0:
+        raise UsageError("--outline must be 0 or more")
+    data = read_input(args.file, nuif_core.Limits.DEFAULT.max_document_bytes)
+    info = nuif_core.inspect(data, max_outline_nodes=args.outline)
+    if args.json:
+        import json
+
+        print(json.dumps({"file": args.file, **info.to_dict()}, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    kinds = ", ".join(f"{kind} {count}" for kind, count in info.kinds.items())
+    canonical = "yes" if info.is_canonical else "no"
+    lines = [
+        f"file       {args.file}",
+        f"hash       {info.hash}",
+        f"canonical  {canonical} ({info.canonical_bytes} bytes canonical, {info.input_bytes} as given)",
+        f"nodes      {info.node_count}, depth {info.max_depth}",
+        f"root       {info.root.id} ({info.root.kind})",
+        f"kinds      {kinds}",
+    ]
+    if info.outline:
+        lines.append("outline")
+        for entry in info.outline:
+            children = f"  [{entry.children} children]" if entry.children else ""
+            lines.append(f"  {'  ' * (entry.depth - 1)}{entry.id}  {entry.kind}{children}")
+        if info.truncated:
+            lines.append(f"  … {info.node_count - len(info.outline)} more nodes (--outline N)")
+    print("\n".join(lines))
+    return EXIT_OK
+
+
+def cmd_apply_patch(args: argparse.Namespace) -> int:
+    import nuif_core
+
+    from ._io import read_input, write_output
+
+    _one_stdin(args.document, args.patch)
+    if args.inverse == STDIO or (args.json and args.output != STDIO):
+        raise UsageError("--inverse needs a file; --json prints to stdout (no -o)")
+    limits = nuif_core.Limits.DEFAULT
+    document = read_input(args.document, limits.max_document_bytes)
+    patch = read_input(args.patch, limits.max_patch_bytes, "patch")
+    result = nuif_core.apply_patch(document, patch, inverse=args.inverse is not None)
+    if args.inverse is not None:
+        from ._io import atomic_write
+
+        atomic_write(args.inverse, result.inverse)
+    if args.json:
+        import json
+
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        write_output(args.output, result.canonical, newline_on_tty=True)
+    return EXIT_OK
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    import nuif_core
+
+    from ._io import read_input, write_output
+
+    _one_stdin(args.a, args.b)
+    limit = nuif_core.Limits.DEFAULT.max_document_bytes
+    a = read_input(args.a, limit)
+    b = read_input(args.b, limit)
+    patch = nuif_core.diff(a, b)
+    write_output(args.output, patch, newline_on_tty=True)
+    if args.exit_code and nuif_core.document_hash(a) != nuif_core.document_hash(b):
+        return EXIT_INVALID
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------
+# packages
+
+
+def _package_source(name: str) -> Any:
+    """A package path, or the bytes of stdin (a ZIP needs seeking), bounded by the limits."""
+    if name != STDIO:
+        return name
+    from nuif_core import Limits
+
+    limit = Limits.DEFAULT.max_package_bytes + Limits.DEFAULT.max_document_bytes
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        from nuif_core import NuifError
+
+        raise NuifError("NUIF_PACKAGE_LIMIT", f"the package on stdin is more than {limit} bytes")
+    return data
+
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    from nuif_core import Limits, package
+
+    from ._io import read_input, write_output
+
+    if args.output == STDIO and sys.stdout.isatty():
+        raise UsageError("refusing to write a binary package to a terminal (use -o FILE.nuif)")
+    document = read_input(args.document, Limits.DEFAULT.max_document_bytes)
+    data = package.pack_dir(document, args.assets)
+    write_output(args.output, data)
+    return EXIT_OK
+
+
+def cmd_unpack(args: argparse.Namespace) -> int:
+    from nuif_core import package
+
+    result = package.unpack(_package_source(args.package), args.output)
+    print(f"{result.hash}  {args.output} ({len(result.assets)} assets)")
+    return EXIT_OK
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    import json
+
+    from nuif_core import NuifError, package
+
+    _one_stdin(*args.packages)
+    worst = 0
+    for name in args.packages:
+        try:
+            summary = package.verify(_package_source(name))
+        except NuifError as err:
+            print(f"nuif: {name}: {err}", file=sys.stderr)
+            worst = max(worst, EXIT_INVALID)
+            continue
+        except OSError as exc:
+            print(f"nuif: {name}: {exc.strerror or exc}", file=sys.stderr)
+            worst = max(worst, EXIT_USAGE)
+            continue
+        if args.json:
+            print(json.dumps({"file": name, **summary.to_dict()}, ensure_ascii=False))
+        else:
+            n = len(summary.manifest["assets"])
+            print(
+                f"{name}: OK {summary.hash} ({n} asset{'s' if n != 1 else ''}, "
+                f"{summary.total_bytes} bytes)"
+            )
+    return worst
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from ._demo import run_demo
+
+    return run_demo(args.dir)
