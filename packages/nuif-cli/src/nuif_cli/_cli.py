@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # typing costs start-up time; annotations are strings here
+    from collections.abc import Sequence
+    from typing import Any
 
 from ._io import STDIO, UsageError
 
