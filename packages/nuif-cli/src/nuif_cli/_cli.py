@@ -274,8 +274,12 @@ def _run_batch(args: argparse.Namespace, op: str, items: list[Any], options: dic
     worst = failures = changed = 0
     out = sys.stdout
     try:
+        out_is_tty = out.isatty()
+    except (AttributeError, ValueError):
+        out_is_tty = False
+    try:
         for status, out_lines, err_lines, did_change in run(op, items, options, args.jobs, progress):
-            if out_lines or err_lines:
+            if err_lines or (out_lines and out_is_tty):  # the bar shares the terminal
                 progress.clear()
                 for line in out_lines:
                     out.write(line + "\n")
