@@ -1,0 +1,68 @@
+"""Helpers for every ``benchmarks/bench_*.py`` suite (ours, and bench_mcp.py / bench_cli.py).
+
+Use :func:`run` instead of calling the ``benchmark`` fixture directly: it names the group, fills
+``extra_info`` with what the dashboard needs, and picks rounds that keep the whole suite bounded::
+
+    from benchmarks.harness import run
+
+    def test_roundtrip(benchmark):
+        data = b"..."
+        run(benchmark, call_tool, data, op="mcp-roundtrip", shape="ui", size="1KiB",
+            impl="nuif-mcp", role="ours", input_bytes=len(data))
+
+``benchmarks/conftest.py`` then adds ``mb_per_s`` (from the median) and ``ratio_to`` (against the
+other implementations of the same group) to every entry at the end of the session, so
+``--benchmark-json`` / ``--benchmark-autosave`` output is directly usable by the dashboard.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+KiB = 1024
+MiB = 1024 * 1024
+
+
+def group_name(op: str, shape: str, size: str) -> str:
+    return f"{op} {shape} {size}"
+
+
+def rounds_for(input_bytes: int, slow: bool = False) -> tuple[int, int] | None:
+    """``(rounds, warmup_rounds)`` for pedantic runs, or None to let pytest-benchmark calibrate.
+
+    Up to 64 KiB the default calibration (≥ 5 rounds, ~1 s) is cheap.  Above, every round is one
+    call: 7 rounds (+1 warm-up) up to 2 MiB, 3 rounds beyond — the 16 MiB groups would otherwise
+    dominate the run.  *slow* implementations (the pure-Python twin) get 3 and 1.
+    """
+    if input_bytes <= 64 * KiB and not slow:
+        return None
+    if input_bytes <= 2 * MiB:
+        return (3, 0) if slow else (7, 1)
+    return (1, 0) if slow else (3, 0)
+
+
+def run(
+    benchmark: Any,
+    fn: Callable[..., Any],
+    *args: Any,
+    op: str,
+    shape: str,
+    size: str,
+    impl: str,
+    role: str,
+    input_bytes: int,
+    slow: bool = False,
+    rounds: tuple[int, int] | None = None,
+    **extra: Any,
+) -> Any:
+    """Benchmark ``fn(*args)`` as implementation *impl* of group ``op shape size``."""
+    benchmark.group = group_name(op, shape, size)
+    benchmark.extra_info.update(
+        op=op, shape=shape, size=size, impl=impl, role=role, input_bytes=int(input_bytes), **extra
+    )
+    plan = rounds or rounds_for(input_bytes, slow)
+    if plan is None:
+        return benchmark(fn, *args)
+    n, warmup = plan
+    benchmark.extra_info["rounds_policy"] = f"pedantic {n} rounds, {warmup} warm-up"
+    return benchmark.pedantic(fn, args=args, rounds=n, warmup_rounds=warmup, iterations=1)

@@ -1,0 +1,177 @@
+"""The dashboard builds one self-contained page (and a text table) from two saved runs, and its
+figures are the runs' medians converted to MB/s.
+
+The two runs are real pytest-benchmark JSON files: a tiny suite written with benchmarks.harness is
+run twice with benchmarks/conftest.py as a plugin (so its JSON annotation hook runs too).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from benchmarks import dashboard
+from benchmarks.results import fmt_rate
+
+REPO = Path(__file__).resolve().parents[2]
+
+TINY_SUITE = '''
+import hashlib, json, pytest
+from benchmarks.harness import run
+
+DATA = {"1KiB": b"x" * 1024, "64KiB": b"y" * 65536}
+
+@pytest.mark.parametrize("size", list(DATA))
+@pytest.mark.parametrize("impl,role,fn", [
+    ("nuif", "ours", lambda d: hashlib.sha256(d).hexdigest()),
+    ("orjson", "peer", lambda d: hashlib.sha1(d).hexdigest()),
+    ("rfc8785", "peer", lambda d: json.dumps(d.decode())),
+], ids=["nuif", "orjson", "rfc8785"])
+def test_canonicalize(benchmark, size, impl, role, fn):
+    run(benchmark, fn, DATA[size], op="canonicalize", shape="ui", size=size, impl=impl,
+        role=role, input_bytes=len(DATA[size]))
+
+@pytest.mark.parametrize("impl,role,extra", [("nuif", "ours", 2 << 20), ("json", "peer", 6 << 20)],
+                         ids=["nuif", "json"])
+def test_memory(benchmark, impl, role, extra):
+    run(benchmark, lambda: None, op="memory", shape="ui", size="16MiB", impl=impl, role=role,
+        input_bytes=16 << 20, rounds=(1, 0), metric="memory", extra_rss_bytes=extra,
+        extra_rss_ratio=extra / (16 << 20))
+'''
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory) -> list[Path]:
+    work = tmp_path_factory.mktemp("runs")
+    (work / "bench_tiny.py").write_text(TINY_SUITE)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    paths = []
+    for i in (1, 2):
+        out = work / f"000{i}_run.json"
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "bench_tiny.py", "-p", "benchmarks.conftest",
+             "-p", "no:cacheprovider", "-q", "--benchmark-max-time=0.02",
+             "--benchmark-min-rounds=3", f"--benchmark-json={out}"],
+            cwd=work, env=env, capture_output=True, text=True, timeout=180, check=False)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        paths.append(out)
+    return paths
+
+
+class _Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+    def find(self, tag: str, cls: str | None = None) -> list[dict[str, str | None]]:
+        return [a for t, a in self.tags
+                if t == tag and (cls is None or cls in (a.get("class") or "").split())]
+
+
+def _entries(path: Path) -> list[dict]:
+    return json.loads(path.read_text())["benchmarks"]
+
+
+def test_saved_runs_carry_mb_per_s_and_ratios_from_the_medians(two_runs):
+    for path in two_runs:
+        entries = _entries(path)
+        medians = {(e["group"], e["extra_info"]["impl"]): e["stats"]["median"] for e in entries}
+        for e in entries:
+            info = e["extra_info"]
+            assert info["input_bytes"] > 0
+            if info.get("metric") == "memory":
+                assert "mb_per_s" not in info
+                continue
+            assert info["mb_per_s"] == pytest.approx(
+                info["input_bytes"] / e["stats"]["median"] / 1e6, rel=1e-3)
+            others = {impl for (g, impl) in medians if g == e["group"]} - {info["impl"]}
+            assert set(info["ratio_to"]) == others
+            for other in others:
+                assert info["ratio_to"][other] == pytest.approx(
+                    medians[(e["group"], other)] / e["stats"]["median"], rel=1e-3)
+
+
+def test_the_page_shows_the_latest_medians_as_mb_per_s_and_the_history_of_both(two_runs, tmp_path):
+    out = tmp_path / "report.html"
+    assert dashboard.main([str(p) for p in two_runs] + ["-o", str(out)]) == 0
+    page = _Page()
+    page.feed(out.read_text(encoding="utf-8"))
+
+    # self-contained: no scripts, no stylesheets or images fetched from anywhere
+    assert not page.find("script") and not page.find("link") and not page.find("img")
+    assert all(not (a.get("href") or "").startswith("http") for _, a in page.tags)
+    assert len(page.find("svg")) >= 3  # one bar chart per op and shape + history lines
+
+    latest = _entries(two_runs[-1])
+    rates = [a for a in page.find("td", "rate") if a.get("data-run") is None]
+    by_key = {(a["data-op"], a["data-shape"], a["data-size"], a["data-impl"]): a for a in rates}
+    throughput = [e for e in latest if e["extra_info"].get("metric") != "memory"]
+    assert len(throughput) == 6 == len(by_key)
+    for e in throughput:
+        info = e["extra_info"]
+        cell = by_key[("canonicalize", "ui", info["size"], info["impl"])]
+        expected = info["input_bytes"] / e["stats"]["median"] / 1e6
+        assert float(cell["data-mbps"]) == pytest.approx(expected, rel=1e-6)
+        assert fmt_rate(expected) in page.text
+
+    ratios = {(a["data-size"], a["data-peer"]): float(a["data-ratio"])
+              for a in page.find("td", "ratio") if a.get("data-peer")}
+    med = {(e["extra_info"]["size"], e["extra_info"]["impl"]): e["stats"]["median"]
+           for e in throughput}
+    for (size, peer), value in ratios.items():
+        if peer in ("orjson", "rfc8785"):
+            assert value == pytest.approx(med[(size, peer)] / med[(size, "nuif")], rel=1e-3)
+    assert {p for _, p in ratios} >= {"orjson", "rfc8785", "json"}
+
+    mem = {a["data-impl"]: float(a["data-ratio"]) for a in page.find("td", "mem")}
+    assert mem == {"nuif": pytest.approx(0.125), "json": pytest.approx(0.375)}
+
+    history = [a for a in page.find("td", "rate") if a.get("data-run")]
+    runs = {a["data-run"] for a in history}
+    assert runs == {p.stem for p in two_runs}
+    for path in two_runs:
+        for e in _entries(path):
+            info = e["extra_info"]
+            if info["impl"] != "nuif" or info.get("metric") == "memory":
+                continue
+            cell = next(a for a in history if a["data-run"] == path.stem
+                        and a["data-size"] == info["size"])
+            assert float(cell["data-mbps"]) == pytest.approx(
+                info["input_bytes"] / e["stats"]["median"] / 1e6, rel=1e-6)
+    assert page.find("table", "targets")  # the issue's targets, evaluated on the latest run
+
+
+def test_the_text_table_lists_every_figure_and_the_history(two_runs, capsys):
+    assert dashboard.main([str(p) for p in two_runs] + ["--text"]) == 0
+    text = capsys.readouterr().out
+    assert "canonicalize" in text and "memory" in text and "history" in text
+    for e in _entries(two_runs[-1]):
+        info = e["extra_info"]
+        if info.get("metric") != "memory":
+            assert fmt_rate(info["input_bytes"] / e["stats"]["median"] / 1e6) in text
+    assert "nuif vs orjson" in text and "0.12" in text  # memory: 2 MiB extra over 16 MiB
+
+
+def test_by_default_it_reads_the_runs_saved_under_the_storage_directory(two_runs, tmp_path):
+    storage = tmp_path / ".benchmarks" / "Linux-CPython-3.11-64bit"
+    storage.mkdir(parents=True)
+    for p in two_runs:
+        (storage / p.name).write_bytes(p.read_bytes())
+    out = tmp_path / "r.html"
+    assert dashboard.main(["--storage", str(tmp_path / ".benchmarks"), "-o", str(out)]) == 0
+    assert "History (2 saved runs)" in out.read_text(encoding="utf-8")
+    assert dashboard.main(["--storage", str(tmp_path / "nothing")]) == 2
