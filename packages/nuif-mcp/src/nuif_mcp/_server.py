@@ -56,7 +56,7 @@ from pydantic import ValidationError
 
 from nuif_mcp import __version__
 from nuif_mcp._stdio import MAX_LINE_BYTES, BoundedLineReader, PipeWriter
-from nuif_mcp._tools import call_tool, tool_definitions
+from nuif_mcp._tools import call_tool, tool_definitions, warm_up
 
 __all__ = ["INSTRUCTIONS", "PROTOCOL_VERSION", "SUPPORTED_VERSIONS", "create_server", "serve_stdio", "serve_streams"]
 
@@ -80,7 +80,12 @@ _CACHE_HINT = CacheHint(ttl_ms=TOOL_LIST_TTL_MS, scope="public")
 
 
 def create_server() -> Server[Any]:
-    """Build the NUIF MCP server (the SDK's low-level ``Server``) with its four tools."""
+    """Build the NUIF MCP server (the SDK's low-level ``Server``) with its four tools.
+
+    Everything the server needs is built here, at start-up: tool definitions and schemas, and one
+    warm-up run of each tool (see :func:`nuif_mcp._tools.warm_up`), so that serving imports nothing.
+    """
+    warm_up()
     tools = types.ListToolsResult(tools=tool_definitions())
 
     async def list_tools(

@@ -17,6 +17,7 @@ Outcomes:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +39,9 @@ from nuif_mcp._models import (
     ValidateResult,
 )
 
-__all__ = ["ERROR_META_KEY", "JSON_SCHEMA_DIALECT", "TOOLS", "ToolSpec", "call_tool", "tool_definitions"]
+__all__ = ["ERROR_META_KEY", "JSON_SCHEMA_DIALECT", "TOOLS", "ToolSpec", "call_tool", "tool_definitions", "warm_up"]
+
+logger = logging.getLogger("nuif_mcp.tools")
 
 #: Key of the structured error in a failed tool result's ``_meta``.
 ERROR_META_KEY = "dev.nuif/error"
@@ -232,3 +235,34 @@ def call_tool(name: str, arguments: dict[str, Any] | None) -> types.CallToolResu
         structured_content=value,
         is_error=False,
     )
+
+
+_WARM_UP_DOCUMENT = (
+    '{"meta": {"\\u00e9t\\u00e9": [1.5e3, -0, "\\ud83d\\ude00"], "a\\u0000": null}, "nuif": 0, '
+    '"root": {"kind": "screen", "id": "w", "attrs": {"label": "\\u00fc\\u2028", "b": true}, '
+    '"children": [{"id": "w.1", "kind": "ui:box"}]}}'
+)
+
+
+def warm_up() -> None:
+    """Run every tool once, on valid and invalid input, at start-up.
+
+    The core and the libraries below it load some modules lazily (codecs, for example); doing
+    each kind of work once here keeps those imports, and the files they open, out of serving time.
+    """
+    samples: list[tuple[str, dict[str, Any]]] = [
+        ("validate", {"document": _WARM_UP_DOCUMENT}),
+        ("validate", {"document": '{"nuif": 0, "root": {"id": "a", "kind": "x", "children": [{"id": "a", "kind": "x"}]}}'}),
+        ("validate", {"document": "{\n  \"nuif\": 0,\n  \"root\": \u00e9"}),
+        ("inspect", {"document": _WARM_UP_DOCUMENT, "max_outline_nodes": 1}),
+        ("inspect", {"document": _WARM_UP_DOCUMENT, "max_outline_nodes": "1", "extra": 1}),
+        ("canonicalize", {"document": _WARM_UP_DOCUMENT}),
+        ("canonicalize", {"document": "[1e400]"}),
+        ("apply-patch", {"document": _WARM_UP_DOCUMENT, "patch": '{"nuif_patch": 0, "transactions": []}', "include_inverse": True}),
+        ("apply-patch", {"document": _WARM_UP_DOCUMENT, "patch": "[]"}),
+    ]
+    for name, arguments in samples:
+        try:
+            call_tool(name, arguments)
+        except Exception:  # a core without a function yet: that tool will answer -32603 when called
+            logger.debug("warm-up of %s failed", name, exc_info=True)
