@@ -281,12 +281,12 @@ def _run_batch(args: argparse.Namespace, op: str, items: list[Any], options: dic
         for status, out_lines, err_lines, did_change in run(op, items, options, args.jobs, progress):
             if err_lines or (out_lines and out_is_tty):  # the bar shares the terminal
                 progress.clear()
-                for line in out_lines:
-                    out.write(line + "\n")
-                if err_lines:
-                    out.flush()
-                    for line in err_lines:
-                        print(line, file=sys.stderr)
+            for line in out_lines:
+                out.write(line + "\n")
+            if err_lines:
+                out.flush()
+                for line in err_lines:
+                    print(line, file=sys.stderr)
             worst = max(worst, status)
             failures += status != 0
             changed += did_change
