@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from . import _codec_py
-
 __all__ = ["IMPLEMENTATION", "canonical_json", "dumps", "loads"]
 
 loads: Callable[[bytes, int], Any]
@@ -26,7 +24,7 @@ def _truthy(name: str) -> bool:
 if _truthy("NUIF_NO_EXTENSIONS"):
     if _truthy("NUIF_REQUIRE_EXTENSION"):
         raise ImportError("NUIF_REQUIRE_EXTENSION=1 and NUIF_NO_EXTENSIONS=1 contradict each other")
-    _impl: Any = _codec_py
+    from . import _codec_py as _impl
     IMPLEMENTATION = "python"
 else:
     try:
@@ -37,7 +35,7 @@ else:
                 "NUIF_REQUIRE_EXTENSION=1 but the compiled module nuif_core._speedups did not "
                 f"load: {exc}"
             ) from exc
-        _impl = _codec_py
+        from . import _codec_py as _impl
         IMPLEMENTATION = "python"
     else:
         IMPLEMENTATION = "compiled"
