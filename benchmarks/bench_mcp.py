@@ -34,12 +34,14 @@ NUIF_MCP = [str(Path(sys.executable).with_name("nuif-mcp"))]
 BARE_SERVER = [
     sys.executable,
     "-c",
-    "from mcp.server.mcpserver import MCPServer\n"
-    "app = MCPServer('bare-echo')\n"
-    "@app.tool()\n"
-    "def echo(text: str) -> str:\n"
-    "    return text\n"
-    "app.run('stdio')\n",
+    (
+        "from mcp.server.mcpserver import MCPServer\n"
+        "app = MCPServer('bare-echo')\n"
+        "@app.tool()\n"
+        "def echo(text: str) -> str:\n"
+        "    return text\n"
+        "app.run('stdio')\n"
+    ),
 ]
 SERVERS = {"bare-sdk-echo": BARE_SERVER, "nuif-mcp": NUIF_MCP}
 
@@ -47,7 +49,12 @@ _medians: dict[str, float] = {}
 
 
 def _line(rid: int, method: str, params: dict[str, Any]) -> bytes:
-    return (json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": {**params, "_meta": ENVELOPE}}) + "\n").encode()
+    return (
+        json.dumps(
+            {"jsonrpc": "2.0", "id": rid, "method": method, "params": {**params, "_meta": ENVELOPE}}
+        )
+        + "\n"
+    ).encode()
 
 
 DISCOVER = _line(1, "server/discover", {})
@@ -57,7 +64,9 @@ class Stdio:
     """A running server on pipes; ``ask`` writes one line and reads one answer line."""
 
     def __init__(self, cmd: list[str]) -> None:
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
         self.ask(DISCOVER)
 
     def ask(self, data: bytes) -> bytes:
@@ -129,16 +138,34 @@ def test_bare_sdk_echo_round_trip_1KiB(benchmark: Any, bare_server: Stdio) -> No
     text = corpus.load("ui", "1KiB").decode()
     request = _line(2, "tools/call", {"name": "echo", "arguments": {"text": text}})
     assert b'"isError":false' in bare_server.ask(request)
-    run(benchmark, bare_server.ask, request, op="mcp-roundtrip", shape="ui", size="1KiB",
-        impl="bare-sdk-echo", role="peer", input_bytes=len(text))
+    run(
+        benchmark,
+        bare_server.ask,
+        request,
+        op="mcp-roundtrip",
+        shape="ui",
+        size="1KiB",
+        impl="bare-sdk-echo",
+        role="peer",
+        input_bytes=len(text),
+    )
     _record(benchmark, "roundtrip 1KiB bare-sdk-echo", None)
 
 
 @pytest.mark.parametrize("size", ["1KiB", "1MiB"])
 def test_direct_api_canonicalize(benchmark: Any, size: str) -> None:
     data = corpus.load("ui", size).decode()
-    run(benchmark, nuif_core.canonicalize, data, op="mcp-roundtrip", shape="ui", size=size,
-        impl="nuif_core.canonicalize", role="peer", input_bytes=len(data.encode()))
+    run(
+        benchmark,
+        nuif_core.canonicalize,
+        data,
+        op="mcp-roundtrip",
+        shape="ui",
+        size=size,
+        impl="nuif_core.canonicalize",
+        role="peer",
+        input_bytes=len(data.encode()),
+    )
     _record(benchmark, f"roundtrip {size} direct", None)
 
 
@@ -147,12 +174,23 @@ def test_nuif_mcp_canonicalize_round_trip(benchmark: Any, nuif_server: Stdio, si
     data = corpus.load("ui", size).decode()
     request = _line(3, "tools/call", {"name": "canonicalize", "arguments": {"document": data}})
     answer = nuif_server.ask(request)
-    assert json.loads(answer)["result"]["structuredContent"]["hash"] == nuif_core.canonicalize(data).hash
-    run(benchmark, nuif_server.ask, request, op="mcp-roundtrip", shape="ui", size=size,
-        impl="nuif-mcp", role="ours", input_bytes=len(data.encode()))
+    assert (
+        json.loads(answer)["result"]["structuredContent"]["hash"]
+        == nuif_core.canonicalize(data).hash
+    )
+    run(
+        benchmark,
+        nuif_server.ask,
+        request,
+        op="mcp-roundtrip",
+        shape="ui",
+        size=size,
+        impl="nuif-mcp",
+        role="ours",
+        input_bytes=len(data.encode()),
+    )
     _record(benchmark, f"roundtrip {size} nuif-mcp", f"roundtrip {size} direct")
     if size == "1KiB" and "roundtrip 1KiB bare-sdk-echo" in _medians:
         benchmark.extra_info["ratio_vs_bare_sdk_echo"] = (
             _medians[f"roundtrip {size} nuif-mcp"] / _medians["roundtrip 1KiB bare-sdk-echo"]
         )
-

@@ -16,7 +16,17 @@ import sys
 
 import nuif_mcp._stdio as stdio
 
-WATCHED = ("open", "socket.", "_thread.start_new_thread", "subprocess.", "os.posix_spawn", "os.exec", "os.fork", "os.system", "import")
+WATCHED = (
+    "open",
+    "socket.",
+    "_thread.start_new_thread",
+    "subprocess.",
+    "os.posix_spawn",
+    "os.exec",
+    "os.fork",
+    "os.system",
+    "import",
+)
 serving = False
 
 _first_line = stdio.BoundedLineReader.__anext__
@@ -60,9 +70,15 @@ if os.environ.get("NUIF_TEST_FAULT") == "1":
         raise RuntimeError("secret internal detail")
 
     tools._BY_NAME["canonicalize"] = tools._BY_NAME["canonicalize"].__class__(
-        **{**{f: getattr(tools._BY_NAME["canonicalize"], f) for f in ("name", "title", "description", "arguments", "result")}, "run": broken}
+        **{
+            **{
+                f: getattr(tools._BY_NAME["canonicalize"], f)
+                for f in ("name", "title", "description", "arguments", "result")
+            },
+            "run": broken,
+        }
     )
 
-from nuif_mcp.__main__ import entry  # noqa: E402
+from nuif_mcp.__main__ import entry
 
 entry()

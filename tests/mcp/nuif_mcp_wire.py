@@ -17,7 +17,6 @@ from typing import Any
 
 import mcp_types
 
-
 HERE = Path(__file__).resolve().parent
 VERSION = "2026-07-28"
 ENVELOPE = {
@@ -39,7 +38,9 @@ def server_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "nuif_mcp", *args]
 
 
-def request(rid: Any, method: str, params: dict[str, Any] | None = None, *, envelope: bool = True) -> dict[str, Any]:
+def request(
+    rid: Any, method: str, params: dict[str, Any] | None = None, *, envelope: bool = True
+) -> dict[str, Any]:
     p = dict(params or {})
     if envelope:
         p["_meta"] = {**ENVELOPE, **p.get("_meta", {})}
@@ -83,7 +84,11 @@ def parse_stdout(out: bytes) -> list[dict[str, Any]]:
 
 
 def exchange(
-    lines: Iterable[bytes], *args: str, timeout: float = 60, env: dict[str, str] | None = None, cmd: list[str] | None = None
+    lines: Iterable[bytes],
+    *args: str,
+    timeout: float = 60,
+    env: dict[str, str] | None = None,
+    cmd: list[str] | None = None,
 ) -> Exchange:
     """Start a server, write ``lines``, close stdin, collect everything until it exits."""
     proc = subprocess.Popen(
@@ -105,5 +110,3 @@ def exchange(
 def error_code(msg: dict[str, Any]) -> int:
     assert "error" in msg, msg
     return msg["error"]["code"]
-
-

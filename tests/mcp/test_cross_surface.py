@@ -14,7 +14,9 @@ from nuif_mcp_wire import DOC, DUPLICATE_ID_DOC, call, exchange, line
 
 pytestmark = pytest.mark.timeout(300)
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "testdata" / "JSONTestSuite" / "test_parsing"
+SHARED = (
+    Path(__file__).resolve().parents[3] / "shared" / "testdata" / "JSONTestSuite" / "test_parsing"
+)
 
 
 def _documents() -> list[str]:
@@ -36,7 +38,9 @@ def _documents() -> list[str]:
         "[" * 200 + "]" * 200,
         "",
         "\ufeff{}",
-        '{"nuif": 0, "root": {"id": "r", "kind": "x", "children": [' + ",".join(f'{{"id": "c{i}", "kind": "k{i % 3}"}}' for i in range(300)) + "]}}",
+        '{"nuif": 0, "root": {"id": "r", "kind": "x", "children": ['
+        + ",".join(f'{{"id": "c{i}", "kind": "k{i % 3}"}}' for i in range(300))
+        + "]}}",
     ]
     if SHARED.is_dir():
         for path in sorted(SHARED.glob("*.json"))[::6]:
@@ -55,10 +59,14 @@ def _direct(name: str, arguments: dict[str, Any]) -> tuple[str, Any]:
         if name == "validate":
             return "ok", nuif_core.validate(arguments["document"], limits=Limits.MCP).to_dict()
         if name == "inspect":
-            return "ok", nuif_core.inspect(arguments["document"], max_outline_nodes=50, limits=Limits.MCP).to_dict()
+            return "ok", nuif_core.inspect(
+                arguments["document"], max_outline_nodes=50, limits=Limits.MCP
+            ).to_dict()
         if name == "canonicalize":
             return "ok", nuif_core.canonicalize(arguments["document"], limits=Limits.MCP).to_dict()
-        result = nuif_core.apply_patch(arguments["document"], arguments["patch"], inverse=True, limits=Limits.MCP)
+        result = nuif_core.apply_patch(
+            arguments["document"], arguments["patch"], inverse=True, limits=Limits.MCP
+        )
         return "ok", result.to_dict()
     except NuifError as err:
         return "error", str(err)
@@ -80,30 +88,64 @@ def _cases() -> list[tuple[str, dict[str, Any]]]:
     if hasattr(nuif_core, "apply_patch"):
         base = nuif_core.canonicalize(DOC).hash
         patches = [
-            {"nuif_patch": 0, "base": base, "transactions": [{"ops": [{"op": "set", "id": "login", "attr": "title", "value": "Hi"}]}]},
-            {"nuif_patch": 0, "transactions": [{"ops": [{"op": "insert", "parent": "login", "index": 0, "node": {"id": "n", "kind": "text"}}]}]},
+            {
+                "nuif_patch": 0,
+                "base": base,
+                "transactions": [
+                    {"ops": [{"op": "set", "id": "login", "attr": "title", "value": "Hi"}]}
+                ],
+            },
+            {
+                "nuif_patch": 0,
+                "transactions": [
+                    {
+                        "ops": [
+                            {
+                                "op": "insert",
+                                "parent": "login",
+                                "index": 0,
+                                "node": {"id": "n", "kind": "text"},
+                            }
+                        ]
+                    }
+                ],
+            },
             {"nuif_patch": 0, "transactions": [{"ops": [{"op": "remove", "id": "login"}]}]},
             {"nuif_patch": 0, "transactions": [{"ops": [{"op": "remove", "id": "nope"}]}]},
             {"nuif_patch": 0, "base": "sha256:" + "1" * 64, "transactions": []},
             {"nuif_patch": 1, "transactions": []},
-            {"nuif_patch": 0, "transactions": [{"ops": [{"op": "move", "id": "login.submit", "parent": "login.submit"}]}]},
+            {
+                "nuif_patch": 0,
+                "transactions": [
+                    {"ops": [{"op": "move", "id": "login.submit", "parent": "login.submit"}]}
+                ],
+            },
         ]
         for patch in patches:
-            cases.append(("apply-patch", {"document": DOC, "patch": json.dumps(patch), "include_inverse": True}))
+            cases.append(
+                (
+                    "apply-patch",
+                    {"document": DOC, "patch": json.dumps(patch), "include_inverse": True},
+                )
+            )
         cases.append(("apply-patch", {"document": DOC, "patch": "{", "include_inverse": True}))
     return cases
 
 
 def test_mcp_tools_and_direct_api_agree_on_text_hashes_and_error_codes():
     cases = _cases()
-    ex = exchange([line(call(i, name, arguments)) for i, (name, arguments) in enumerate(cases)], timeout=240)
+    ex = exchange(
+        [line(call(i, name, arguments)) for i, (name, arguments) in enumerate(cases)], timeout=240
+    )
     assert ex.returncode == 0
     by_id = ex.by_id()
     assert len(by_id) == len(cases)
     mismatches = []
     for i, (name, arguments) in enumerate(cases):
         if _mcp(by_id[i]) != _direct(name, arguments):
-            mismatches.append((name, arguments.get("document", "")[:80], _mcp(by_id[i]), _direct(name, arguments)))
+            mismatches.append(
+                (name, arguments.get("document", "")[:80], _mcp(by_id[i]), _direct(name, arguments))
+            )
     assert mismatches == []
     outcomes = {kind for kind, _ in (_mcp(by_id[i]) for i in range(len(cases)))}
     assert outcomes == {"ok", "error"}  # the corpus exercises both

@@ -38,7 +38,13 @@ NODE = shutil.which("node")
 NPM = shutil.which("npm")
 
 HASH = nuif_core.canonicalize(DOC).hash
-PATCH = json.dumps({"nuif_patch": 0, "base": HASH, "transactions": [{"ops": [{"op": "remove", "id": "login.submit"}]}]})
+PATCH = json.dumps(
+    {
+        "nuif_patch": 0,
+        "base": HASH,
+        "transactions": [{"ops": [{"op": "remove", "id": "login.submit"}]}],
+    }
+)
 
 
 def _calls() -> list[dict[str, Any]]:
@@ -48,10 +54,19 @@ def _calls() -> list[dict[str, Any]]:
         {"name": "canonicalize", "arguments": {"document": DOC}},
     ]
     if hasattr(nuif_core, "apply_patch"):
-        calls.append({"name": "apply-patch", "arguments": {"document": DOC, "patch": PATCH, "include_inverse": True}})
+        calls.append(
+            {
+                "name": "apply-patch",
+                "arguments": {"document": DOC, "patch": PATCH, "include_inverse": True},
+            }
+        )
     else:  # the core has no apply_patch yet: still call the tool, with arguments it refuses itself
-        calls.append({"name": "apply-patch", "arguments": {"document": DOC, "patch": PATCH, "dry_run": True}})
-    calls.append({"name": "canonicalize", "arguments": {"document": '{"nuif": 0}'}})  # a tool error result
+        calls.append(
+            {"name": "apply-patch", "arguments": {"document": DOC, "patch": PATCH, "dry_run": True}}
+        )
+    calls.append(
+        {"name": "canonicalize", "arguments": {"document": '{"nuif": 0}'}}
+    )  # a tool error result
     return calls
 
 
@@ -69,7 +84,13 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if NODE is None or NPM is None:
         pytest.skip("node and npm are needed for the live-client matrix")
     CACHE.mkdir(exist_ok=True)
-    for name in ("package.json", "package-lock.json", ".npmrc", "ts_client.mjs", "legacy_client.mjs"):
+    for name in (
+        "package.json",
+        "package-lock.json",
+        ".npmrc",
+        "ts_client.mjs",
+        "legacy_client.mjs",
+    ):
         shutil.copyfile(LIVE / name, CACHE / name)
     if any(_installed_version(pkg) != version for pkg, version in PINS.items()):
         subprocess.run(
@@ -92,7 +113,9 @@ def calls_file(tmp_path: Path) -> Path:
 
 
 def _run_node(live: Path, script: str, *args: str, timeout: float = 120) -> dict[str, Any]:
-    done = subprocess.run([NODE, script, *args], cwd=live, capture_output=True, timeout=timeout)
+    done = subprocess.run(
+        [NODE, script, *args], cwd=live, check=False, capture_output=True, timeout=timeout
+    )
     lines = done.stdout.decode().strip().splitlines()
     assert lines, done.stderr.decode()[-2000:]
     return json.loads(lines[-1])
@@ -110,9 +133,17 @@ def _spawn_logger(tmp_path: Path, *server_args: str) -> tuple[Path, Path]:
 
 def _check_tool_results(out: dict[str, Any]) -> None:
     assert "error" not in out, out
-    assert [t["name"] for t in out["tools"]] == ["validate", "inspect", "canonicalize", "apply-patch"]
+    assert [t["name"] for t in out["tools"]] == [
+        "validate",
+        "inspect",
+        "canonicalize",
+        "apply-patch",
+    ]
     for tool in out["tools"]:
-        assert tool["annotations"]["readOnlyHint"] is True and tool["annotations"]["openWorldHint"] is False
+        assert (
+            tool["annotations"]["readOnlyHint"] is True
+            and tool["annotations"]["openWorldHint"] is False
+        )
     results = out["calls"]
     assert [c["isError"] for c in results[:3]] == [False, False, False]
     assert results[0]["structuredContent"]["hash"] == HASH
@@ -141,9 +172,12 @@ def _inspector(live: Path, home: Path, *args: str) -> subprocess.CompletedProces
         "MCP_CATALOG_PATH": str(home / "catalog.json"),
         "MCP_CLIENT_CONFIG_PATH": str(home / "client.json"),
     }
-    cmd = [NODE, str(live / "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js")]
+    cmd = [
+        NODE,
+        str(live / "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"),
+    ]
     cmd += ["--cli", "--protocol-era", "modern", "--format", "json", *server_command(), *args]
-    return subprocess.run(cmd, cwd=live, env=env, capture_output=True, timeout=120)
+    return subprocess.run(cmd, cwd=live, env=env, check=False, capture_output=True, timeout=120)
 
 
 def test_inspector_cli_modern_lists_the_tools(live, tmp_path):
@@ -153,10 +187,21 @@ def test_inspector_cli_modern_lists_the_tools(live, tmp_path):
     assert [t["name"] for t in tools] == ["validate", "inspect", "canonicalize", "apply-patch"]
 
 
-@pytest.mark.parametrize("index", range(5), ids=["validate", "inspect", "canonicalize", "apply-patch", "tool-error"])
+@pytest.mark.parametrize(
+    "index", range(5), ids=["validate", "inspect", "canonicalize", "apply-patch", "tool-error"]
+)
 def test_inspector_cli_modern_calls_each_tool(live, tmp_path, index):
     call = _calls()[index]
-    done = _inspector(live, tmp_path, "--method", "tools/call", "--tool-name", call["name"], "--tool-args-json", json.dumps(call["arguments"]))
+    done = _inspector(
+        live,
+        tmp_path,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        call["name"],
+        "--tool-args-json",
+        json.dumps(call["arguments"]),
+    )
     expect_error = index == 4 or (index == 3 and not hasattr(nuif_core, "apply_patch"))
     assert done.returncode == (5 if expect_error else 0), done.stderr.decode()[-2000:]
     if not expect_error:
@@ -170,7 +215,9 @@ def test_handshake_only_client_is_refused_with_unsupported_protocol_version(live
 
 
 def test_handshake_only_client_works_with_allow_legacy_handshake(live, calls_file):
-    out = _run_node(live, "legacy_client.mjs", str(calls_file), *server_command("--allow-legacy-handshake"))
+    out = _run_node(
+        live, "legacy_client.mjs", str(calls_file), *server_command("--allow-legacy-handshake")
+    )
     _check_tool_results(out)
 
 

@@ -11,7 +11,17 @@ from pathlib import Path
 import nuif_core
 import psutil
 import pytest
-from nuif_mcp_wire import DOC, DUPLICATE_ID_DOC, call, error_code, exchange, line, parse_stdout, request, server_command
+from nuif_mcp_wire import (
+    DOC,
+    DUPLICATE_ID_DOC,
+    call,
+    error_code,
+    exchange,
+    line,
+    parse_stdout,
+    request,
+    server_command,
+)
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -27,7 +37,14 @@ def _varied_session() -> list[bytes]:
         b"[]\n",
         line(request(3, "ping")),
         line(request(4, "tools/list", envelope=False)),
-        line({"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}),
+        line(
+            {
+                "jsonrpc": "2.0",
+                "id": 5,
+                "method": "initialize",
+                "params": {"protocolVersion": "2025-11-25"},
+            }
+        ),
         line(call(6, "validate", {"document": DOC})),
         line(call(7, "validate", {"document": DUPLICATE_ID_DOC})),
         line(call(8, "inspect", {"document": DOC, "max_outline_nodes": 1})),
@@ -39,9 +56,19 @@ def _varied_session() -> list[bytes]:
     ]
     if hasattr(nuif_core, "apply_patch"):
         base = nuif_core.canonicalize(DOC).hash
-        patch = {"nuif_patch": 0, "base": base, "transactions": [{"ops": [{"op": "remove", "id": "login.submit"}]}]}
+        patch = {
+            "nuif_patch": 0,
+            "base": base,
+            "transactions": [{"ops": [{"op": "remove", "id": "login.submit"}]}],
+        }
         lines += [
-            line(call(14, "apply-patch", {"document": DOC, "patch": json.dumps(patch), "include_inverse": True})),
+            line(
+                call(
+                    14,
+                    "apply-patch",
+                    {"document": DOC, "patch": json.dumps(patch), "include_inverse": True},
+                )
+            ),
             line(call(15, "apply-patch", {"document": DOC, "patch": "{}"})),
         ]
     return lines
@@ -57,13 +84,24 @@ def test_serving_opens_no_file_creates_no_socket_starts_no_thread_and_imports_no
 
 
 def test_stray_writes_to_stdout_never_reach_the_protocol_stream():
-    ex = exchange([line(call(1, "canonicalize", {"document": DOC})), line(request(2, "tools/list"))], cmd=AUDITED, env={"NUIF_TEST_NOISE": "1"})
+    ex = exchange(
+        [line(call(1, "canonicalize", {"document": DOC})), line(request(2, "tools/list"))],
+        cmd=AUDITED,
+        env={"NUIF_TEST_NOISE": "1"},
+    )
     assert len(ex.messages) == 2  # parse_stdout rejected anything that is not JSON-RPC
     assert "noise from print" in ex.stderr and "noise from fd 1" in ex.stderr
 
 
 def test_unexpected_exception_is_internal_error_without_details_and_logged_on_stderr():
-    ex = exchange([line(call(1, "canonicalize", {"document": DOC})), line(call(2, "validate", {"document": DOC}))], cmd=AUDITED, env={"NUIF_TEST_FAULT": "1"})
+    ex = exchange(
+        [
+            line(call(1, "canonicalize", {"document": DOC})),
+            line(call(2, "validate", {"document": DOC})),
+        ],
+        cmd=AUDITED,
+        env={"NUIF_TEST_FAULT": "1"},
+    )
     err = ex.by_id()[1]["error"]
     assert err["code"] == -32603
     assert "secret" not in json.dumps(err) and "Traceback" not in json.dumps(err)
@@ -83,7 +121,9 @@ def _peak_rss(proc: psutil.Process) -> int:
 
 @pytest.mark.slow
 def test_a_5_mib_line_closes_the_connection_and_memory_stays_bounded():
-    proc = subprocess.Popen(server_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        server_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     ps = psutil.Process(proc.pid)
     peak = 0
     try:
@@ -128,7 +168,9 @@ def test_a_line_of_exactly_4_mib_is_read():
     raw = json.dumps(msg).encode()
     assert len(raw) == 4 * MiB
     ex = exchange([raw + b"\n"])
-    assert ex.returncode == 0 and ex.by_id()[1]["result"]["content"][0]["text"].startswith("NUIF_TOO_LARGE")
+    assert ex.returncode == 0 and ex.by_id()[1]["result"]["content"][0]["text"].startswith(
+        "NUIF_TOO_LARGE"
+    )
 
 
 def test_one_byte_over_4_mib_closes_the_connection():
@@ -141,7 +183,7 @@ def test_one_byte_over_4_mib_closes_the_connection():
 
 @pytest.mark.parametrize("flag", ["--version", "--help"])
 def test_version_and_help_print_and_exit_zero(flag):
-    done = subprocess.run(server_command(flag), capture_output=True, timeout=60)
+    done = subprocess.run(server_command(flag), check=False, capture_output=True, timeout=60)
     assert done.returncode == 0
     assert b"nuif-mcp" in done.stdout
 
@@ -152,7 +194,7 @@ def test_python_dash_m_runs_the_same_server():
 
 
 def test_unknown_flag_is_a_usage_error_on_stderr():
-    done = subprocess.run(server_command("--bogus"), capture_output=True, timeout=60)
+    done = subprocess.run(server_command("--bogus"), check=False, capture_output=True, timeout=60)
     assert done.returncode == 2 and done.stdout == b"" and b"usage" in done.stderr
 
 
@@ -161,13 +203,25 @@ def test_legacy_handshake_is_served_only_with_the_flag():
         "jsonrpc": "2.0",
         "id": 1,
         "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
     }
     initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-    legacy_call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "canonicalize", "arguments": {"document": DOC}}}
+    legacy_call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "canonicalize", "arguments": {"document": DOC}},
+    }
     off = exchange([line(init), line(initialized), line(legacy_call)])
     assert error_code(off.by_id()[1]) == -32022 and error_code(off.by_id()[2]) == -32602
-    on = exchange([line(init), line(initialized), line(legacy_call), line(request(3, "tools/list"))], "--allow-legacy-handshake")
+    on = exchange(
+        [line(init), line(initialized), line(legacy_call), line(request(3, "tools/list"))],
+        "--allow-legacy-handshake",
+    )
     assert on.by_id()[1]["result"]["protocolVersion"] == "2025-11-25"
     assert on.by_id()[1]["result"]["capabilities"]["tools"] is not None
     assert on.by_id()[2]["result"]["structuredContent"]["hash"] == nuif_core.canonicalize(DOC).hash
@@ -175,8 +229,23 @@ def test_legacy_handshake_is_served_only_with_the_flag():
 
 
 def test_with_the_legacy_flag_a_modern_client_is_still_served():
-    ex = exchange([line(request(1, "server/discover")), line(call(2, "canonicalize", {"document": DOC}))], "--allow-legacy-handshake")
+    ex = exchange(
+        [line(request(1, "server/discover")), line(call(2, "canonicalize", {"document": DOC}))],
+        "--allow-legacy-handshake",
+    )
     assert ex.by_id()[1]["result"]["supportedVersions"] == ["2026-07-28"]
     assert ex.by_id()[2]["result"]["isError"] is False
-    init = {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}
-    assert error_code(exchange([line(request(1, "tools/list")), line(init)], "--allow-legacy-handshake").by_id()[3]) == -32022
+    init = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25"},
+    }
+    assert (
+        error_code(
+            exchange(
+                [line(request(1, "tools/list")), line(init)], "--allow-legacy-handshake"
+            ).by_id()[3]
+        )
+        == -32022
+    )

@@ -9,7 +9,13 @@ from nuif_mcp_wire import DOC, ENVELOPE, VERSION, call, error_code, exchange, li
 
 pytestmark = pytest.mark.timeout(120)
 
-PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = (
+    -32700,
+    -32600,
+    -32601,
+    -32602,
+    -32603,
+)
 UNSUPPORTED_VERSION = -32022
 
 
@@ -98,7 +104,11 @@ def test_initialize_is_refused_naming_the_supported_versions():
         "jsonrpc": "2.0",
         "id": 1,
         "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
     }
     err = exchange([line(init)]).by_id()[1]["error"]
     assert err["code"] == UNSUPPORTED_VERSION
@@ -106,7 +116,9 @@ def test_initialize_is_refused_naming_the_supported_versions():
     assert err["data"]["requested"] == "2025-11-25"
 
 
-@pytest.mark.parametrize("method", ["ping", "logging/setLevel", "resources/list", "prompts/list", "nuif/whatever"])
+@pytest.mark.parametrize(
+    "method", ["ping", "logging/setLevel", "resources/list", "prompts/list", "nuif/whatever"]
+)
 def test_removed_unserved_and_unknown_methods_are_method_not_found(method):
     params = {"level": "debug"} if method == "logging/setLevel" else None
     assert error_code(exchange([line(request(1, method, params))]).by_id()[1]) == METHOD_NOT_FOUND
@@ -117,11 +129,19 @@ def test_unknown_tool_is_a_protocol_error():
 
 
 def test_tools_call_without_a_name_is_invalid_params():
-    assert error_code(exchange([line(request(1, "tools/call", {"arguments": {}}))]).by_id()[1]) == INVALID_PARAMS
+    assert (
+        error_code(exchange([line(request(1, "tools/call", {"arguments": {}}))]).by_id()[1])
+        == INVALID_PARAMS
+    )
 
 
 def test_broken_line_is_a_parse_error_with_null_id_and_the_next_request_is_served():
-    ex = exchange([b'{"jsonrpc": "2.0", "id": 1, "method": \n', line(call(2, "canonicalize", {"document": DOC}))])
+    ex = exchange(
+        [
+            b'{"jsonrpc": "2.0", "id": 1, "method": \n',
+            line(call(2, "canonicalize", {"document": DOC})),
+        ]
+    )
     assert ex.returncode == 0
     assert ex.messages[0] == {"jsonrpc": "2.0", "id": None, "error": ex.messages[0]["error"]}
     assert error_code(ex.messages[0]) == PARSE_ERROR
@@ -129,14 +149,25 @@ def test_broken_line_is_a_parse_error_with_null_id_and_the_next_request_is_serve
 
 
 def test_invalid_utf8_line_is_a_parse_error():
-    ex = exchange([b'{"jsonrpc":"2.0","id":1,"method":"tools/list","x":"\xff"}\n', line(request(2, "tools/list"))])
+    ex = exchange(
+        [
+            b'{"jsonrpc":"2.0","id":1,"method":"tools/list","x":"\xff"}\n',
+            line(request(2, "tools/list")),
+        ]
+    )
     assert error_code(ex.messages[0]) == PARSE_ERROR
     assert "result" in ex.by_id()[2]
 
 
 @pytest.mark.parametrize(
     "raw",
-    [b"[]", b"42", b'"x"', b'{"jsonrpc":"1.0","id":1,"method":"tools/list"}', b'{"id":1,"method":"tools/list"}'],
+    [
+        b"[]",
+        b"42",
+        b'"x"',
+        b'{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
+        b'{"id":1,"method":"tools/list"}',
+    ],
     ids=["batch", "number", "string", "wrong-version", "no-jsonrpc"],
 )
 def test_valid_json_that_is_not_json_rpc_is_invalid_request(raw):
@@ -152,9 +183,22 @@ def test_invalid_request_names_its_id_when_it_has_one():
 
 def test_bad_requests_never_poison_the_connection():
     lines = [
-        line({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}),
+        line(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {"protocolVersion": "2025-11-25"},
+            }
+        ),
         line(request(2, "tools/list", envelope=False)),
-        line(request(3, "tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": "2025-11-25"}})),
+        line(
+            request(
+                3,
+                "tools/list",
+                {"_meta": {"io.modelcontextprotocol/protocolVersion": "2025-11-25"}},
+            )
+        ),
         line(request(4, "ping")),
         b"{oops\n",
         line(call(5, "inspect", {"document": DOC, "max_outline_nodes": "2"})),
@@ -162,7 +206,12 @@ def test_bad_requests_never_poison_the_connection():
     ]
     ex = exchange(lines)
     by_id = ex.by_id()
-    assert [error_code(by_id[i]) for i in (1, 2, 3, 4)] == [UNSUPPORTED_VERSION, INVALID_PARAMS, UNSUPPORTED_VERSION, METHOD_NOT_FOUND]
+    assert [error_code(by_id[i]) for i in (1, 2, 3, 4)] == [
+        UNSUPPORTED_VERSION,
+        INVALID_PARAMS,
+        UNSUPPORTED_VERSION,
+        METHOD_NOT_FOUND,
+    ]
     assert by_id[5]["result"]["isError"] is True
     assert by_id[6]["result"]["isError"] is False
     assert len(ex.messages) == 7
@@ -175,7 +224,13 @@ def test_blank_lines_are_not_messages():
 
 def test_notifications_get_no_answer():
     note = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}
-    ex = exchange([line(note), line({"jsonrpc": "2.0", "method": "notifications/initialized"}), line(request(1, "tools/list"))])
+    ex = exchange(
+        [
+            line(note),
+            line({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            line(request(1, "tools/list")),
+        ]
+    )
     assert [m.get("id") for m in ex.messages] == [1]
 
 
@@ -207,11 +262,22 @@ def test_500_requests_written_at_once_are_all_answered_with_their_ids():
     by_id = ex.by_id()
     assert sorted(map(str, by_id)) == sorted(map(str, ids)) and len(ex.messages) == 500
     for i, rid in enumerate(ids):
-        assert json.loads(by_id[rid]["result"]["structuredContent"]["canonical"])["root"]["id"] == f"n{i}"
+        assert (
+            json.loads(by_id[rid]["result"]["structuredContent"]["canonical"])["root"]["id"]
+            == f"n{i}"
+        )
 
 
 def test_stdout_carries_only_json_rpc_even_at_debug_log_level():
-    ex = exchange([line(request(1, "server/discover")), b"{bad\n", line(call(2, "validate", {"document": DOC}))], "--log-level", "debug")
+    ex = exchange(
+        [
+            line(request(1, "server/discover")),
+            b"{bad\n",
+            line(call(2, "validate", {"document": DOC})),
+        ],
+        "--log-level",
+        "debug",
+    )
     assert len(ex.messages) == 3  # parse_stdout already checked every byte
     assert "DEBUG" in ex.stderr
 

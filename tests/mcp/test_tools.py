@@ -18,12 +18,16 @@ from nuif_mcp_wire import DOC, DUPLICATE_ID_DOC, VERSION, server_command
 pytestmark = pytest.mark.timeout(180)
 
 HAS_PATCH = hasattr(nuif_core, "apply_patch")
-needs_patch = pytest.mark.skipif(not HAS_PATCH, reason="nuif_core.apply_patch is not in the core yet")
+needs_patch = pytest.mark.skipif(
+    not HAS_PATCH, reason="nuif_core.apply_patch is not in the core yet"
+)
 
 MiB = 1024 * 1024
 CANONICAL = nuif_core.canonicalize(DOC).text
 HASH = nuif_core.canonicalize(DOC).hash
-BIG_OK = json.dumps({"nuif": 0, "root": {"id": "r", "kind": "box"}, "meta": {"pad": ""}}, separators=(",", ":"))
+BIG_OK = json.dumps(
+    {"nuif": 0, "root": {"id": "r", "kind": "box"}, "meta": {"pad": ""}}, separators=(",", ":")
+)
 BIG_OK = BIG_OK.replace('"pad":""', '"pad":"' + "x" * (MiB - len(BIG_OK)) + '"')
 assert len(BIG_OK.encode()) == MiB
 BIG_TOO_LARGE = BIG_OK.replace('"pad":"', '"pad":"x', 1)
@@ -34,7 +38,12 @@ PATCH = json.dumps(
     {
         "nuif_patch": 0,
         "base": HASH,
-        "transactions": [{"label": "t", "ops": [{"op": "set", "id": "login.submit", "attr": "primary", "value": True}]}],
+        "transactions": [
+            {
+                "label": "t",
+                "ops": [{"op": "set", "id": "login.submit", "attr": "primary", "value": True}],
+            }
+        ],
     }
 )
 BAD_BASE_PATCH = json.dumps({"nuif_patch": 0, "base": "sha256:" + "0" * 64, "transactions": []})
@@ -65,12 +74,18 @@ CASES: dict[str, tuple[str, dict[str, Any] | None]] = {
     "canonicalize-too-large": ("canonicalize", {"document": BIG_TOO_LARGE}),
     "canonicalize-too-large-utf8": ("canonicalize", {"document": BIG_UTF8}),
     "apply-patch-unknown-arg": ("apply-patch", {"document": DOC, "patch": PATCH, "dry_run": True}),
-    "apply-patch-string-bool": ("apply-patch", {"document": DOC, "patch": PATCH, "include_inverse": "true"}),
+    "apply-patch-string-bool": (
+        "apply-patch",
+        {"document": DOC, "patch": PATCH, "include_inverse": "true"},
+    ),
     "apply-patch-too-large-patch": ("apply-patch", {"document": DOC, "patch": BIG_TOO_LARGE}),
 }
 if HAS_PATCH:
     CASES |= {
-        "apply-patch-ok": ("apply-patch", {"document": DOC, "patch": PATCH, "include_inverse": True}),
+        "apply-patch-ok": (
+            "apply-patch",
+            {"document": DOC, "patch": PATCH, "include_inverse": True},
+        ),
         "apply-patch-no-inverse": ("apply-patch", {"document": DOC, "patch": PATCH}),
         "apply-patch-base-mismatch": ("apply-patch", {"document": DOC, "patch": BAD_BASE_PATCH}),
         "apply-patch-not-found": ("apply-patch", {"document": DOC, "patch": NOT_FOUND_PATCH}),
@@ -130,7 +145,12 @@ def test_client_lists_the_four_tools_with_output_schemas(results):
 
 
 def test_validate_reports_a_valid_document_with_its_hash(results):
-    assert ok(results, "validate-ok") == {"valid": True, "hash": HASH, "diagnostics": [], "truncated": False}
+    assert ok(results, "validate-ok") == {
+        "valid": True,
+        "hash": HASH,
+        "diagnostics": [],
+        "truncated": False,
+    }
 
 
 def test_validate_reports_problems_as_a_successful_result(results):
@@ -167,7 +187,12 @@ def test_wrong_arguments_are_a_nuif_arguments_tool_error(results, key, fragment)
 
 @pytest.mark.parametrize(
     "key",
-    ["validate-too-large", "canonicalize-too-large", "canonicalize-too-large-utf8", "apply-patch-too-large-patch"],
+    [
+        "validate-too-large",
+        "canonicalize-too-large",
+        "canonicalize-too-large-utf8",
+        "apply-patch-too-large-patch",
+    ],
 )
 def test_text_over_one_mib_is_nuif_too_large(results, key):
     assert failed(results, key).startswith("NUIF_TOO_LARGE: ")
@@ -179,7 +204,9 @@ def test_document_of_exactly_one_mib_is_accepted(results):
 
 def test_inspect_summarizes_with_a_bounded_outline(results):
     value = ok(results, "inspect-ok")
-    assert value == nuif_core.inspect(DOC, max_outline_nodes=1, limits=nuif_core.Limits.MCP).to_dict()
+    assert (
+        value == nuif_core.inspect(DOC, max_outline_nodes=1, limits=nuif_core.Limits.MCP).to_dict()
+    )
     assert value["node_count"] == 2 and value["outline"]["truncated"] is True
     assert len(value["outline"]["nodes"]) == 1 and value["is_canonical"] is False
 
@@ -194,7 +221,11 @@ def test_inspect_of_an_invalid_document_is_a_tool_error_with_the_core_message(re
 
 def test_canonicalize_returns_canonical_text_hash_and_changed(results):
     assert ok(results, "canonicalize-ok") == {"canonical": CANONICAL, "hash": HASH, "changed": True}
-    assert ok(results, "canonicalize-canonical") == {"canonical": CANONICAL, "hash": HASH, "changed": False}
+    assert ok(results, "canonicalize-canonical") == {
+        "canonical": CANONICAL,
+        "hash": HASH,
+        "changed": False,
+    }
 
 
 def test_canonicalize_syntax_error_names_line_and_column(results):

@@ -38,7 +38,9 @@ _DOCUMENT = (
     '{"nuif": 0, "root": {"id", "kind", "attrs"?, "children"?}, "meta"?}. '
     "Pass the text itself, not a file path or URL."
 )
-_HASH = 'Document hash: "sha256:" followed by 64 lowercase hex digits of the canonical text\'s SHA-256.'
+_HASH = (
+    'Document hash: "sha256:" followed by 64 lowercase hex digits of the canonical text\'s SHA-256.'
+)
 
 
 class _Arguments(BaseModel):
@@ -86,7 +88,9 @@ class ApplyPatchArguments(_Arguments):
     ]
     include_inverse: Annotated[
         bool,
-        Field(description="Also return the inverse patch, which turns the new document back into the input."),
+        Field(
+            description="Also return the inverse patch, which turns the new document back into the input."
+        ),
     ] = False
 
 
@@ -96,7 +100,9 @@ class ApplyPatchArguments(_Arguments):
 class Diagnostic(_Result):
     code: Annotated[str, Field(description="Stable error code, e.g. NUIF_DUPLICATE_ID.")]
     message: Annotated[str, Field(description="What is wrong, written to be acted on.")]
-    pointer: Annotated[str | None, Field(description="JSON Pointer (RFC 6901) into the document, if known.")]
+    pointer: Annotated[
+        str | None, Field(description="JSON Pointer (RFC 6901) into the document, if known.")
+    ]
     line: Annotated[int | None, Field(description="1-based line in the document text, if known.")]
     column: Annotated[int | None, Field(description="1-based column (in characters), if known.")]
 
@@ -104,7 +110,9 @@ class Diagnostic(_Result):
 class ValidateResult(_Result):
     valid: Annotated[bool, Field(description="True when the document satisfies every NUIF-0 rule.")]
     hash: Annotated[str | None, Field(description=_HASH + " Null when the document is not valid.")]
-    diagnostics: Annotated[list[Diagnostic], Field(description="Every problem found (empty when valid).")]
+    diagnostics: Annotated[
+        list[Diagnostic], Field(description="Every problem found (empty when valid).")
+    ]
     truncated: Annotated[bool, Field(description="True when more problems exist than are listed.")]
 
 
@@ -122,12 +130,16 @@ class OutlineEntry(_Result):
 
 class Outline(_Result):
     nodes: Annotated[list[OutlineEntry], Field(description="Nodes in document (pre-)order.")]
-    truncated: Annotated[bool, Field(description="True when the outline was cut at max_outline_nodes.")]
+    truncated: Annotated[
+        bool, Field(description="True when the outline was cut at max_outline_nodes.")
+    ]
 
 
 class InspectResult(_Result):
     hash: Annotated[str, Field(description=_HASH)]
-    is_canonical: Annotated[bool, Field(description="True when the input text is already its canonical text.")]
+    is_canonical: Annotated[
+        bool, Field(description="True when the input text is already its canonical text.")
+    ]
     input_bytes: Annotated[int, Field(description="UTF-8 bytes of the input text.")]
     canonical_bytes: Annotated[int, Field(description="UTF-8 bytes of the canonical text.")]
     node_count: int
@@ -138,9 +150,13 @@ class InspectResult(_Result):
 
 
 class CanonicalizeResult(_Result):
-    canonical: Annotated[str, Field(description="The canonical text (RFC 8785 of the normalized document).")]
+    canonical: Annotated[
+        str, Field(description="The canonical text (RFC 8785 of the normalized document).")
+    ]
     hash: Annotated[str, Field(description=_HASH)]
-    changed: Annotated[bool, Field(description="True when the input text differed from the canonical text.")]
+    changed: Annotated[
+        bool, Field(description="True when the input text differed from the canonical text.")
+    ]
 
 
 class PatchCounts(_Result):
@@ -158,9 +174,13 @@ class ApplyPatchResult(_Result):
     document: Annotated[str, Field(description="The new document, as canonical text.")]
     hash: Annotated[str, Field(description="Hash of the new document. " + _HASH)]
     base: Annotated[str, Field(description="Hash of the input document.")]
-    changed: Annotated[bool, Field(description="True when the new document differs from the input.")]
+    changed: Annotated[
+        bool, Field(description="True when the new document differs from the input.")
+    ]
     counts: PatchCounts
     inverse: Annotated[
         str | None,
-        Field(description="The inverse patch as canonical text (only when include_inverse was true)."),
+        Field(
+            description="The inverse patch as canonical text (only when include_inverse was true)."
+        ),
     ]

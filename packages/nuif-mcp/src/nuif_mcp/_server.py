@@ -58,7 +58,14 @@ from nuif_mcp import __version__
 from nuif_mcp._stdio import MAX_LINE_BYTES, BoundedLineReader, PipeWriter
 from nuif_mcp._tools import call_tool, tool_definitions, warm_up
 
-__all__ = ["INSTRUCTIONS", "PROTOCOL_VERSION", "SUPPORTED_VERSIONS", "create_server", "serve_stdio", "serve_streams"]
+__all__ = [
+    "INSTRUCTIONS",
+    "PROTOCOL_VERSION",
+    "SUPPORTED_VERSIONS",
+    "create_server",
+    "serve_stdio",
+    "serve_streams",
+]
 
 logger = logging.getLogger("nuif_mcp")
 
@@ -93,10 +100,16 @@ def create_server() -> Server[Any]:
     ) -> types.ListToolsResult:
         return tools
 
-    async def call(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         result = call_tool(params.name, params.arguments)
         if result is None:
-            raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}", data={"tool": params.name})
+            raise MCPError(
+                code=INVALID_PARAMS,
+                message=f"Unknown tool: {params.name}",
+                data={"tool": params.name},
+            )
         return result
 
     server: Server[Any] = Server(
@@ -110,7 +123,9 @@ def create_server() -> Server[Any]:
         on_call_tool=call,
     )
 
-    async def discover(ctx: ServerRequestContext[Any], params: types.RequestParams) -> types.DiscoverResult:
+    async def discover(
+        ctx: ServerRequestContext[Any], params: types.RequestParams
+    ) -> types.DiscoverResult:
         # The default handler derives `tools: {listChanged: false}`; the profile advertises `{}`.
         return types.DiscoverResult(
             supported_versions=list(SUPPORTED_VERSIONS),
@@ -140,9 +155,9 @@ def _initialize_refusal(params: Mapping[str, Any] | None) -> MCPError:
     requested = (params or {}).get("protocolVersion")
     data: dict[str, Any]
     if isinstance(requested, str):
-        data = UnsupportedProtocolVersionErrorData(supported=list(SUPPORTED_VERSIONS), requested=requested).model_dump(
-            mode="json"
-        )
+        data = UnsupportedProtocolVersionErrorData(
+            supported=list(SUPPORTED_VERSIONS), requested=requested
+        ).model_dump(mode="json")
     else:
         data = {"supported": list(SUPPORTED_VERSIONS)}
     return MCPError(
@@ -231,12 +246,14 @@ async def serve_streams(
             return await modern(dctx, method, params)
         except (MCPError, ValidationError):
             raise  # the dispatcher maps these to their JSON-RPC error
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the one boundary for unexpected faults
             # Logged with its traceback on stderr; the client sees -32603 and nothing more.
             error = modern_error_data(exc)
             raise MCPError(code=error.code, message=error.message) from None
 
-    async def on_notify(dctx: DispatchContext[TransportContext], method: str, params: Mapping[str, Any] | None) -> None:
+    async def on_notify(
+        dctx: DispatchContext[TransportContext], method: str, params: Mapping[str, Any] | None
+    ) -> None:
         if era == "legacy" and legacy_runner is not None:
             await legacy_runner.on_notify(dctx, method, params)
         else:
@@ -264,14 +281,16 @@ async def serve_stdio(
     """
     reader = BoundedLineReader(stdin_fd, limit=max_line_bytes)
     writer = PipeWriter(stdout_fd)
-    async with server.lifespan(server) as lifespan_state:
-        # Explicit streams: the SDK skips its descriptor claim and its threaded file wrappers.
-        async with stdio_server(stdin=reader, stdout=writer) as (read_stream, write_stream):  # type: ignore[arg-type]
-            await serve_streams(
-                server,
-                read_stream,
-                write_stream,
-                lifespan_state=lifespan_state,
-                allow_legacy_handshake=allow_legacy_handshake,
-            )
+    # Explicit streams: the SDK skips its descriptor claim and its threaded file wrappers.
+    async with (
+        server.lifespan(server) as lifespan_state,
+        stdio_server(stdin=reader, stdout=writer) as (read_stream, write_stream),  # type: ignore[arg-type]
+    ):
+        await serve_streams(
+            server,
+            read_stream,
+            write_stream,
+            lifespan_state=lifespan_state,
+            allow_legacy_handshake=allow_legacy_handshake,
+        )
     return 1 if reader.overflowed else 0

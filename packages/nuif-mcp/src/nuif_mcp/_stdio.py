@@ -53,7 +53,11 @@ class _Poller:
             if not fut.done():
                 fut.set_result(None)
 
-        add, remove = (loop.add_writer, loop.remove_writer) if write else (loop.add_reader, loop.remove_reader)
+        add, remove = (
+            (loop.add_writer, loop.remove_writer)
+            if write
+            else (loop.add_reader, loop.remove_reader)
+        )
         try:
             add(self._fd, ready)
         except PermissionError:

@@ -39,7 +39,15 @@ from nuif_mcp._models import (
     ValidateResult,
 )
 
-__all__ = ["ERROR_META_KEY", "JSON_SCHEMA_DIALECT", "TOOLS", "ToolSpec", "call_tool", "tool_definitions", "warm_up"]
+__all__ = [
+    "ERROR_META_KEY",
+    "JSON_SCHEMA_DIALECT",
+    "TOOLS",
+    "ToolSpec",
+    "call_tool",
+    "tool_definitions",
+    "warm_up",
+]
 
 logger = logging.getLogger("nuif_mcp.tools")
 
@@ -51,7 +59,12 @@ JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 #: The inline profile: 1 MiB of document text and 1 MiB of patch text.
 LIMITS: Limits = Limits.MCP
 
-_ANNOTATIONS = dict(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+_ANNOTATIONS: dict[str, bool] = {
+    "read_only_hint": True,
+    "destructive_hint": False,
+    "idempotent_hint": True,
+    "open_world_hint": False,
+}
 
 _ERRORS_NOTE = (
     "On bad input the result has isError true and its text starts with a stable NUIF_* code, then "
@@ -93,7 +106,9 @@ def _validate(args: ValidateArguments) -> dict[str, Any]:
 
 def _inspect(args: InspectArguments) -> dict[str, Any]:
     _check_size("document", args.document, LIMITS.max_document_bytes)
-    return nuif_core.inspect(args.document, max_outline_nodes=args.max_outline_nodes, limits=LIMITS).to_dict()
+    return nuif_core.inspect(
+        args.document, max_outline_nodes=args.max_outline_nodes, limits=LIMITS
+    ).to_dict()
 
 
 def _canonicalize(args: CanonicalizeArguments) -> dict[str, Any]:
@@ -104,7 +119,9 @@ def _canonicalize(args: CanonicalizeArguments) -> dict[str, Any]:
 def _apply_patch(args: ApplyPatchArguments) -> dict[str, Any]:
     _check_size("document", args.document, LIMITS.max_document_bytes)
     _check_size("patch", args.patch, LIMITS.max_patch_bytes)
-    result = nuif_core.apply_patch(args.document, args.patch, inverse=args.include_inverse, limits=LIMITS)
+    result = nuif_core.apply_patch(
+        args.document, args.patch, inverse=args.include_inverse, limits=LIMITS
+    )
     return result.to_dict()
 
 
@@ -252,13 +269,25 @@ def warm_up() -> None:
     """
     samples: list[tuple[str, dict[str, Any]]] = [
         ("validate", {"document": _WARM_UP_DOCUMENT}),
-        ("validate", {"document": '{"nuif": 0, "root": {"id": "a", "kind": "x", "children": [{"id": "a", "kind": "x"}]}}'}),
-        ("validate", {"document": "{\n  \"nuif\": 0,\n  \"root\": \u00e9"}),
+        (
+            "validate",
+            {
+                "document": '{"nuif": 0, "root": {"id": "a", "kind": "x", "children": [{"id": "a", "kind": "x"}]}}'
+            },
+        ),
+        ("validate", {"document": '{\n  "nuif": 0,\n  "root": \u00e9'}),
         ("inspect", {"document": _WARM_UP_DOCUMENT, "max_outline_nodes": 1}),
         ("inspect", {"document": _WARM_UP_DOCUMENT, "max_outline_nodes": "1", "extra": 1}),
         ("canonicalize", {"document": _WARM_UP_DOCUMENT}),
         ("canonicalize", {"document": "[1e400]"}),
-        ("apply-patch", {"document": _WARM_UP_DOCUMENT, "patch": '{"nuif_patch": 0, "transactions": []}', "include_inverse": True}),
+        (
+            "apply-patch",
+            {
+                "document": _WARM_UP_DOCUMENT,
+                "patch": '{"nuif_patch": 0, "transactions": []}',
+                "include_inverse": True,
+            },
+        ),
         ("apply-patch", {"document": _WARM_UP_DOCUMENT, "patch": "[]"}),
     ]
     for name, arguments in samples:
