@@ -37,8 +37,10 @@ from ._document import (
     node_hash,
     validate,
 )
+from ._diff import diff
 from ._errors import ERROR_CODES, NuifError
 from ._limits import Limits
+from ._patch import PatchCounts, PatchResult, Session, apply_patch
 
 __version__ = "0.1.0"
 
@@ -55,10 +57,15 @@ __all__ = [
     "NodeRef",
     "NuifError",
     "OutlineEntry",
+    "PatchCounts",
+    "PatchResult",
+    "Session",
     "ValidationReport",
     "__version__",
+    "apply_patch",
     "canonical_json",
     "canonicalize",
+    "diff",
     "document_hash",
     "dumps",
     "inspect",

@@ -1,0 +1,477 @@
+"""RFC 6902 JSON Patch and RFC 6901 JSON Pointer, with NUIF error codes and canonical equality.
+
+This is the engine behind the ``edit`` and ``meta`` operations of a NUIF patch (NUIF-0 §5).  It
+is written here rather than taken from the ``jsonpatch`` package because NUIF needs three things
+that package does not give:
+
+* **canonical equality** for ``test``: ``true`` is not ``1`` and ``1`` equals ``1.0`` (Python's
+  ``==`` says ``True == 1``);
+* **NUIF error codes** with a JSON Pointer into the patch: a malformed operation is
+  NUIF_PATCH_SCHEMA, a pointer that is malformed or does not resolve is NUIF_PATCH_POINTER, a
+  failed ``test`` is NUIF_PATCH_TEST_FAILED;
+* **no hidden copies**: the caller decides what to copy (the semantic patch engine copies one
+  attribute value, not the whole document).
+
+Errors raised by :func:`compile_json_patch` and :func:`apply_json_patch` carry a pointer into the
+JSON Patch array (``/2/path``); the semantic patch engine prefixes it with the location of the
+``edit``/``meta`` operation.
+
+Decisions (RFC 6902 leaves them open or the NUIF rules settle them):
+
+* unknown members of an operation are ignored (RFC 6902 §4);
+* array indexes are ``0`` or digits without a leading zero; ``-`` is "after the last element"
+  and only ``add`` (and the target of ``move``/``copy``) accepts it;
+* ``remove`` of the whole value (path ``""``) is NUIF_PATCH_POINTER: a value cannot be absent;
+* ``move`` whose ``from`` is a proper prefix of ``path`` (into its own child) is
+  NUIF_PATCH_POINTER (RFC 6902 §4.4 forbids it);
+* ``copy`` deep-copies, so later operations never alias.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ._errors import NuifError
+
+__all__ = [
+    "apply_json_patch",
+    "compile_json_patch",
+    "copy_json",
+    "json_equal",
+    "parse_pointer",
+    "resolve_pointer",
+    "run_json_patch",
+    "value_depth",
+]
+
+_INDEX_RE = re.compile(r"0|[1-9][0-9]*", re.ASCII)
+_OPS = frozenset({"add", "remove", "replace", "move", "copy", "test"})
+#: the members each operation requires besides "op" and "path"
+_NEEDS = {
+    "add": ("value",),
+    "replace": ("value",),
+    "test": ("value",),
+    "move": ("from",),
+    "copy": ("from",),
+    "remove": (),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON values: equality, copy, depth
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality of two JSON values as their canonical (RFC 8785) forms compare.
+
+    ``True`` is not ``1``, ``1`` equals ``1.0``, object member order does not matter, array order
+    does.  Iterative: no recursion limit.
+    """
+    stack = [(a, b)]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        x, y = pop()
+        tx = type(x)
+        ty = type(y)
+        if tx is str:
+            if ty is not str or x != y:
+                return False
+        elif tx is bool or x is None or ty is bool or y is None:
+            if x is not y:
+                return False
+        elif tx is int or tx is float:
+            if (ty is not int and ty is not float) or x != y:
+                return False
+        elif tx is dict:
+            if ty is not dict or len(x) != len(y):
+                return False
+            for k, v in x.items():
+                if k not in y:
+                    return False
+                push((v, y[k]))
+        elif tx is list:
+            if ty is not list or len(x) != len(y):
+                return False
+            push_all = stack.extend
+            push_all(zip(x, y))
+        else:  # pragma: no cover - values come from the strict parser
+            if x != y:
+                return False
+    return True
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts and lists are new; scalars are shared)."""
+    t = type(value)
+    if t is dict:
+        return {k: (copy_json(v) if type(v) in _CONTAINERS else v) for k, v in value.items()}
+    if t is list:
+        return [copy_json(v) if type(v) in _CONTAINERS else v for v in value]
+    return value
+
+
+_CONTAINERS = (dict, list)
+
+
+def value_depth(value: Any) -> int:
+    """Nesting of arrays and objects in ``value`` (a scalar is 0, ``[]`` is 1, ``[[1]]`` is 2)."""
+    t = type(value)
+    if t is not dict and t is not list:
+        return 0
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if d > deepest:
+            deepest = d
+        for x in v.values() if type(v) is dict else v:
+            tx = type(x)
+            if tx is dict or tx is list:
+                stack.append((x, d + 1))
+    return deepest
+
+
+# ---------------------------------------------------------------------------------------------
+# RFC 6901 pointers
+
+
+def parse_pointer(pointer: str) -> list[str]:
+    """The reference tokens of a JSON Pointer (RFC 6901 §3), unescaped.
+
+    Raises ``ValueError`` with a reason when the text is not a pointer: it must be empty or start
+    with ``/``, and ``~`` must be followed by ``0`` or ``1``.
+    """
+    if pointer == "":
+        return []
+    if pointer[0] != "/":
+        raise ValueError(f"JSON Pointer {_show(pointer)} must be empty or start with '/'")
+    tokens = pointer[1:].split("/")
+    if "~" in pointer:
+        out = []
+        for t in tokens:
+            if "~" in t:
+                if re.search(r"~(?![01])", t):
+                    raise ValueError(
+                        f"JSON Pointer {_show(pointer)} has '~' not followed by 0 or 1"
+                    )
+                t = t.replace("~1", "/").replace("~0", "~")
+            out.append(t)
+        return out
+    return tokens
+
+
+def _show(s: str) -> str:
+    from ._codec_py import _quote
+
+    return _quote(s if len(s) <= 200 else s[:200] + "…")
+
+
+def _index(token: str, length: int, pointer: str, allow_end: bool) -> int:
+    """The array index of ``token`` in an array of ``length`` (``allow_end``: ``-``/``length``)."""
+    if token == "-":
+        if allow_end:
+            return length
+        raise _PointerError(f"{_show(pointer)}: '-' names no existing array element")
+    if _INDEX_RE.fullmatch(token) is None:
+        raise _PointerError(
+            f"{_show(pointer)}: {_show(token)} is not an array index "
+            "(0 or digits without a leading zero)"
+        )
+    i = int(token)
+    if i > length or (i == length and not allow_end):
+        raise _PointerError(
+            f"{_show(pointer)}: index {i} is out of range for an array of {length} elements"
+        )
+    return i
+
+
+class _PointerError(Exception):
+    pass
+
+
+class _TestError(Exception):
+    pass
+
+
+def _container(doc: Any, tokens: list[str], pointer: str) -> Any:
+    """The value holding the last token of ``tokens`` (every earlier token must resolve)."""
+    cur = doc
+    for n in range(len(tokens) - 1):
+        cur = _child(cur, tokens[n], pointer, tokens, n)
+    return cur
+
+
+def _child(cur: Any, token: str, pointer: str, tokens: list[str], n: int) -> Any:
+    t = type(cur)
+    if t is dict:
+        try:
+            return cur[token]
+        except KeyError:
+            raise _PointerError(
+                f"{_show(pointer)}: no member {_show(token)} at {_show(_prefix(tokens, n))}"
+            ) from None
+    if t is list:
+        return cur[_index(token, len(cur), pointer, False)]
+    raise _PointerError(
+        f"{_show(pointer)}: {_show(_prefix(tokens, n))} is a {_kind(cur)}, not an object or array"
+    )
+
+
+def _prefix(tokens: list[str], n: int) -> str:
+    from ._errors import join_pointer
+
+    return join_pointer(tokens[:n])
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    if v is True or v is False:
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    return "array" if isinstance(v, list) else "object"
+
+
+def resolve_pointer(doc: Any, pointer: str | list[str]) -> Any:
+    """The value ``pointer`` names in ``doc``; NUIF_PATCH_POINTER when it is malformed or unresolved."""
+    try:
+        tokens = parse_pointer(pointer) if isinstance(pointer, str) else pointer
+        text = pointer if isinstance(pointer, str) else _prefix(tokens, len(tokens))
+        cur = doc
+        for n, token in enumerate(tokens):
+            cur = _child(cur, token, text, tokens, n)
+        return cur
+    except (ValueError, _PointerError) as exc:
+        raise NuifError("NUIF_PATCH_POINTER", str(exc)) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# RFC 6902
+
+
+def compile_json_patch(ops: Any) -> list[tuple[str, list[str], str, Any, list[str] | None]]:
+    """Check the shape of a JSON Patch and parse its pointers, before anything runs.
+
+    Returns ``(op, path_tokens, path_text, value, from_tokens)`` tuples.  Raises
+    :class:`NuifError`: NUIF_PATCH_SCHEMA for a shape error (not an array, an operation that is
+    not an object, an unknown ``op``, a missing or mistyped member), NUIF_PATCH_POINTER for a
+    ``path``/``from`` that is not a JSON Pointer; the error's pointer is into the patch array.
+    """
+    if type(ops) is not list:
+        raise NuifError(
+            "NUIF_PATCH_SCHEMA", f"a JSON Patch is an array of operations, found a {_kind(ops)}",
+            pointer="",
+        )
+    out = []
+    for k, op in enumerate(ops):
+        at = f"/{k}"
+        if type(op) is not dict:
+            raise NuifError(
+                "NUIF_PATCH_SCHEMA",
+                f"JSON Patch operation {k} is a {_kind(op)}, not an object",
+                pointer=at,
+            )
+        name = op.get("op")
+        if type(name) is not str:
+            raise NuifError(
+                "NUIF_PATCH_SCHEMA",
+                f'JSON Patch operation {k} needs an "op" string'
+                + ("" if name is None and "op" not in op else f", found a {_kind(name)}"),
+                pointer=at + ("/op" if "op" in op else ""),
+            )
+        if name not in _OPS:
+            raise NuifError(
+                "NUIF_PATCH_SCHEMA",
+                f"JSON Patch operation {k} has an unknown op {_show(name)} "
+                "(add, remove, replace, move, copy, test)",
+                pointer=at + "/op",
+            )
+        path = op.get("path")
+        if type(path) is not str:
+            raise NuifError(
+                "NUIF_PATCH_SCHEMA",
+                f'JSON Patch operation {k} ({name}) needs a "path" string'
+                + ("" if "path" not in op else f", found {_kind(path)}"),
+                pointer=at + ("/path" if "path" in op else ""),
+            )
+        try:
+            tokens = parse_pointer(path)
+        except ValueError as exc:
+            raise NuifError(
+                "NUIF_PATCH_POINTER", f"JSON Patch operation {k} ({name}): {exc}", pointer=at + "/path"
+            ) from None
+        value = None
+        source = None
+        for member in _NEEDS[name]:
+            if member not in op:
+                raise NuifError(
+                    "NUIF_PATCH_SCHEMA",
+                    f'JSON Patch operation {k} ({name}) needs a "{member}" member',
+                    pointer=at,
+                )
+            if member == "value":
+                value = op["value"]
+            else:
+                frm = op["from"]
+                if type(frm) is not str:
+                    raise NuifError(
+                        "NUIF_PATCH_SCHEMA",
+                        f'JSON Patch operation {k} ({name}): "from" must be a string, '
+                        f"found {_kind(frm)}",
+                        pointer=at + "/from",
+                    )
+                try:
+                    source = parse_pointer(frm)
+                except ValueError as exc:
+                    raise NuifError(
+                        "NUIF_PATCH_POINTER",
+                        f"JSON Patch operation {k} ({name}): {exc}",
+                        pointer=at + "/from",
+                    ) from None
+                if name == "move" and len(source) < len(tokens) and tokens[: len(source)] == source:
+                    raise NuifError(
+                        "NUIF_PATCH_POINTER",
+                        f"JSON Patch operation {k} (move): cannot move {_show(frm)} into its own "
+                        f"child {_show(path)}",
+                        pointer=at + "/path",
+                    )
+        out.append((name, tokens, path, value, source))
+    return out
+
+
+def run_json_patch(
+    doc: Any, compiled: list[tuple[str, list[str], str, Any, list[str] | None]]
+) -> Any:
+    """Apply compiled operations to ``doc`` **in place** and return the result.
+
+    The result is a different object only when an operation replaces the whole value.  On error
+    ``doc`` may be partly changed: callers run this on a copy.  Values carried by the patch are
+    inserted as they are (copy them first if the patch is reused); ``copy`` deep-copies.
+    """
+    for k, (name, tokens, path, value, source) in enumerate(compiled):
+        member = "/path"
+        try:
+            if name == "test":
+                current = _resolve(doc, tokens, path)
+                if not json_equal(current, value):
+                    raise _TestError(
+                        f"the value at {_show(path)} is not equal to the test value"
+                    )
+                continue
+            if name == "remove":
+                if not tokens:
+                    raise _PointerError("cannot remove the whole value (path \"\")")
+                _remove(doc, tokens, path)
+                continue
+            if name == "move":
+                member = "/from"
+                frm = _prefix(source, len(source))  # type: ignore[arg-type]
+                if not source:
+                    # from "" and path not under it (compile checked): only path "" remains
+                    continue
+                moved = _remove(doc, source, frm)  # type: ignore[arg-type]
+                member = "/path"
+                try:
+                    doc = _add(doc, tokens, path, moved)
+                except _PointerError:
+                    # put the value back so that callers reading the error see no half-move
+                    _add(doc, source, frm, moved)  # type: ignore[arg-type]
+                    raise
+                continue
+            if name == "copy":
+                member = "/from"
+                frm = _prefix(source, len(source))  # type: ignore[arg-type]
+                copied = copy_json(_resolve(doc, source, frm))  # type: ignore[arg-type]
+                member = "/path"
+                doc = _add(doc, tokens, path, copied)
+                continue
+            if name == "add":
+                doc = _add(doc, tokens, path, value)
+                continue
+            # replace
+            if not tokens:
+                doc = value
+                continue
+            parent = _container(doc, tokens, path)
+            last = tokens[-1]
+            if type(parent) is dict:
+                if last not in parent:
+                    raise _PointerError(f"{_show(path)}: no member {_show(last)} to replace")
+                parent[last] = value
+            elif type(parent) is list:
+                parent[_index(last, len(parent), path, False)] = value
+            else:
+                raise _PointerError(
+                    f"{_show(path)}: {_show(_prefix(tokens, len(tokens) - 1))} is a "
+                    f"{_kind(parent)}, not an object or array"
+                )
+        except _PointerError as exc:
+            raise NuifError(
+                "NUIF_PATCH_POINTER",
+                f"JSON Patch operation {k} ({name}): {exc}",
+                pointer=f"/{k}{member}",
+            ) from None
+        except _TestError as exc:
+            raise NuifError(
+                "NUIF_PATCH_TEST_FAILED", f"JSON Patch operation {k} (test): {exc}", pointer=f"/{k}"
+            ) from None
+    return doc
+
+
+def _resolve(doc: Any, tokens: list[str], pointer: str) -> Any:
+    cur = doc
+    for n, token in enumerate(tokens):
+        cur = _child(cur, token, pointer, tokens, n)
+    return cur
+
+
+def _add(doc: Any, tokens: list[str], path: str, value: Any) -> Any:
+    if not tokens:
+        return value
+    parent = _container(doc, tokens, path)
+    last = tokens[-1]
+    t = type(parent)
+    if t is dict:
+        parent[last] = value
+    elif t is list:
+        parent.insert(_index(last, len(parent), path, True), value)
+    else:
+        raise _PointerError(
+            f"{_show(path)}: {_show(_prefix(tokens, len(tokens) - 1))} is a {_kind(parent)}, "
+            "not an object or array"
+        )
+    return doc
+
+
+def _remove(doc: Any, tokens: list[str], path: str) -> Any:
+    parent = _container(doc, tokens, path)
+    last = tokens[-1]
+    t = type(parent)
+    if t is dict:
+        try:
+            return parent.pop(last)
+        except KeyError:
+            raise _PointerError(f"{_show(path)}: no member {_show(last)} to remove") from None
+    if t is list:
+        return parent.pop(_index(last, len(parent), path, False))
+    raise _PointerError(
+        f"{_show(path)}: {_show(_prefix(tokens, len(tokens) - 1))} is a {_kind(parent)}, "
+        "not an object or array"
+    )
+
+
+def apply_json_patch(doc: Any, patch: Any) -> Any:
+    """Apply an RFC 6902 JSON Patch (parsed JSON: a list of operation objects) to a copy of ``doc``.
+
+    Returns the new value; ``doc`` and ``patch`` are never mutated.  ``test`` compares canonical
+    forms.  Raises :class:`NuifError` (NUIF_PATCH_SCHEMA, NUIF_PATCH_POINTER,
+    NUIF_PATCH_TEST_FAILED) whose pointer is into ``patch``.
+    """
+    compiled = compile_json_patch(patch)
+    compiled = [(n, t, p, copy_json(v), s) for n, t, p, v, s in compiled]
+    return run_json_patch(copy_json(doc), compiled)
