@@ -157,6 +157,7 @@ def test_a_5_mib_line_closes_the_connection_and_memory_stays_bounded():
     assert proc.returncode == 1
     limit_lines = [ln for ln in err.decode().splitlines() if "longer than" in ln]
     assert len(limit_lines) == 1
+    print(f"peak resident memory: {peak / 1e6:.1f} MB")
     assert 0 < peak < 200 * 1000 * 1000
 
 
@@ -249,3 +250,14 @@ def test_with_the_legacy_flag_a_modern_client_is_still_served():
         )
         == -32022
     )
+
+
+def test_package_version_matches_the_distribution_and_pins_the_core_exactly():
+    from importlib.metadata import requires, version
+
+    import nuif_mcp
+
+    assert nuif_mcp.__version__ == version("nuif-mcp")
+    assert f"nuif-core=={version('nuif-core')}" in [
+        r.replace(" ", "") for r in requires("nuif-mcp") or []
+    ]
