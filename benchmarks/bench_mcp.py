@@ -96,6 +96,8 @@ def start_and_discover(cmd: list[str]) -> None:
 
 
 def _record(benchmark: Any, key: str, peer: str | None) -> None:
+    if benchmark.disabled or benchmark.stats is None:  # --benchmark-disable: ran once, no timing
+        return
     median = benchmark.stats.stats.median
     _medians[key] = median
     benchmark.extra_info["median_s"] = median
