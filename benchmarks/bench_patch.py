@@ -31,3 +31,23 @@ def test_diff(benchmark, size, impl):
     a, b = diff_pair(size)
     run(benchmark, impl.fn, a, b, op="diff", shape="ui", size=size, impl=impl.name,
         role=impl.role, input_bytes=len(a) + len(b))
+
+
+#: diff scenarios by node count: (label, nodes); ``b`` is corpus.variant(a) (ids persist)
+DIFF_NODE_SCENARIOS = [("small-100-nodes", 100), ("10k-nodes", 10_000)]
+
+
+@pytest.mark.parametrize("impl", DIFF, ids=lambda i: i.name)
+@pytest.mark.parametrize("scenario", DIFF_NODE_SCENARIOS, ids=lambda s: s[0])
+def test_diff_nodes(benchmark, scenario, impl):
+    """Diff two documents of N nodes where ids persist (attribute edits, retypes, swaps, a few
+    inserted and removed leaves): NUIF's semantic diff vs jsonpatch.make_patch."""
+    if impl.fn is None:
+        pytest.skip(impl.missing)
+    from benchmarks import corpus
+
+    label, n_nodes = scenario
+    a = corpus.load_ui_nodes(n_nodes)
+    b = corpus.variant(a)
+    run(benchmark, impl.fn, a, b, op="diff", shape="ui", size=label, impl=impl.name,
+        role=impl.role, input_bytes=len(a) + len(b), nodes=n_nodes)
