@@ -123,6 +123,12 @@ class Run:
                                 when=str(data.get("datetime") or ""), machine=machine,
                                 commit=commit)
 
+    @property
+    def codec(self) -> str:
+        """The nuif_core codec the run measured (``compiled``, ``python``, ``placeholder``)."""
+        seen = {str(r.info["nuif_codec"]) for r in self.rows if r.info.get("nuif_codec")}
+        return "/".join(sorted(seen)) or "?"
+
     def index(self) -> dict[tuple[str, str, str, str], Row]:
         return {(r.op, r.shape, r.size, r.impl): r for r in self.rows}
 
@@ -232,7 +238,7 @@ def text_table(runs: Sequence[Run]) -> str:
         return "no benchmark runs found"
     run = runs[-1]
     idx = run.index()
-    out = [f"run {run.name}  {run.when}  {run.machine}  {run.commit}".rstrip()]
+    out = [f"run {run.name}  {run.when}  {run.machine}  {run.commit}  nuif codec: {run.codec}"]
     for op in run.ops():
         impls, peers, keys = _op_rows(run, op)
         memory = any(r.memory for r in run.rows if r.op == op)
@@ -414,7 +420,8 @@ def render_html(runs: Sequence[Run], *, title: str = "NUIF benchmarks") -> str:
          f"<title>{e(title)}</title><style>{CSS}</style></head><body>",
          f"<h1>{e(title)}</h1>",
          f'<p class="muted">Latest run <b>{e(run.name)}</b> · {e(run.when)} · {e(run.machine)} · '
-         f"commit {e(run.commit or '?')} · page generated "
+         f"commit {e(run.commit or '?')} · nuif codec <b class=codec>{e(run.codec)}</b> · "
+         f"page generated "
          f"{_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}</p>",
          '<p class="muted">MB/s = input bytes ÷ median seconds ÷ 10<sup>6</sup>. '
          "Ratio = peer's median ÷ nuif's median within the same operation, shape and size: "
@@ -484,10 +491,10 @@ def render_html(runs: Sequence[Run], *, title: str = "NUIF benchmarks") -> str:
 
     p.append(f'<h2 id="history">History ({len(runs)} saved run{"s" if len(runs) != 1 else ""})</h2>')
     p.append('<table class="runs"><tr><th>#</th><th>run</th><th>date</th><th>machine</th>'
-             "<th>commit</th></tr>")
+             "<th>commit</th><th>nuif codec</th></tr>")
     for i, r in enumerate(runs, 1):
         p.append(f"<tr><td>{i}</td><td>{e(r.name)}</td><td>{e(r.when)}</td><td>{e(r.machine)}"
-                 f"</td><td>{e(r.commit)}</td></tr>")
+                 f"</td><td>{e(r.commit)}</td><td>{e(r.codec)}</td></tr>")
     p.append("</table>")
     if len(runs) > 1:
         hist_keys = sorted({(r.op, r.shape) for run_ in runs for r in run_.rows

@@ -23,6 +23,21 @@ KiB = 1024
 MiB = 1024 * 1024
 
 
+def nuif_codec() -> str | None:
+    """Which RFC 8785 codec ``nuif_core`` runs on: ``compiled``, ``python`` (the twin, e.g. under
+    ``NUIF_NO_EXTENSIONS``) or ``placeholder`` (a compiled ``_speedups`` that only re-exports the
+    twin).  Recorded with every ``ours`` entry so a dashboard never credits the wrong code."""
+    try:
+        from nuif_core import _codec, _codec_py
+    except ImportError:
+        return None
+    if getattr(_codec, "IMPLEMENTATION", "python") != "compiled":
+        return "python"
+    if _codec.canonical_json is _codec_py.canonical_json:
+        return "placeholder"
+    return "compiled"
+
+
 def group_name(op: str, shape: str, size: str) -> str:
     return f"{op} {shape} {size}"
 
@@ -60,6 +75,8 @@ def run(
     benchmark.extra_info.update(
         op=op, shape=shape, size=size, impl=impl, role=role, input_bytes=int(input_bytes), **extra
     )
+    if role == "ours" and "nuif_codec" not in extra:
+        benchmark.extra_info["nuif_codec"] = nuif_codec()
     plan = rounds or rounds_for(input_bytes, slow)
     if plan is None:
         return benchmark(fn, *args)

@@ -170,6 +170,13 @@ def test_variant_is_a_valid_edit_of_the_same_tree():
     assert nuif_core.document_hash(a) != nuif_core.document_hash(b)
 
 
+def test_the_diff_benchmark_inputs_round_trip_through_nuif_diff_and_apply_patch():
+    a = corpus.generate("ui", "64KiB")
+    b = corpus.variant(a)
+    patch = nuif_core.diff(a, b)
+    assert nuif_core.apply_patch(a, patch).canonical == nuif_core.canonicalize(b).canonical
+
+
 def test_sizes_too_small_for_a_document_are_refused():
     with pytest.raises(ValueError):
         corpus.generate("ui", 100)
