@@ -41,3 +41,14 @@ def test_cli_does_not_depend_on_the_mcp_stack() -> None:
 
 def test_the_core_has_no_runtime_dependencies() -> None:
     assert _project("nuif-core").get("dependencies", []) == []
+
+
+def test_package_module_is_reachable_as_an_attribute_and_lazily() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, nuif_core; assert 'zipfile' not in sys.modules; "
+        "assert nuif_core.package.read; assert 'zipfile' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

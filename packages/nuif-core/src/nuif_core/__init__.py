@@ -76,6 +76,15 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    # ``nuif_core.package`` is imported on first use, so zipfile is not paid at start-up
+    if name == "package":
+        import importlib
+
+        return importlib.import_module(".package", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _limits(limits: Limits | None) -> Limits:
     if limits is None:
         return Limits.DEFAULT
