@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -244,6 +245,7 @@ def id_problem(value: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def kind_problem(value: str) -> str | None:
     """Why ``value`` is not a valid node kind, or None."""
     if not 1 <= len(value) <= KIND_MAX or KIND_RE.fullmatch(value) is None:
@@ -254,6 +256,7 @@ def kind_problem(value: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def attr_problem(value: str) -> str | None:
     """Why ``value`` is not a valid attribute name, or None."""
     if not 1 <= len(value) <= ATTR_MAX or ATTR_RE.fullmatch(value) is None:
