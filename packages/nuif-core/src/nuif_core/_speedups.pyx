@@ -32,6 +32,9 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.list cimport PyList_Append
 from cpython.dict cimport PyDict_SetItem, PyDict_Next
 
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long x) nogil
+
 cdef extern from "Python.h":
     double PyOS_string_to_double(const char* s, char** endptr, PyObject* overflow_exception) except? -1.0
     char* PyOS_double_to_string(double val, char format_code, int precision, int flags, int* ptype) except NULL
@@ -146,8 +149,10 @@ cdef inline uint64_t _haszero(uint64_t v) noexcept nogil:
 
 
 cdef inline uint64_t _str_special(uint64_t w) noexcept nogil:
-    """Nonzero when a word holds '"', '\\', a control character or a non-ASCII byte."""
-    return (((w - 0x2020202020202020ULL) & ~w) | _haszero(w ^ QUOTES) | _haszero(w ^ BSLASHES) | w) & HIGHS
+    """Marks (0x80 per byte) '"', '\\', control characters and bytes >= 0xEF (the lead bytes of
+    possible noncharacters).  Bits above the lowest may be false: only use its position."""
+    return (((w - 0x2020202020202020ULL) & ~w) | _haszero(w ^ QUOTES) | _haszero(w ^ BSLASHES)
+            | (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x1111111111111111ULL) & w)) & HIGHS
 
 
 cdef inline uint64_t _out_special(uint64_t w) noexcept nogil:
@@ -159,12 +164,23 @@ cdef inline uint64_t _out_special(uint64_t w) noexcept nogil:
 # UTF-8 validation (same first-bad-byte offset as Python's strict decoder)
 
 cdef Py_ssize_t _utf8_bad(const uint8_t* p, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t i = 0, end
     cdef uint8_t c, c1
+    cdef uint64_t w
+    end = 0
     while i < n:
-        if i + 16 <= n:
-            if ((_load64(p + i) | _load64(p + i + 8)) & HIGHS) == 0:
+        if i >= end:
+            if i + 16 <= n and ((_load64(p + i) | _load64(p + i + 8)) & HIGHS) == 0:
                 i += 16
+                continue
+            end = i + 32
+        if i + 8 <= n:
+            w = _load64(p + i)
+            # four 2-byte sequences (lead C2..DF, then a continuation byte)
+            if ((w & 0xC0E0C0E0C0E0C0E0ULL) == 0x80C080C080C080C0ULL and
+                    ((w & 0x001E001E001E001EULL) + 0x7FFF7FFF7FFF7FFFULL) & 0x8000800080008000ULL
+                    == 0x8000800080008000ULL):
+                i += 8
                 continue
         c = p[i]
         if c < 0x80:
@@ -569,13 +585,44 @@ cdef class _Buf:
         return r
 
 
+cdef inline Py_ssize_t _esc1(char* o, uint8_t c) noexcept nogil:
+    """Write the JSON.stringify escape of '"', '\\' or a control character; return its length."""
+    o[0] = 0x5C
+    if c == 0x22 or c == 0x5C:
+        o[1] = c
+        return 2
+    if c == 0x08:
+        o[1] = 0x62
+    elif c == 0x09:
+        o[1] = 0x74
+    elif c == 0x0A:
+        o[1] = 0x6E
+    elif c == 0x0C:
+        o[1] = 0x66
+    elif c == 0x0D:
+        o[1] = 0x72
+    else:
+        o[1] = 0x75
+        o[2] = 0x30
+        o[3] = 0x30
+        o[4] = HEXDIGITS[c >> 4]
+        o[5] = HEXDIGITS[c & 15]
+        return 6
+    return 2
+
+
 cdef Py_ssize_t _escape_into(char* o, const uint8_t* s, Py_ssize_t L) noexcept nogil:
     """Write s escaped as JSON.stringify does (o has room for 6 * L bytes)."""
     cdef Py_ssize_t i = 0, w = 0, r
     cdef uint8_t c
+    cdef uint64_t m
     while i < L:
         r = i
-        while r + 8 <= L and _out_special(_load64(s + r)) == 0:
+        while r + 8 <= L:
+            m = _out_special(_load64(s + r))
+            if m:
+                r += __builtin_ctzll(m) >> 3
+                break
             r += 8
         while r < L and OUT_ESC[s[r]] == 0:
             r += 1
@@ -585,33 +632,7 @@ cdef Py_ssize_t _escape_into(char* o, const uint8_t* s, Py_ssize_t L) noexcept n
             i = r
         if i >= L:
             break
-        c = s[i]
-        o[w] = 0x5C
-        if c == 0x22 or c == 0x5C:
-            o[w + 1] = c
-            w += 2
-        elif c == 0x08:
-            o[w + 1] = 0x62
-            w += 2
-        elif c == 0x09:
-            o[w + 1] = 0x74
-            w += 2
-        elif c == 0x0A:
-            o[w + 1] = 0x6E
-            w += 2
-        elif c == 0x0C:
-            o[w + 1] = 0x66
-            w += 2
-        elif c == 0x0D:
-            o[w + 1] = 0x72
-            w += 2
-        else:
-            o[w + 1] = 0x75
-            o[w + 2] = 0x30
-            o[w + 3] = 0x30
-            o[w + 4] = HEXDIGITS[c >> 4]
-            o[w + 5] = HEXDIGITS[c & 15]
-            w += 6
+        w += _esc1(o + w, s[i])
         i += 1
     return w
 
@@ -782,14 +803,20 @@ cdef class _Parser:
         # the bytes object ends with a NUL, which is not whitespace: no bound checks needed
         cdef const uint8_t* p = self.p
         cdef uint8_t c
+        cdef uint64_t x
         if p[i] > 0x20:
             return i
         while True:
             c = p[i]
             if c == 0x20:
-                i += 1
-                while i + 8 <= self.n and _load64(p + i) == SPACES:
-                    i += 8
+                if i + 8 <= self.n:
+                    x = _load64(p + i) ^ SPACES
+                    if x == 0:
+                        i += 8
+                    else:
+                        i += __builtin_ctzll(x) >> 3
+                else:
+                    i += 1
             elif c == 0x0A or c == 0x09 or c == 0x0D:
                 i += 1
             else:
@@ -800,30 +827,51 @@ cdef class _Parser:
         cdef const uint8_t* p = self.p
         cdef Py_ssize_t n = self.n
         cdef uint8_t c, cls
-        cdef Py_ssize_t cp
+        cdef Py_ssize_t cp, j0 = j
+        cdef uint64_t w, m, acc = 0
         while True:
-            while j + 8 <= n and _str_special(_load64(p + j)) == 0:
+            while j + 8 <= n:
+                w = _load64(p + j)
+                m = _str_special(w)
+                if m:
+                    m = __builtin_ctzll(m) >> 3
+                    acc |= w & ((<uint64_t>1 << (8 * m)) - 1) if m else 0
+                    j += m
+                    break
+                acc |= w
                 j += 8
             if j >= n:
-                return n
+                j = n
+                break
             c = p[j]
-            if c < 0x80:
-                if STR_CLS[c] != C_PLAIN:
-                    return j
+            cls = STR_CLS[c]
+            if cls == C_PLAIN:
+                acc |= c
                 j += 1
                 continue
-            self.hi = 0x80
-            cls = STR_CLS[c]
-            if cls != C_PLAIN:
-                cp = _nonchar_at(p, j)
-                if cp >= 0:
-                    self.fail_nonchar(j, cp, is_key)
+            if cls < C_EF:
+                break
+            acc |= 0x80
+            cp = _nonchar_at(p, j)
+            if cp >= 0:
+                self.fail_nonchar(j, cp, is_key)
             j += _seq_len(c)
+        if acc & HIGHS:
+            self.hi = 0x80
+        return j
 
     cdef int hex4(self, Py_ssize_t i) except -1:
         cdef Py_ssize_t k
         cdef int v = 0
-        cdef uint8_t h
+        cdef uint8_t h, h1, h2, h3
+        cdef const uint8_t* p = self.p
+        if i + 4 <= self.n:
+            h = HEXVAL[p[i]]
+            h1 = HEXVAL[p[i + 1]]
+            h2 = HEXVAL[p[i + 2]]
+            h3 = HEXVAL[p[i + 3]]
+            if ((h | h1 | h2 | h3) & 0xF0) == 0:
+                return (h << 12) | (h1 << 8) | (h2 << 4) | h3
         for k in range(i, i + 4):
             if k >= self.n:
                 self.syntax(EXPECT_STRING_END, k)
@@ -834,15 +882,20 @@ cdef class _Parser:
         return v
 
     cdef Py_ssize_t scan_str(self, Py_ssize_t i, bint is_key) except -1:
-        """Scan the string whose quote is at i; return the index after its closing quote."""
+        """Scan the string whose quote is at i; return the index after its closing quote.
+
+        Strings with escapes go to the arena: decoded (loads, and member names on the tape, which
+        must compare decoded), or already in canonical escaped form (string values on the tape).
+        """
         cdef const uint8_t* p = self.p
         cdef Py_ssize_t n = self.n
         cdef Py_ssize_t start = i + 1
-        cdef Py_ssize_t j, k, esc_at, d0, w
-        cdef uint8_t c, e
+        cdef Py_ssize_t j, k, esc_at, d0
+        cdef uint8_t* w
+        cdef uint8_t c, e, h0, h1, h2, h3
         cdef uint8_t flags
         cdef int cp, low
-        cdef Py_ssize_t ncp
+        cdef bint canon = self.tape_mode and not is_key
         self.hi = 0
         j = self.plain_run(start, is_key)
         if j >= n:
@@ -855,22 +908,49 @@ cdef class _Parser:
             return j + 1
         if c != 0x5C:
             raise text_error("NUIF_PARSE", CONTROL_IN_STRING.format(c), self.data, j)
-        # escapes: decode into the arena (decoded text is never longer than the rest of the input)
+        # escapes: into the arena (the result is never longer than the rest of the input)
         if not self.tape_mode:
             self.arena_len = 0
         if self.arena_len + (n - start) + 8 > self.arena_cap:
             self.arena = <uint8_t*>self._grow(self.arena, &self.arena_cap,
                                               self.arena_len + (n - start) + 8, 1)
         d0 = self.arena_len
-        w = d0
+        w = self.arena + d0
         flags = F_ESC
-        memcpy(self.arena + w, p + start, j - start)
+        memcpy(w, p + start, j - start)
         w += j - start
         while True:
             # here p[j] is a backslash, a quote, a control character, or j == n
+            c = p[j]
+            if c == 0x5C and p[j + 1] == 0x75 and j + 6 <= n:
+                # fast path: \uXXXX of a BMP character that needs no further thought
+                h0 = HEXVAL[p[j + 2]]
+                h1 = HEXVAL[p[j + 3]]
+                h2 = HEXVAL[p[j + 4]]
+                h3 = HEXVAL[p[j + 5]]
+                if ((h0 | h1 | h2 | h3) & 0xF0) == 0:
+                    cp = (h0 << 12) | (h1 << 8) | (h2 << 4) | h3
+                    if 0x80 <= cp < 0xD800 and not (0xFDD0 <= cp <= 0xFDEF):
+                        if cp < 0x800:
+                            w[0] = <uint8_t>(0xC0 | (cp >> 6))
+                            w[1] = <uint8_t>(0x80 | (cp & 0x3F))
+                            w += 2
+                        else:
+                            w[0] = <uint8_t>(0xE0 | (cp >> 12))
+                            w[1] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
+                            w[2] = <uint8_t>(0x80 | (cp & 0x3F))
+                            w += 3
+                        self.hi = 0x80
+                        j += 6
+                        c = p[j]
+                        if c != 0x5C and c != 0x22:
+                            k = self.plain_run(j, is_key)
+                            memcpy(w, p + j, k - j)
+                            w += k - j
+                            j = k
+                        continue
             if j >= n:
                 self.syntax(EXPECT_STRING_END, n)
-            c = p[j]
             if c == 0x22:
                 break
             if c != 0x5C:
@@ -901,62 +981,72 @@ cdef class _Parser:
                 if (0xFDD0 <= cp <= 0xFDEF) or (cp & 0xFFFE) == 0xFFFE:
                     self.fail_nonchar(esc_at, cp, is_key)
                 if cp < 0x80:
-                    self.arena[w] = <uint8_t>cp
-                    w += 1
                     if cp < 0x20 or cp == 0x22 or cp == 0x5C:
-                        flags |= F_NEEDS_ESC
+                        if canon:
+                            w += _esc1(<char*>w, <uint8_t>cp)
+                        else:
+                            w[0] = <uint8_t>cp
+                            w += 1
+                            flags |= F_NEEDS_ESC
+                    else:
+                        w[0] = <uint8_t>cp
+                        w += 1
                 elif cp < 0x800:
-                    self.arena[w] = <uint8_t>(0xC0 | (cp >> 6))
-                    self.arena[w + 1] = <uint8_t>(0x80 | (cp & 0x3F))
+                    w[0] = <uint8_t>(0xC0 | (cp >> 6))
+                    w[1] = <uint8_t>(0x80 | (cp & 0x3F))
                     w += 2
                     self.hi = 0x80
                 elif cp < 0x10000:
-                    self.arena[w] = <uint8_t>(0xE0 | (cp >> 12))
-                    self.arena[w + 1] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
-                    self.arena[w + 2] = <uint8_t>(0x80 | (cp & 0x3F))
+                    w[0] = <uint8_t>(0xE0 | (cp >> 12))
+                    w[1] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
+                    w[2] = <uint8_t>(0x80 | (cp & 0x3F))
                     w += 3
                     self.hi = 0x80
                 else:
-                    self.arena[w] = <uint8_t>(0xF0 | (cp >> 18))
-                    self.arena[w + 1] = <uint8_t>(0x80 | ((cp >> 12) & 0x3F))
-                    self.arena[w + 2] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
-                    self.arena[w + 3] = <uint8_t>(0x80 | (cp & 0x3F))
+                    w[0] = <uint8_t>(0xF0 | (cp >> 18))
+                    w[1] = <uint8_t>(0x80 | ((cp >> 12) & 0x3F))
+                    w[2] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
+                    w[3] = <uint8_t>(0x80 | (cp & 0x3F))
                     w += 4
                     self.hi = 0x80
             else:
-                if e == 0x22 or e == 0x5C:
-                    flags |= F_NEEDS_ESC
-                elif e == 0x2F:
-                    pass
-                elif e == 0x62:
-                    e = 0x08
-                    flags |= F_NEEDS_ESC
-                elif e == 0x66:
-                    e = 0x0C
-                    flags |= F_NEEDS_ESC
-                elif e == 0x6E:
-                    e = 0x0A
-                    flags |= F_NEEDS_ESC
-                elif e == 0x72:
-                    e = 0x0D
-                    flags |= F_NEEDS_ESC
-                elif e == 0x74:
-                    e = 0x09
-                    flags |= F_NEEDS_ESC
+                if e == 0x2F:
+                    w[0] = 0x2F
+                    w += 1
+                elif e == 0x22 or e == 0x5C or e == 0x62 or e == 0x66 or e == 0x6E or e == 0x72 or e == 0x74:
+                    if canon:
+                        # the canonical form of these escapes is the escape itself
+                        w[0] = 0x5C
+                        w[1] = e
+                        w += 2
+                    else:
+                        if e == 0x62:
+                            e = 0x08
+                        elif e == 0x66:
+                            e = 0x0C
+                        elif e == 0x6E:
+                            e = 0x0A
+                        elif e == 0x72:
+                            e = 0x0D
+                        elif e == 0x74:
+                            e = 0x09
+                        w[0] = e
+                        w += 1
+                        flags |= F_NEEDS_ESC
                 else:
                     self.syntax(EXPECT_ESCAPE, j + 1)
-                self.arena[w] = e
-                w += 1
                 j += 2
-            k = self.plain_run(j, is_key)
-            memcpy(self.arena + w, p + j, k - j)
-            w += k - j
-            j = k
+            c = p[j]
+            if c != 0x5C and c != 0x22:
+                k = self.plain_run(j, is_key)
+                memcpy(w, p + j, k - j)
+                w += k - j
+                j = k
         self.s_off = d0
-        self.s_len = w - d0
+        self.s_len = (w - self.arena) - d0
         self.s_flags = flags
         if self.tape_mode:
-            self.arena_len = w
+            self.arena_len = w - self.arena
         return j + 1
 
     cdef object make_str(self):
