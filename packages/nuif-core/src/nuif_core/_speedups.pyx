@@ -52,22 +52,18 @@ cdef extern from "Python.h":
     void Py_LeaveRecursiveCall()
 
 from nuif_core._errors import NuifError, describe_found, join_pointer, text_error
-from nuif_core import _codec_py as _twin
-from nuif_core._codec_py import (
-    CONTROL_IN_STRING,
-    EXPECT_ARRAY_NEXT,
-    EXPECT_COLON,
-    EXPECT_DIGIT,
-    EXPECT_END,
-    EXPECT_ESCAPE,
-    EXPECT_FIRST_KEY,
-    EXPECT_HEX,
-    EXPECT_KEY,
-    EXPECT_LITERAL,
-    EXPECT_OBJECT_NEXT,
-    EXPECT_STRING_END,
-    EXPECT_VALUE,
-)
+# The twin (``_codec_py``) owns the message texts; it is imported on the first error only, so that
+# importing the compiled codec stays cheap.
+cdef object _twin_mod = None
+
+
+cdef object _tw():
+    global _twin_mod
+    if _twin_mod is None:
+        from nuif_core import _codec_py
+        _twin_mod = _codec_py
+    return _twin_mod
+
 
 __all__ = ["canonical_json", "dumps", "loads"]
 
@@ -775,7 +771,10 @@ cdef class _Parser:
                 parts.append(self.st[d].count)
         return parts
 
-    cdef int syntax(self, str expected, Py_ssize_t off) except -1:
+    cdef int syntax(self, str expected_name, Py_ssize_t off) except -1:
+        return self.syntax_text(getattr(_tw(), expected_name), off)
+
+    cdef int syntax_text(self, str expected, Py_ssize_t off) except -1:
         raise text_error("NUIF_PARSE", f"{expected}, found {describe_found(self.data, off)}",
                          self.data, off)
 
@@ -874,10 +873,10 @@ cdef class _Parser:
                 return (h << 12) | (h1 << 8) | (h2 << 4) | h3
         for k in range(i, i + 4):
             if k >= self.n:
-                self.syntax(EXPECT_STRING_END, k)
+                self.syntax("EXPECT_STRING_END", k)
             h = HEXVAL[self.p[k]]
             if h == 255:
-                self.syntax(EXPECT_HEX, k)
+                self.syntax("EXPECT_HEX", k)
             v = (v << 4) | h
         return v
 
@@ -899,7 +898,7 @@ cdef class _Parser:
         self.hi = 0
         j = self.plain_run(start, is_key)
         if j >= n:
-            self.syntax(EXPECT_STRING_END, n)
+            self.syntax("EXPECT_STRING_END", n)
         c = p[j]
         if c == 0x22:
             self.s_off = start
@@ -907,7 +906,7 @@ cdef class _Parser:
             self.s_flags = 0
             return j + 1
         if c != 0x5C:
-            raise text_error("NUIF_PARSE", CONTROL_IN_STRING.format(c), self.data, j)
+            raise text_error("NUIF_PARSE", _tw().CONTROL_IN_STRING.format(c), self.data, j)
         # escapes: into the arena (the result is never longer than the rest of the input)
         if not self.tape_mode:
             self.arena_len = 0
@@ -950,14 +949,14 @@ cdef class _Parser:
                             j = k
                         continue
             if j >= n:
-                self.syntax(EXPECT_STRING_END, n)
+                self.syntax("EXPECT_STRING_END", n)
             if c == 0x22:
                 break
             if c != 0x5C:
-                raise text_error("NUIF_PARSE", CONTROL_IN_STRING.format(c), self.data, j)
+                raise text_error("NUIF_PARSE", _tw().CONTROL_IN_STRING.format(c), self.data, j)
             esc_at = j
             if j + 1 >= n:
-                self.syntax(EXPECT_STRING_END, j + 1)
+                self.syntax("EXPECT_STRING_END", j + 1)
             e = p[j + 1]
             if e == 0x75:  # u
                 cp = self.hex4(j + 2)
@@ -966,11 +965,11 @@ cdef class _Parser:
                     self.fail_surrogate(esc_at, cp, is_key)
                 if 0xD800 <= cp <= 0xDBFF:
                     if j >= n:
-                        self.syntax(EXPECT_STRING_END, j)
+                        self.syntax("EXPECT_STRING_END", j)
                     if p[j] != 0x5C:
                         self.fail_surrogate(esc_at, cp, is_key)
                     if j + 1 >= n:
-                        self.syntax(EXPECT_STRING_END, j + 1)
+                        self.syntax("EXPECT_STRING_END", j + 1)
                     if p[j + 1] != 0x75:
                         self.fail_surrogate(esc_at, cp, is_key)
                     low = self.hex4(j + 2)
@@ -1034,7 +1033,7 @@ cdef class _Parser:
                         w += 1
                         flags |= F_NEEDS_ESC
                 else:
-                    self.syntax(EXPECT_ESCAPE, j + 1)
+                    self.syntax("EXPECT_ESCAPE", j + 1)
                 j += 2
             c = p[j]
             if c != 0x5C and c != 0x22:
@@ -1073,7 +1072,7 @@ cdef class _Parser:
             neg = True
             i += 1
         if not (0x30 <= p[i] <= 0x39):
-            self.syntax(EXPECT_DIGIT, i)
+            self.syntax("EXPECT_DIGIT", i)
         if p[i] == 0x30:
             i += 1
         else:
@@ -1083,7 +1082,7 @@ cdef class _Parser:
             integer = False
             i += 1
             if not (0x30 <= p[i] <= 0x39):
-                self.syntax(EXPECT_DIGIT, i)
+                self.syntax("EXPECT_DIGIT", i)
             while 0x30 <= p[i] <= 0x39:
                 i += 1
         if p[i] == 0x65 or p[i] == 0x45:
@@ -1092,7 +1091,7 @@ cdef class _Parser:
             if p[i] == 0x2B or p[i] == 0x2D:
                 i += 1
             if not (0x30 <= p[i] <= 0x39):
-                self.syntax(EXPECT_DIGIT, i)
+                self.syntax("EXPECT_DIGIT", i)
             while 0x30 <= p[i] <= 0x39:
                 i += 1
         L = i - start
@@ -1101,7 +1100,7 @@ cdef class _Parser:
             if nd > 16 or (nd == 16 and memcmp(p + start + neg, b"9007199254740991", 16) > 0):
                 literal = (<char*>p)[start:i].decode("ascii")
                 self.fail("NUIF_NUMBER",
-                          f"integer {_twin._short(literal)} is beyond ±(2^53 - 1) and would lose precision",
+                          f"integer {_tw()._short(literal)} is beyond ±(2^53 - 1) and would lose precision",
                           start, False)
             if self.tape_mode:
                 if neg and nd == 1 and p[start + 1] == 0x30:
@@ -1120,7 +1119,7 @@ cdef class _Parser:
         x = _literal_double(p + start, L, &r)
         if isinf(x):
             literal = (<char*>p)[start:i].decode("ascii")
-            self.fail("NUIF_NUMBER", f"number {_twin._short(literal)} overflows a double", start, False)
+            self.fail("NUIF_NUMBER", f"number {_tw()._short(literal)} overflows a double", start, False)
         if x == 0.0:
             x = 0.0
         if self.tape_mode:
@@ -1137,7 +1136,7 @@ cdef class _Parser:
         cdef Py_ssize_t k
         for k in range(1, L):
             if self.p[i + k] != <uint8_t>word[k]:  # the NUL after the text never matches
-                self.syntax(EXPECT_LITERAL.format(name), i + k)
+                self.syntax_text(_tw().EXPECT_LITERAL.format(name), i + k)
         return i + L
 
     # -- structure ----------------------------------------------------------------------------
@@ -1203,7 +1202,7 @@ cdef class _Parser:
             f.key_at = i
         j = self.ws(j)
         if self.p[j] != 0x3A:
-            self.syntax(EXPECT_COLON, j)
+            self.syntax("EXPECT_COLON", j)
         return self.ws(j + 1)
 
     cdef int close_arr(self) except -1:
@@ -1229,7 +1228,7 @@ cdef class _Parser:
                 parts = self.pointer(True)
                 parts.append(key)
                 raise text_error("NUIF_DUPLICATE_KEY",
-                                 f"member name {_twin._quote(key)} appears twice in one object",
+                                 f"member name {_tw()._quote(key)} appears twice in one object",
                                  self.data, f.dup_at, join_pointer(parts))
             v = self.conts[self.depth - 1]
             self.conts[self.depth - 1] = None
@@ -1268,7 +1267,7 @@ cdef class _Parser:
                 parts = self.pointer(True)
                 parts.append(key)
                 raise text_error("NUIF_DUPLICATE_KEY",
-                                 f"member name {_twin._quote(key)} appears twice in one object",
+                                 f"member name {_tw()._quote(key)} appears twice in one object",
                                  self.data, t.c, join_pointer(parts))
         self.olen += cnt
         self.mtop = f.mbase
@@ -1311,7 +1310,7 @@ cdef class _Parser:
                         self.close_obj()
                     else:
                         if p[i] != 0x22 or i >= n:
-                            self.syntax(EXPECT_FIRST_KEY, i)
+                            self.syntax("EXPECT_FIRST_KEY", i)
                         i = self.member_key(i)
                         continue
             elif c == 0x2D or 0x30 <= c <= 0x39:
@@ -1335,13 +1334,13 @@ cdef class _Parser:
                 else:
                     self.attach(None)
             else:
-                self.syntax(EXPECT_VALUE, i)
+                self.syntax("EXPECT_VALUE", i)
             # ---- after a value ----
             while True:
                 i = self.ws(i)
                 if self.depth == 0:
                     if i != n:
-                        self.syntax(EXPECT_END, i)
+                        self.syntax("EXPECT_END", i)
                     return 0
                 f = &self.st[self.depth - 1]
                 c = p[i] if i < n else 0
@@ -1350,14 +1349,14 @@ cdef class _Parser:
                         f.count += 1
                         i = self.ws(i + 1)
                         if i >= n or p[i] != 0x22:
-                            self.syntax(EXPECT_KEY, i)
+                            self.syntax("EXPECT_KEY", i)
                         i = self.member_key(i)
                         break
                     if c == 0x7D:
                         i += 1
                         self.close_obj()
                         continue
-                    self.syntax(EXPECT_OBJECT_NEXT, i)
+                    self.syntax("EXPECT_OBJECT_NEXT", i)
                 else:
                     if c == 0x2C:
                         f.count += 1
@@ -1367,7 +1366,7 @@ cdef class _Parser:
                         i += 1
                         self.close_arr()
                         continue
-                    self.syntax(EXPECT_ARRAY_NEXT, i)
+                    self.syntax("EXPECT_ARRAY_NEXT", i)
 
     # -- the canonical writer -----------------------------------------------------------------
     cdef object write(self):
@@ -1500,7 +1499,7 @@ cdef Py_ssize_t _clamp_depth(object max_depth, Py_ssize_t n):
 def loads(data, max_depth):
     """Parse strict I-JSON ``data`` into Python values (see ``_codec_py.loads``)."""
     if type(data) is not bytes or type(max_depth) is not int:
-        return _twin.loads(data, max_depth)
+        return _tw().loads(data, max_depth)
     cdef bytes b = <bytes>data
     cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, False)
     ps.validate()
@@ -1511,7 +1510,7 @@ def loads(data, max_depth):
 def canonical_json(data, max_depth):
     """RFC 8785 bytes of strict I-JSON text ``data`` (see ``_codec_py.canonical_json``)."""
     if type(data) is not bytes or type(max_depth) is not int or len(data) >= LIMIT_TAPE:
-        return _twin.canonical_json(data, max_depth)
+        return _tw().canonical_json(data, max_depth)
     cdef bytes b = <bytes>data
     cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     ps.validate()
@@ -1602,7 +1601,7 @@ cdef class _Dumper:
         try:
             u = PyUnicode_AsUTF8AndSize(s, L)
         except UnicodeEncodeError:
-            _twin._check_str(s, _path_list(node))  # raises the twin's lone-surrogate error
+            _tw()._check_str(s, _path_list(node))  # raises the twin's lone-surrogate error
             raise
         if not PyUnicode_IS_ASCII(s):
             self.check_utf8(s, u, L[0], node)
@@ -1639,7 +1638,7 @@ cdef class _Dumper:
         if overflow or x > 9007199254740991 or x < -9007199254740991:
             raise NuifError(
                 "NUIF_NUMBER",
-                f"integer {_twin._short(str(v))} is beyond ±(2^53 - 1) and would lose precision",
+                f"integer {_tw()._short(str(v))} is beyond ±(2^53 - 1) and would lose precision",
                 pointer=_path_pointer(node),
             )
         ux = <unsigned long long>(-x) if x < 0 else <unsigned long long>x
@@ -1782,7 +1781,7 @@ cdef class _Dumper:
                 e[m].len = <uint32_t>L
                 e[m].tok = <uint32_t>m
             if fallback:
-                order = sorted(range(cnt), key=[_twin._utf16_key(k) for k in keys].__getitem__)
+                order = sorted(range(cnt), key=[_tw()._utf16_key(k) for k in keys].__getitem__)
             else:
                 # the sort buffer may be reused by nested dicts: copy the order out first
                 _sort_ents(e, e + cnt, cnt)
@@ -1808,7 +1807,7 @@ cdef class _Dumper:
 def dumps(value, max_depth):
     """RFC 8785 bytes of a Python value (see ``_codec_py.dumps``)."""
     if type(max_depth) is not int:
-        return _twin.dumps(value, max_depth)
+        return _tw().dumps(value, max_depth)
     cdef Py_ssize_t md
     if max_depth > (1 << 40):
         md = 1 << 40
