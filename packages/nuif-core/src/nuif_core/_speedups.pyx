@@ -1,3 +1,1856 @@
-# cython: language_level=3
-# Placeholder being replaced by the compiled codec; see _codec_py.py for the contract.
-from nuif_core._codec_py import loads, dumps, canonical_json
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, nonecheck=False
+"""The compiled codec: strict I-JSON parser and RFC 8785 writer.
+
+Behaviour (bytes and errors) is defined by the pure-Python twin ``_codec_py``; read its module
+docstring for the error procedure.  This module follows the same procedure:
+
+1. UTF-8 validation of the whole text (first bad byte, as Python's decoder reports it);
+2. the byte-order mark;
+3. one iterative left-to-right scan (an explicit stack, never C recursion) that either builds
+   Python objects (``loads``) or a compact token tape (``canonical_json``).
+
+The tape holds one 16-byte token per value or member name: scalars keep offsets into the input
+(or into an arena of decoded strings when a string has escapes); containers keep the index just
+past their subtree; objects also point at a run of an ``order`` array holding their member-name
+tokens sorted by UTF-16 code units (sorted when the object closes, which is also where duplicate
+names are found).  The writer walks the tape with an explicit stack and appends canonical bytes
+to a growing ``bytes`` object.
+
+Error paths call back into Python (``text_error``, ``describe_found`` and the twin's message
+helpers) so messages, pointers, lines and columns are identical to the twin's.
+"""
+
+cimport cython
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+from libc.string cimport memcpy, memcmp, strlen
+from libc.math cimport isinf, isfinite
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_XDECREF, Py_DECREF, Py_INCREF
+from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.list cimport PyList_Append
+from cpython.dict cimport PyDict_SetItem, PyDict_Next
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long x) nogil
+
+cdef extern from "Python.h":
+    double PyOS_string_to_double(const char* s, char** endptr, PyObject* overflow_exception) except? -1.0
+    char* PyOS_double_to_string(double val, char format_code, int precision, int flags, int* ptype) except NULL
+    PyObject* _bytes_new "PyBytes_FromStringAndSize"(const char* v, Py_ssize_t n) except NULL
+    int _PyBytes_Resize(PyObject** b, Py_ssize_t n) except -1
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void* PyUnicode_DATA(object o)
+    object PyUnicode_DecodeUTF8(const char* s, Py_ssize_t size, const char* errors)
+    const char* PyUnicode_AsUTF8AndSize(object o, Py_ssize_t* size) except NULL
+    bint PyUnicode_IS_ASCII(object o)
+    Py_ssize_t PyDict_GET_SIZE(object o)
+    double PyFloat_AS_DOUBLE(object o)
+    long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
+    int Py_EnterRecursiveCall(const char* where) except -1
+    void Py_LeaveRecursiveCall()
+
+from nuif_core._errors import NuifError, describe_found, join_pointer, text_error
+# The twin (``_codec_py``) owns the message texts; it is imported on the first error only, so that
+# importing the compiled codec stays cheap.
+cdef object _twin_mod = None
+
+
+cdef object _tw():
+    global _twin_mod
+    if _twin_mod is None:
+        from nuif_core import _codec_py
+        _twin_mod = _codec_py
+    return _twin_mod
+
+
+__all__ = ["canonical_json", "dumps", "loads"]
+
+# ---------------------------------------------------------------------------------------------
+# constants and tables
+
+cdef enum:
+    T_NULL = 0
+    T_FALSE = 1
+    T_TRUE = 2
+    T_INT = 3
+    T_FLT = 4
+    T_STR = 5
+    T_ARR = 6
+    T_OBJ = 7
+
+cdef enum:
+    F_ESC = 1        # string bytes live in the arena (the text had escapes)
+    F_NEEDS_ESC = 2  # decoded string holds '"', '\\' or a control character
+    F_DBL = 4        # number: the double is stored in the dbl array (slow path)
+    F_NEGZERO = 8    # integer literal "-0"
+
+cdef enum:
+    C_PLAIN = 0
+    C_QUOTE = 1
+    C_BSLASH = 2
+    C_CTRL = 3
+    C_EF = 4
+    C_F0 = 5
+
+cdef uint64_t ONES = 0x0101010101010101ULL
+cdef uint64_t HIGHS = 0x8080808080808080ULL
+cdef uint64_t SPACES = 0x2020202020202020ULL
+cdef uint64_t QUOTES = 0x2222222222222222ULL
+cdef uint64_t BSLASHES = 0x5C5C5C5C5C5C5C5CULL
+
+# a UTF-8 string's maximum byte count in canonical output
+cdef Py_ssize_t LIMIT_TAPE = 0xFFFFFF00
+
+cdef uint8_t STR_CLS[256]
+cdef uint8_t OUT_ESC[256]   # 1 when the byte must be escaped in a JSON string
+cdef uint8_t HEXVAL[256]    # 0..15, or 255
+
+cdef void _init_tables() noexcept:
+    cdef int c
+    for c in range(256):
+        STR_CLS[c] = C_PLAIN
+        OUT_ESC[c] = 0
+        HEXVAL[c] = 255
+    for c in range(0x20):
+        STR_CLS[c] = C_CTRL
+        OUT_ESC[c] = 1
+    STR_CLS[0x22] = C_QUOTE
+    STR_CLS[0x5C] = C_BSLASH
+    OUT_ESC[0x22] = 1
+    OUT_ESC[0x5C] = 1
+    STR_CLS[0xEF] = C_EF
+    for c in range(0xF0, 0xF5):
+        STR_CLS[c] = C_F0
+    for c in range(10):
+        HEXVAL[0x30 + c] = c
+    for c in range(6):
+        HEXVAL[0x41 + c] = 10 + c
+        HEXVAL[0x61 + c] = 10 + c
+
+_init_tables()
+
+cdef const char* HEXDIGITS = b"0123456789abcdef"
+
+
+cdef inline uint64_t _load64(const uint8_t* p) noexcept nogil:
+    cdef uint64_t w
+    memcpy(&w, p, 8)
+    return w
+
+
+cdef inline uint64_t _haszero(uint64_t v) noexcept nogil:
+    return (v - ONES) & ~v & HIGHS
+
+
+cdef inline uint64_t _str_special(uint64_t w) noexcept nogil:
+    """Marks (0x80 per byte) '"', '\\', control characters and bytes >= 0xEF (the lead bytes of
+    possible noncharacters).  Bits above the lowest may be false: only use its position."""
+    return (((w - 0x2020202020202020ULL) & ~w) | _haszero(w ^ QUOTES) | _haszero(w ^ BSLASHES)
+            | (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x1111111111111111ULL) & w)) & HIGHS
+
+
+cdef inline uint64_t _out_special(uint64_t w) noexcept nogil:
+    """Nonzero when a word holds '"', '\\' or a control character (non-ASCII bytes are fine)."""
+    return (((w - 0x2020202020202020ULL) & ~w) | _haszero(w ^ QUOTES) | _haszero(w ^ BSLASHES)) & HIGHS
+
+
+# ---------------------------------------------------------------------------------------------
+# UTF-8 validation (same first-bad-byte offset as Python's strict decoder)
+
+cdef Py_ssize_t _utf8_bad(const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i = 0, end
+    cdef uint8_t c, c1
+    cdef uint64_t w
+    end = 0
+    while i < n:
+        if i >= end:
+            if i + 16 <= n and ((_load64(p + i) | _load64(p + i + 8)) & HIGHS) == 0:
+                i += 16
+                continue
+            end = i + 32
+        if i + 8 <= n:
+            w = _load64(p + i)
+            # four 2-byte sequences (lead C2..DF, then a continuation byte)
+            if ((w & 0xC0E0C0E0C0E0C0E0ULL) == 0x80C080C080C080C0ULL and
+                    ((w & 0x001E001E001E001EULL) + 0x7FFF7FFF7FFF7FFFULL) & 0x8000800080008000ULL
+                    == 0x8000800080008000ULL):
+                i += 8
+                continue
+        c = p[i]
+        if c < 0x80:
+            i += 1
+            continue
+        if c < 0xC2:
+            return i
+        if c < 0xE0:
+            if i + 1 >= n or (p[i + 1] & 0xC0) != 0x80:
+                return i
+            i += 2
+            continue
+        if i + 1 >= n:
+            return i
+        c1 = p[i + 1]
+        if c < 0xF0:
+            if c == 0xE0:
+                if c1 < 0xA0 or c1 > 0xBF:
+                    return i
+            elif c == 0xED:
+                if c1 < 0x80 or c1 > 0x9F:
+                    return i
+            elif (c1 & 0xC0) != 0x80:
+                return i
+            if i + 2 >= n or (p[i + 2] & 0xC0) != 0x80:
+                return i
+            i += 3
+            continue
+        if c < 0xF5:
+            if c == 0xF0:
+                if c1 < 0x90 or c1 > 0xBF:
+                    return i
+            elif c == 0xF4:
+                if c1 < 0x80 or c1 > 0x8F:
+                    return i
+            elif (c1 & 0xC0) != 0x80:
+                return i
+            if i + 2 >= n or (p[i + 2] & 0xC0) != 0x80:
+                return i
+            if i + 3 >= n or (p[i + 3] & 0xC0) != 0x80:
+                return i
+            i += 4
+            continue
+        return i
+    return -1
+
+
+cdef inline Py_ssize_t _nonchar_at(const uint8_t* p, Py_ssize_t j) noexcept nogil:
+    """The noncharacter code point encoded at p[j] (a valid EF/F0-F4 lead byte), or -1."""
+    cdef uint8_t c = p[j]
+    cdef uint8_t c1 = p[j + 1]
+    cdef uint8_t c2 = p[j + 2]
+    if c == 0xEF:
+        if c1 == 0xB7:
+            if 0x90 <= c2 <= 0xAF:
+                return 0xFDD0 + (c2 - 0x90)
+        elif c1 == 0xBF and c2 >= 0xBE:
+            return 0xFFC0 | (c2 & 0x3F)
+        return -1
+    if (c1 & 0x0F) == 0x0F and c2 == 0xBF and p[j + 3] >= 0xBE:
+        return ((c & 0x07) << 18) | ((c1 & 0x3F) << 12) | 0xFC0 | (p[j + 3] & 0x3F)
+    return -1
+
+
+cdef inline int _seq_len(uint8_t c) noexcept nogil:
+    if c < 0x80:
+        return 1
+    if c < 0xE0:
+        return 2
+    if c < 0xF0:
+        return 3
+    return 4
+
+
+# ---------------------------------------------------------------------------------------------
+# numbers
+
+ctypedef struct NumInfo:
+    bint neg
+    int64_t k        # significant digits without leading and trailing zeros (0: the value is 0)
+    int64_t n        # value = 0.d1d2..dk * 10**n
+    char d[24]       # the first (up to 24) significant digits
+
+
+cdef void _analyze(const uint8_t* s, Py_ssize_t L, NumInfo* r) noexcept nogil:
+    """Digits and decimal exponent of a JSON number literal or a repr() of a double."""
+    cdef Py_ssize_t i = 0
+    cdef int64_t pos = 0, int_len = -1, first = -1, sig = 0, last_nz = 0, ex = 0
+    cdef bint eneg = False
+    cdef uint8_t c
+    r.neg = False
+    if L > 0 and s[0] == 0x2D:
+        r.neg = True
+        i = 1
+    while i < L:
+        c = s[i]
+        if c == 0x2E:
+            int_len = pos
+            i += 1
+            continue
+        if c == 0x65 or c == 0x45:
+            break
+        if first < 0:
+            if c != 0x30:
+                first = pos
+                r.d[0] = <char>c
+                sig = 1
+                last_nz = 1
+        else:
+            if sig < 24:
+                r.d[sig] = <char>c
+            sig += 1
+            if c != 0x30:
+                last_nz = sig
+        pos += 1
+        i += 1
+    if int_len < 0:
+        int_len = pos
+    if i < L:
+        i += 1
+        if i < L and (s[i] == 0x2B or s[i] == 0x2D):
+            eneg = s[i] == 0x2D
+            i += 1
+        while i < L:
+            if ex < 100000000:
+                ex = ex * 10 + (s[i] - 0x30)
+            i += 1
+        if eneg:
+            ex = -ex
+    if first < 0:
+        r.k = 0
+        r.n = 0
+        return
+    r.k = last_nz
+    r.n = int_len - first + ex
+
+
+cdef Py_ssize_t _fmt_es(char* o, bint neg, const char* d, int64_t k, int64_t n) noexcept nogil:
+    """ECMAScript Number.prototype.toString of 0.d * 10**n (k >= 1 digits; o has 48 bytes)."""
+    cdef Py_ssize_t w = 0
+    cdef int64_t e, z
+    cdef char eb[8]
+    cdef int ne = 0
+    if neg:
+        o[0] = 0x2D
+        w = 1
+    if k <= n <= 21:
+        memcpy(o + w, d, k)
+        w += k
+        for z in range(n - k):
+            o[w] = 0x30
+            w += 1
+    elif 0 < n <= 21:
+        memcpy(o + w, d, n)
+        w += n
+        o[w] = 0x2E
+        w += 1
+        memcpy(o + w, d + n, k - n)
+        w += k - n
+    elif -6 < n <= 0:
+        o[w] = 0x30
+        o[w + 1] = 0x2E
+        w += 2
+        for z in range(-n):
+            o[w] = 0x30
+            w += 1
+        memcpy(o + w, d, k)
+        w += k
+    else:
+        e = n - 1
+        o[w] = d[0]
+        w += 1
+        if k > 1:
+            o[w] = 0x2E
+            w += 1
+            memcpy(o + w, d + 1, k - 1)
+            w += k - 1
+        o[w] = 0x65
+        o[w + 1] = 0x2B if e >= 0 else 0x2D
+        w += 2
+        if e < 0:
+            e = -e
+        while True:
+            eb[ne] = <char>(0x30 + e % 10)
+            ne += 1
+            e //= 10
+            if e == 0:
+                break
+        while ne > 0:
+            ne -= 1
+            o[w] = eb[ne]
+            w += 1
+    return w
+
+
+cdef Py_ssize_t _fmt_double(char* o, double x) except -1:
+    """ECMAScript Number.prototype.toString of a finite double into o (48 bytes)."""
+    cdef NumInfo r
+    cdef char* s
+    if x == 0.0:
+        o[0] = 0x30
+        return 1
+    s = PyOS_double_to_string(x, b'r', 0, 0, NULL)
+    try:
+        _analyze(<const uint8_t*>s, <Py_ssize_t>strlen(s), &r)
+    finally:
+        PyMem_Free(s)
+    return _fmt_es(o, r.neg, r.d, r.k, r.n)
+
+
+cdef inline bint _fast_digits(NumInfo* r) noexcept nogil:
+    """True when the literal's digits are its shortest round-trip digits (<= 15, normal range)."""
+    return r.k <= 15 and -290 <= r.n <= 300
+
+
+cdef double[23] POW10
+cdef void _init_pow10() noexcept:
+    cdef int i
+    cdef double x = 1.0
+    for i in range(23):
+        POW10[i] = x
+        x *= 10.0
+_init_pow10()
+
+
+cdef double _literal_double(const uint8_t* s, Py_ssize_t L, NumInfo* r) except? -1.0:
+    """The correctly rounded double of a non-integer literal (as float() gives it)."""
+    cdef int64_t m = 0, e, i
+    cdef double x
+    cdef char* end
+    if r.k == 0:
+        return 0.0
+    if r.k <= 15:
+        e = r.n - r.k
+        if -22 <= e <= 22:
+            for i in range(r.k):
+                m = m * 10 + (r.d[i] - 0x30)
+            if e >= 0:
+                x = <double>m * POW10[e]
+            else:
+                x = <double>m / POW10[-e]
+            return -x if r.neg else x
+    # the bytes object is NUL-terminated and a literal never continues into what follows it
+    x = PyOS_string_to_double(<const char*>s, &end, NULL)
+    return x
+
+
+# ---------------------------------------------------------------------------------------------
+# UTF-16 order of UTF-8 strings
+
+ctypedef struct SEnt:
+    const uint8_t* ptr
+    uint32_t len
+    uint32_t tok
+
+
+cdef inline int _keycmp(const uint8_t* x, Py_ssize_t xl, const uint8_t* y, Py_ssize_t yl) noexcept nogil:
+    cdef Py_ssize_t m = xl if xl < yl else yl
+    cdef Py_ssize_t i = 0
+    cdef uint8_t a, b
+    while i < m and x[i] == y[i]:
+        i += 1
+    if i == m:
+        return (xl > yl) - (xl < yl)
+    a = x[i]
+    b = y[i]
+    # UTF-16 puts supplementary characters (surrogate pairs) before U+E000..U+FFFF
+    if a >= 0xEE and b >= 0xEE:
+        if a >= 0xF0 and b < 0xF0:
+            return -1
+        if b >= 0xF0 and a < 0xF0:
+            return 1
+    return -1 if a < b else 1
+
+
+cdef inline int _sent_cmp(const SEnt* x, const SEnt* y) noexcept nogil:
+    cdef int c = _keycmp(x.ptr, x.len, y.ptr, y.len)
+    if c != 0:
+        return c
+    return (x.tok > y.tok) - (x.tok < y.tok)
+
+
+cdef void _sort_ents(SEnt* a, SEnt* tmp, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i, j, width, lo, mid, hi, p, q, k
+    cdef SEnt v
+    cdef SEnt* src
+    cdef SEnt* dst
+    cdef SEnt* sw
+    if n <= 12:
+        for i in range(1, n):
+            v = a[i]
+            j = i
+            while j > 0 and _sent_cmp(&a[j - 1], &v) > 0:
+                a[j] = a[j - 1]
+                j -= 1
+            a[j] = v
+        return
+    # bottom-up merge sort: insertion-sort runs of 8, then merge
+    lo = 0
+    while lo < n:
+        hi = lo + 8 if lo + 8 < n else n
+        for i in range(lo + 1, hi):
+            v = a[i]
+            j = i
+            while j > lo and _sent_cmp(&a[j - 1], &v) > 0:
+                a[j] = a[j - 1]
+                j -= 1
+            a[j] = v
+        lo = hi
+    src = a
+    dst = tmp
+    width = 8
+    while width < n:
+        lo = 0
+        while lo < n:
+            mid = lo + width if lo + width < n else n
+            hi = lo + 2 * width if lo + 2 * width < n else n
+            p = lo
+            q = mid
+            k = lo
+            while p < mid and q < hi:
+                if _sent_cmp(&src[q], &src[p]) < 0:
+                    dst[k] = src[q]
+                    q += 1
+                else:
+                    dst[k] = src[p]
+                    p += 1
+                k += 1
+            while p < mid:
+                dst[k] = src[p]
+                p += 1
+                k += 1
+            while q < hi:
+                dst[k] = src[q]
+                q += 1
+                k += 1
+            lo = hi
+        sw = src
+        src = dst
+        dst = sw
+        width *= 2
+    if src != a:
+        memcpy(a, src, n * sizeof(SEnt))
+
+
+# ---------------------------------------------------------------------------------------------
+# growing output: a bytes object resized in place
+
+@cython.final
+cdef class _Buf:
+    cdef PyObject* ob
+    cdef char* b
+    cdef Py_ssize_t n
+    cdef Py_ssize_t cap
+
+    def __cinit__(self, Py_ssize_t cap):
+        if cap < 64:
+            cap = 64
+        self.ob = _bytes_new(NULL, cap)
+        self.b = PyBytes_AS_STRING(<object>self.ob)
+        self.n = 0
+        self.cap = cap
+
+    def __dealloc__(self):
+        Py_XDECREF(self.ob)
+        self.ob = NULL
+
+    cdef int grow(self, Py_ssize_t extra) except -1:
+        cdef Py_ssize_t need = self.n + extra
+        cdef Py_ssize_t newcap = self.cap * 2
+        if newcap < need:
+            newcap = need
+        _PyBytes_Resize(&self.ob, newcap)
+        self.b = PyBytes_AS_STRING(<object>self.ob)
+        self.cap = newcap
+        return 0
+
+    cdef inline char* reserve(self, Py_ssize_t extra) except NULL:
+        if self.n + extra > self.cap:
+            self.grow(extra)
+        return self.b + self.n
+
+    cdef inline int put(self, const char* s, Py_ssize_t L) except -1:
+        if self.n + L > self.cap:
+            self.grow(L)
+        memcpy(self.b + self.n, s, L)
+        self.n += L
+        return 0
+
+    cdef inline int putc(self, char c) except -1:
+        if self.n + 1 > self.cap:
+            self.grow(1)
+        self.b[self.n] = c
+        self.n += 1
+        return 0
+
+    cdef object finish(self):
+        _PyBytes_Resize(&self.ob, self.n)
+        r = <object>self.ob
+        Py_DECREF(r)  # drop the buffer's own reference; r holds one
+        self.ob = NULL
+        return r
+
+
+cdef inline Py_ssize_t _esc1(char* o, uint8_t c) noexcept nogil:
+    """Write the JSON.stringify escape of '"', '\\' or a control character; return its length."""
+    o[0] = 0x5C
+    if c == 0x22 or c == 0x5C:
+        o[1] = c
+        return 2
+    if c == 0x08:
+        o[1] = 0x62
+    elif c == 0x09:
+        o[1] = 0x74
+    elif c == 0x0A:
+        o[1] = 0x6E
+    elif c == 0x0C:
+        o[1] = 0x66
+    elif c == 0x0D:
+        o[1] = 0x72
+    else:
+        o[1] = 0x75
+        o[2] = 0x30
+        o[3] = 0x30
+        o[4] = HEXDIGITS[c >> 4]
+        o[5] = HEXDIGITS[c & 15]
+        return 6
+    return 2
+
+
+cdef Py_ssize_t _escape_into(char* o, const uint8_t* s, Py_ssize_t L) noexcept nogil:
+    """Write s escaped as JSON.stringify does (o has room for 6 * L bytes)."""
+    cdef Py_ssize_t i = 0, w = 0, r
+    cdef uint8_t c
+    cdef uint64_t m
+    while i < L:
+        r = i
+        while r + 8 <= L:
+            m = _out_special(_load64(s + r))
+            if m:
+                r += __builtin_ctzll(m) >> 3
+                break
+            r += 8
+        while r < L and OUT_ESC[s[r]] == 0:
+            r += 1
+        if r > i:
+            memcpy(o + w, s + i, r - i)
+            w += r - i
+            i = r
+        if i >= L:
+            break
+        w += _esc1(o + w, s[i])
+        i += 1
+    return w
+
+
+# ---------------------------------------------------------------------------------------------
+# the parser
+
+ctypedef struct Tok:
+    uint8_t kind
+    uint8_t flags
+    uint32_t a      # STR/INT/FLT: offset (input, or arena when F_ESC); ARR/OBJ: end token index
+    uint32_t b      # STR/INT/FLT: byte length; OBJ: member count
+    uint32_t c      # STR: offset of the opening quote; OBJ: start in order; FLT+F_DBL: dbl index
+
+ctypedef struct Frame:
+    bint is_obj
+    uint32_t tok        # tape: container token
+    Py_ssize_t count    # index of the current element / member
+    Py_ssize_t mbase    # tape: base in the member stack
+    uint32_t key_tok    # tape: current member name token
+    Py_ssize_t key_at   # loads: offset of the current member name
+    Py_ssize_t dup_at   # loads: first duplicate member name (-1: none)
+
+
+# Buffers kept between canonical_json calls (page faults of fresh memory cost ~15% at 16 MiB).
+# A parser takes them (leaving NULL, so a re-entrant call allocates its own) and gives them
+# back when it is done, unless they grew beyond CACHE_MAX bytes.
+cdef Py_ssize_t CACHE_MAX = 64 * 1024 * 1024
+cdef Tok* _c_tape = NULL
+cdef Py_ssize_t _c_tape_cap = 0
+cdef uint8_t* _c_arena = NULL
+cdef Py_ssize_t _c_arena_cap = 0
+cdef uint32_t* _c_order = NULL
+cdef Py_ssize_t _c_order_cap = 0
+cdef uint32_t* _c_mstack = NULL
+cdef Py_ssize_t _c_mstack_cap = 0
+
+
+@cython.final
+cdef class _Parser:
+    cdef bytes data
+    cdef const uint8_t* p
+    cdef Py_ssize_t n
+    cdef Py_ssize_t max_depth
+    cdef object max_depth_obj
+    cdef bint tape_mode
+    # stack
+    cdef Frame* st
+    cdef Py_ssize_t depth
+    cdef Py_ssize_t st_cap
+    cdef Py_ssize_t maxd
+    # scanned string
+    cdef Py_ssize_t s_off
+    cdef Py_ssize_t s_len
+    cdef uint8_t s_flags
+    cdef uint8_t hi
+    # arena of decoded strings
+    cdef uint8_t* arena
+    cdef Py_ssize_t arena_len
+    cdef Py_ssize_t arena_cap
+    # tape
+    cdef Tok* tape
+    cdef Py_ssize_t ntok
+    cdef Py_ssize_t tape_cap
+    cdef uint32_t* mstack
+    cdef Py_ssize_t mtop
+    cdef Py_ssize_t mcap
+    cdef uint32_t* order
+    cdef Py_ssize_t olen
+    cdef Py_ssize_t ocap
+    cdef SEnt* sbuf
+    cdef Py_ssize_t scap
+    cdef double* dbl
+    cdef Py_ssize_t dlen
+    cdef Py_ssize_t dcap
+    # loads
+    cdef list conts
+    cdef list keys
+    cdef list dupkeys
+    cdef object result
+
+    def __cinit__(self, bytes data, Py_ssize_t max_depth, object max_depth_obj, bint tape_mode):
+        self.data = data
+        self.p = <const uint8_t*>PyBytes_AS_STRING(data)
+        self.n = PyBytes_GET_SIZE(data)
+        self.max_depth = max_depth
+        self.max_depth_obj = max_depth_obj
+        self.tape_mode = tape_mode
+        self.st = NULL
+        self.arena = NULL
+        self.tape = NULL
+        self.mstack = NULL
+        self.order = NULL
+        self.sbuf = NULL
+        self.dbl = NULL
+        if not tape_mode:
+            self.conts = []
+            self.keys = []
+            self.dupkeys = []
+
+    cdef void take_cache(self) noexcept:
+        global _c_tape, _c_tape_cap, _c_arena, _c_arena_cap, _c_order, _c_order_cap
+        global _c_mstack, _c_mstack_cap
+        self.tape, self.tape_cap, _c_tape, _c_tape_cap = _c_tape, _c_tape_cap, NULL, 0
+        self.arena, self.arena_cap, _c_arena, _c_arena_cap = _c_arena, _c_arena_cap, NULL, 0
+        self.order, self.ocap, _c_order, _c_order_cap = _c_order, _c_order_cap, NULL, 0
+        self.mstack, self.mcap, _c_mstack, _c_mstack_cap = _c_mstack, _c_mstack_cap, NULL, 0
+
+    def __dealloc__(self):
+        global _c_tape, _c_tape_cap, _c_arena, _c_arena_cap, _c_order, _c_order_cap
+        global _c_mstack, _c_mstack_cap
+        if self.tape_mode:
+            if _c_tape == NULL and self.tape_cap * <Py_ssize_t>sizeof(Tok) <= CACHE_MAX:
+                _c_tape, _c_tape_cap, self.tape = self.tape, self.tape_cap, NULL
+            if _c_arena == NULL and self.arena_cap <= CACHE_MAX:
+                _c_arena, _c_arena_cap, self.arena = self.arena, self.arena_cap, NULL
+            if _c_order == NULL and self.ocap * 4 <= CACHE_MAX:
+                _c_order, _c_order_cap, self.order = self.order, self.ocap, NULL
+            if _c_mstack == NULL and self.mcap * 4 <= CACHE_MAX:
+                _c_mstack, _c_mstack_cap, self.mstack = self.mstack, self.mcap, NULL
+        PyMem_Free(self.st)
+        PyMem_Free(self.arena)
+        PyMem_Free(self.tape)
+        PyMem_Free(self.mstack)
+        PyMem_Free(self.order)
+        PyMem_Free(self.sbuf)
+        PyMem_Free(self.dbl)
+
+    # -- memory -------------------------------------------------------------------------------
+    cdef void* _grow(self, void* ptr, Py_ssize_t* cap, Py_ssize_t need, size_t item) except NULL:
+        cdef Py_ssize_t newcap = cap[0] * 2
+        cdef void* q
+        if newcap < need:
+            newcap = need
+        if newcap < 16:
+            newcap = 16
+        q = PyMem_Realloc(ptr, <size_t>newcap * item)
+        if q == NULL:
+            raise MemoryError()
+        cap[0] = newcap
+        return q
+
+    cdef inline Py_ssize_t emit(self, uint8_t kind, uint8_t flags, Py_ssize_t a, Py_ssize_t b,
+                                Py_ssize_t c) except -1:
+        cdef Tok* t
+        if self.ntok >= self.tape_cap:
+            self.tape = <Tok*>self._grow(self.tape, &self.tape_cap, self.ntok + 1, sizeof(Tok))
+        t = &self.tape[self.ntok]
+        t.kind = kind
+        t.flags = flags
+        t.a = <uint32_t>a
+        t.b = <uint32_t>b
+        t.c = <uint32_t>c
+        self.ntok += 1
+        return self.ntok - 1
+
+    # -- errors -------------------------------------------------------------------------------
+    cdef object key_str(self, Py_ssize_t d):
+        cdef Tok* t
+        if not self.tape_mode:
+            return self.keys[d]
+        t = &self.tape[self.st[d].key_tok]
+        if t.flags & F_ESC:
+            return (<char*>self.arena)[t.a:t.a + t.b].decode("utf-8")
+        return (<char*>self.p)[t.a:t.a + t.b].decode("utf-8")
+
+    cdef object pointer(self, bint omit_top):
+        cdef Py_ssize_t d, cnt = self.depth - 1 if omit_top else self.depth
+        parts = []
+        for d in range(cnt):
+            if self.st[d].is_obj:
+                parts.append(self.key_str(d))
+            else:
+                parts.append(self.st[d].count)
+        return parts
+
+    cdef int syntax(self, str expected_name, Py_ssize_t off) except -1:
+        return self.syntax_text(getattr(_tw(), expected_name), off)
+
+    cdef int syntax_text(self, str expected, Py_ssize_t off) except -1:
+        raise text_error("NUIF_PARSE", f"{expected}, found {describe_found(self.data, off)}",
+                         self.data, off)
+
+    cdef int fail(self, str code, str message, Py_ssize_t off, bint omit_top) except -1:
+        raise text_error(code, message, self.data, off, join_pointer(self.pointer(omit_top)))
+
+    cdef int fail_nonchar(self, Py_ssize_t at, Py_ssize_t cp, bint is_key) except -1:
+        return self.fail("NUIF_UNICODE", f"U+{cp:04X} is a Unicode noncharacter (I-JSON forbids it)",
+                         at, is_key)
+
+    cdef int fail_surrogate(self, Py_ssize_t at, Py_ssize_t cp, bint is_key) except -1:
+        return self.fail("NUIF_UNICODE", f"escape \\u{cp:04x} is a lone surrogate (I-JSON forbids it)",
+                         at, is_key)
+
+    # -- scanning -----------------------------------------------------------------------------
+    cdef int validate(self) except -1:
+        cdef Py_ssize_t bad = _utf8_bad(self.p, self.n)
+        if bad >= 0:
+            raise text_error("NUIF_UTF8", "the text is not valid UTF-8", self.data, bad)
+        if self.n >= 3 and self.p[0] == 0xEF and self.p[1] == 0xBB and self.p[2] == 0xBF:
+            raise text_error("NUIF_PARSE", "a byte-order mark is not allowed", self.data, 0)
+        return 0
+
+    cdef inline Py_ssize_t ws(self, Py_ssize_t i) noexcept:
+        # the bytes object ends with a NUL, which is not whitespace: no bound checks needed
+        cdef const uint8_t* p = self.p
+        cdef uint8_t c
+        cdef uint64_t x
+        if p[i] > 0x20:
+            return i
+        while True:
+            c = p[i]
+            if c == 0x20:
+                if i + 8 <= self.n:
+                    x = _load64(p + i) ^ SPACES
+                    if x == 0:
+                        i += 8
+                    else:
+                        i += __builtin_ctzll(x) >> 3
+                else:
+                    i += 1
+            elif c == 0x0A or c == 0x09 or c == 0x0D:
+                i += 1
+            else:
+                return i
+
+    cdef Py_ssize_t plain_run(self, Py_ssize_t j, bint is_key) except -1:
+        """Index of the first quote, backslash, control character or the end, from j."""
+        cdef const uint8_t* p = self.p
+        cdef Py_ssize_t n = self.n
+        cdef uint8_t c, cls
+        cdef Py_ssize_t cp, j0 = j
+        cdef uint64_t w, m, acc = 0
+        while True:
+            while j + 8 <= n:
+                w = _load64(p + j)
+                m = _str_special(w)
+                if m:
+                    m = __builtin_ctzll(m) >> 3
+                    acc |= w & ((<uint64_t>1 << (8 * m)) - 1) if m else 0
+                    j += m
+                    break
+                acc |= w
+                j += 8
+            if j >= n:
+                j = n
+                break
+            c = p[j]
+            cls = STR_CLS[c]
+            if cls == C_PLAIN:
+                acc |= c
+                j += 1
+                continue
+            if cls < C_EF:
+                break
+            acc |= 0x80
+            cp = _nonchar_at(p, j)
+            if cp >= 0:
+                self.fail_nonchar(j, cp, is_key)
+            j += _seq_len(c)
+        if acc & HIGHS:
+            self.hi = 0x80
+        return j
+
+    cdef int hex4(self, Py_ssize_t i) except -1:
+        cdef Py_ssize_t k
+        cdef int v = 0
+        cdef uint8_t h, h1, h2, h3
+        cdef const uint8_t* p = self.p
+        if i + 4 <= self.n:
+            h = HEXVAL[p[i]]
+            h1 = HEXVAL[p[i + 1]]
+            h2 = HEXVAL[p[i + 2]]
+            h3 = HEXVAL[p[i + 3]]
+            if ((h | h1 | h2 | h3) & 0xF0) == 0:
+                return (h << 12) | (h1 << 8) | (h2 << 4) | h3
+        for k in range(i, i + 4):
+            if k >= self.n:
+                self.syntax("EXPECT_STRING_END", k)
+            h = HEXVAL[self.p[k]]
+            if h == 255:
+                self.syntax("EXPECT_HEX", k)
+            v = (v << 4) | h
+        return v
+
+    cdef Py_ssize_t scan_str(self, Py_ssize_t i, bint is_key) except -1:
+        """Scan the string whose quote is at i; return the index after its closing quote.
+
+        Strings with escapes go to the arena: decoded (loads, and member names on the tape, which
+        must compare decoded), or already in canonical escaped form (string values on the tape).
+        """
+        cdef const uint8_t* p = self.p
+        cdef Py_ssize_t n = self.n
+        cdef Py_ssize_t start = i + 1
+        cdef Py_ssize_t j, k, esc_at, d0
+        cdef uint8_t* w
+        cdef uint8_t c, e, h0, h1, h2, h3
+        cdef uint8_t flags
+        cdef int cp, low
+        cdef bint canon = self.tape_mode and not is_key
+        self.hi = 0
+        j = self.plain_run(start, is_key)
+        if j >= n:
+            self.syntax("EXPECT_STRING_END", n)
+        c = p[j]
+        if c == 0x22:
+            self.s_off = start
+            self.s_len = j - start
+            self.s_flags = 0
+            return j + 1
+        if c != 0x5C:
+            raise text_error("NUIF_PARSE", _tw().CONTROL_IN_STRING.format(c), self.data, j)
+        # escapes: into the arena (the result is never longer than the rest of the input)
+        if not self.tape_mode:
+            self.arena_len = 0
+        if self.arena_len + (n - start) + 8 > self.arena_cap:
+            self.arena = <uint8_t*>self._grow(self.arena, &self.arena_cap,
+                                              self.arena_len + (n - start) + 8, 1)
+        d0 = self.arena_len
+        w = self.arena + d0
+        flags = F_ESC
+        memcpy(w, p + start, j - start)
+        w += j - start
+        while True:
+            # here p[j] is a backslash, a quote, a control character, or j == n
+            c = p[j]
+            if c == 0x5C and p[j + 1] == 0x75 and j + 6 <= n:
+                # fast path: \uXXXX of a BMP character that needs no further thought
+                h0 = HEXVAL[p[j + 2]]
+                h1 = HEXVAL[p[j + 3]]
+                h2 = HEXVAL[p[j + 4]]
+                h3 = HEXVAL[p[j + 5]]
+                if ((h0 | h1 | h2 | h3) & 0xF0) == 0:
+                    cp = (h0 << 12) | (h1 << 8) | (h2 << 4) | h3
+                    if 0x80 <= cp < 0xD800 and not (0xFDD0 <= cp <= 0xFDEF):
+                        if cp < 0x800:
+                            w[0] = <uint8_t>(0xC0 | (cp >> 6))
+                            w[1] = <uint8_t>(0x80 | (cp & 0x3F))
+                            w += 2
+                        else:
+                            w[0] = <uint8_t>(0xE0 | (cp >> 12))
+                            w[1] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
+                            w[2] = <uint8_t>(0x80 | (cp & 0x3F))
+                            w += 3
+                        self.hi = 0x80
+                        j += 6
+                        c = p[j]
+                        if c != 0x5C and c != 0x22:
+                            k = self.plain_run(j, is_key)
+                            memcpy(w, p + j, k - j)
+                            w += k - j
+                            j = k
+                        continue
+            if j >= n:
+                self.syntax("EXPECT_STRING_END", n)
+            if c == 0x22:
+                break
+            if c != 0x5C:
+                raise text_error("NUIF_PARSE", _tw().CONTROL_IN_STRING.format(c), self.data, j)
+            esc_at = j
+            if j + 1 >= n:
+                self.syntax("EXPECT_STRING_END", j + 1)
+            e = p[j + 1]
+            if e == 0x75:  # u
+                cp = self.hex4(j + 2)
+                j += 6
+                if 0xDC00 <= cp <= 0xDFFF:
+                    self.fail_surrogate(esc_at, cp, is_key)
+                if 0xD800 <= cp <= 0xDBFF:
+                    if j >= n:
+                        self.syntax("EXPECT_STRING_END", j)
+                    if p[j] != 0x5C:
+                        self.fail_surrogate(esc_at, cp, is_key)
+                    if j + 1 >= n:
+                        self.syntax("EXPECT_STRING_END", j + 1)
+                    if p[j + 1] != 0x75:
+                        self.fail_surrogate(esc_at, cp, is_key)
+                    low = self.hex4(j + 2)
+                    if not 0xDC00 <= low <= 0xDFFF:
+                        self.fail_surrogate(esc_at, cp, is_key)
+                    j += 6
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00)
+                if (0xFDD0 <= cp <= 0xFDEF) or (cp & 0xFFFE) == 0xFFFE:
+                    self.fail_nonchar(esc_at, cp, is_key)
+                if cp < 0x80:
+                    if cp < 0x20 or cp == 0x22 or cp == 0x5C:
+                        if canon:
+                            w += _esc1(<char*>w, <uint8_t>cp)
+                        else:
+                            w[0] = <uint8_t>cp
+                            w += 1
+                            flags |= F_NEEDS_ESC
+                    else:
+                        w[0] = <uint8_t>cp
+                        w += 1
+                elif cp < 0x800:
+                    w[0] = <uint8_t>(0xC0 | (cp >> 6))
+                    w[1] = <uint8_t>(0x80 | (cp & 0x3F))
+                    w += 2
+                    self.hi = 0x80
+                elif cp < 0x10000:
+                    w[0] = <uint8_t>(0xE0 | (cp >> 12))
+                    w[1] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
+                    w[2] = <uint8_t>(0x80 | (cp & 0x3F))
+                    w += 3
+                    self.hi = 0x80
+                else:
+                    w[0] = <uint8_t>(0xF0 | (cp >> 18))
+                    w[1] = <uint8_t>(0x80 | ((cp >> 12) & 0x3F))
+                    w[2] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
+                    w[3] = <uint8_t>(0x80 | (cp & 0x3F))
+                    w += 4
+                    self.hi = 0x80
+            else:
+                if e == 0x2F:
+                    w[0] = 0x2F
+                    w += 1
+                elif e == 0x22 or e == 0x5C or e == 0x62 or e == 0x66 or e == 0x6E or e == 0x72 or e == 0x74:
+                    if canon:
+                        # the canonical form of these escapes is the escape itself
+                        w[0] = 0x5C
+                        w[1] = e
+                        w += 2
+                    else:
+                        if e == 0x62:
+                            e = 0x08
+                        elif e == 0x66:
+                            e = 0x0C
+                        elif e == 0x6E:
+                            e = 0x0A
+                        elif e == 0x72:
+                            e = 0x0D
+                        elif e == 0x74:
+                            e = 0x09
+                        w[0] = e
+                        w += 1
+                        flags |= F_NEEDS_ESC
+                else:
+                    self.syntax("EXPECT_ESCAPE", j + 1)
+                j += 2
+            c = p[j]
+            if c != 0x5C and c != 0x22:
+                k = self.plain_run(j, is_key)
+                memcpy(w, p + j, k - j)
+                w += k - j
+                j = k
+        self.s_off = d0
+        self.s_len = (w - self.arena) - d0
+        self.s_flags = flags
+        if self.tape_mode:
+            self.arena_len = w - self.arena
+        return j + 1
+
+    cdef object make_str(self):
+        cdef const uint8_t* ptr
+        if self.s_flags & F_ESC:
+            ptr = self.arena + self.s_off
+        else:
+            ptr = self.p + self.s_off
+        if self.hi == 0:
+            s = PyUnicode_New(self.s_len, 127)
+            memcpy(PyUnicode_DATA(s), ptr, self.s_len)
+            return s
+        return PyUnicode_DecodeUTF8(<const char*>ptr, self.s_len, NULL)
+
+    cdef Py_ssize_t number(self, Py_ssize_t i) except -1:
+        cdef const uint8_t* p = self.p
+        cdef Py_ssize_t start = i, L, nd
+        cdef bint neg = False, integer = True
+        cdef NumInfo r
+        cdef double x
+        cdef int64_t v
+        cdef uint8_t flags = 0
+        if p[i] == 0x2D:
+            neg = True
+            i += 1
+        if not (0x30 <= p[i] <= 0x39):
+            self.syntax("EXPECT_DIGIT", i)
+        if p[i] == 0x30:
+            i += 1
+        else:
+            while 0x30 <= p[i] <= 0x39:
+                i += 1
+        if p[i] == 0x2E:
+            integer = False
+            i += 1
+            if not (0x30 <= p[i] <= 0x39):
+                self.syntax("EXPECT_DIGIT", i)
+            while 0x30 <= p[i] <= 0x39:
+                i += 1
+        if p[i] == 0x65 or p[i] == 0x45:
+            integer = False
+            i += 1
+            if p[i] == 0x2B or p[i] == 0x2D:
+                i += 1
+            if not (0x30 <= p[i] <= 0x39):
+                self.syntax("EXPECT_DIGIT", i)
+            while 0x30 <= p[i] <= 0x39:
+                i += 1
+        L = i - start
+        if integer:
+            nd = L - neg
+            if nd > 16 or (nd == 16 and memcmp(p + start + neg, b"9007199254740991", 16) > 0):
+                literal = (<char*>p)[start:i].decode("ascii")
+                self.fail("NUIF_NUMBER",
+                          f"integer {_tw()._short(literal)} is beyond ±(2^53 - 1) and would lose precision",
+                          start, False)
+            if self.tape_mode:
+                if neg and nd == 1 and p[start + 1] == 0x30:
+                    flags = F_NEGZERO
+                self.emit(T_INT, flags, start, L, 0)
+            else:
+                v = 0
+                for nd in range(start + neg, i):
+                    v = v * 10 + (p[nd] - 0x30)
+                self.attach(-v if neg else v)
+            return i
+        _analyze(p + start, L, &r)
+        if self.tape_mode and (r.k == 0 or _fast_digits(&r)):
+            self.emit(T_FLT, 0, start, L, 0)
+            return i
+        x = _literal_double(p + start, L, &r)
+        if isinf(x):
+            literal = (<char*>p)[start:i].decode("ascii")
+            self.fail("NUIF_NUMBER", f"number {_tw()._short(literal)} overflows a double", start, False)
+        if x == 0.0:
+            x = 0.0
+        if self.tape_mode:
+            if self.dlen >= self.dcap:
+                self.dbl = <double*>self._grow(self.dbl, &self.dcap, self.dlen + 1, sizeof(double))
+            self.dbl[self.dlen] = x
+            self.emit(T_FLT, F_DBL, start, L, self.dlen)
+            self.dlen += 1
+        else:
+            self.attach(x)
+        return i
+
+    cdef Py_ssize_t literal(self, Py_ssize_t i, const char* word, Py_ssize_t L, str name) except -1:
+        cdef Py_ssize_t k
+        for k in range(1, L):
+            if self.p[i + k] != <uint8_t>word[k]:  # the NUL after the text never matches
+                self.syntax_text(_tw().EXPECT_LITERAL.format(name), i + k)
+        return i + L
+
+    # -- structure ----------------------------------------------------------------------------
+    cdef inline int attach(self, object v) except -1:
+        cdef Frame* f
+        cdef Py_ssize_t before
+        if self.depth == 0:
+            self.result = v
+            return 0
+        f = &self.st[self.depth - 1]
+        cont = self.conts[self.depth - 1]
+        if not f.is_obj:
+            PyList_Append(cont, v)
+        else:
+            key = self.keys[self.depth - 1]
+            before = PyDict_GET_SIZE(cont)
+            PyDict_SetItem(cont, key, v)
+            if PyDict_GET_SIZE(cont) == before and f.dup_at < 0:
+                f.dup_at = f.key_at
+                self.dupkeys[self.depth - 1] = key
+        return 0
+
+    cdef int push(self, bint is_obj, Py_ssize_t i) except -1:
+        cdef Frame* f
+        if self.depth + 1 > self.max_depth:
+            self.fail("NUIF_DEPTH",
+                      f"arrays and objects are nested deeper than the limit of {self.max_depth_obj}",
+                      i, False)
+        if self.depth >= self.st_cap:
+            self.st = <Frame*>self._grow(self.st, &self.st_cap, self.depth + 1, sizeof(Frame))
+        f = &self.st[self.depth]
+        f.is_obj = is_obj
+        f.count = 0
+        f.dup_at = -1
+        if self.tape_mode:
+            f.tok = <uint32_t>self.emit(T_OBJ if is_obj else T_ARR, 0, 0, 0, 0)
+            f.mbase = self.mtop
+        else:
+            if len(self.conts) <= self.depth:
+                self.conts.append(None)
+                self.keys.append(None)
+                self.dupkeys.append(None)
+            self.conts[self.depth] = {} if is_obj else []
+        self.depth += 1
+        if self.depth > self.maxd:
+            self.maxd = self.depth
+        return 0
+
+    cdef Py_ssize_t member_key(self, Py_ssize_t i) except -1:
+        cdef Frame* f = &self.st[self.depth - 1]
+        cdef Py_ssize_t j = self.scan_str(i, True)
+        cdef Py_ssize_t kt
+        if self.tape_mode:
+            kt = self.emit(T_STR, self.s_flags, self.s_off, self.s_len, i)
+            if self.mtop >= self.mcap:
+                self.mstack = <uint32_t*>self._grow(self.mstack, &self.mcap, self.mtop + 1,
+                                                    sizeof(uint32_t))
+            self.mstack[self.mtop] = <uint32_t>kt
+            self.mtop += 1
+            f.key_tok = <uint32_t>kt
+        else:
+            self.keys[self.depth - 1] = self.make_str()
+            f.key_at = i
+        j = self.ws(j)
+        if self.p[j] != 0x3A:
+            self.syntax("EXPECT_COLON", j)
+        return self.ws(j + 1)
+
+    cdef int close_arr(self) except -1:
+        cdef Frame* f = &self.st[self.depth - 1]
+        if self.tape_mode:
+            self.tape[f.tok].a = <uint32_t>self.ntok
+            self.depth -= 1
+            return 0
+        v = self.conts[self.depth - 1]
+        self.conts[self.depth - 1] = None
+        self.depth -= 1
+        return self.attach(v)
+
+    cdef int close_obj(self) except -1:
+        cdef Frame* f = &self.st[self.depth - 1]
+        cdef Py_ssize_t cnt, m, dup
+        cdef Tok* t
+        cdef SEnt* e
+        cdef const uint8_t* base
+        if not self.tape_mode:
+            if f.dup_at >= 0:
+                key = self.dupkeys[self.depth - 1]
+                parts = self.pointer(True)
+                parts.append(key)
+                raise text_error("NUIF_DUPLICATE_KEY",
+                                 f"member name {_tw()._quote(key)} appears twice in one object",
+                                 self.data, f.dup_at, join_pointer(parts))
+            v = self.conts[self.depth - 1]
+            self.conts[self.depth - 1] = None
+            self.depth -= 1
+            return self.attach(v)
+        cnt = self.mtop - f.mbase
+        t = &self.tape[f.tok]
+        t.a = <uint32_t>self.ntok
+        t.b = <uint32_t>cnt
+        t.c = <uint32_t>self.olen
+        if self.olen + cnt > self.ocap:
+            self.order = <uint32_t*>self._grow(self.order, &self.ocap, self.olen + cnt, sizeof(uint32_t))
+        if cnt == 1:
+            self.order[self.olen] = self.mstack[f.mbase]
+        elif cnt > 1:
+            if 2 * cnt > self.scap:
+                self.sbuf = <SEnt*>self._grow(self.sbuf, &self.scap, 2 * cnt, sizeof(SEnt))
+            e = self.sbuf
+            for m in range(cnt):
+                t = &self.tape[self.mstack[f.mbase + m]]
+                base = self.arena if t.flags & F_ESC else self.p
+                e[m].ptr = base + t.a
+                e[m].len = t.b
+                e[m].tok = self.mstack[f.mbase + m]
+            _sort_ents(e, e + cnt, cnt)
+            dup = -1
+            for m in range(cnt):
+                if m > 0 and e[m].len == e[m - 1].len and memcmp(e[m].ptr, e[m - 1].ptr, e[m].len) == 0:
+                    if dup < 0 or e[m].tok < dup:
+                        dup = e[m].tok
+                self.order[self.olen + m] = e[m].tok
+            if dup >= 0:
+                t = &self.tape[dup]
+                base = self.arena if t.flags & F_ESC else self.p
+                key = (<char*>base)[t.a:t.a + t.b].decode("utf-8")
+                parts = self.pointer(True)
+                parts.append(key)
+                raise text_error("NUIF_DUPLICATE_KEY",
+                                 f"member name {_tw()._quote(key)} appears twice in one object",
+                                 self.data, t.c, join_pointer(parts))
+        self.olen += cnt
+        self.mtop = f.mbase
+        self.depth -= 1
+        return 0
+
+    cdef int run(self) except -1:
+        cdef const uint8_t* p = self.p
+        cdef Py_ssize_t n = self.n
+        cdef Py_ssize_t i
+        cdef Frame* f
+        cdef uint8_t c
+        if self.tape_mode:
+            self.take_cache()
+            if self.tape_cap < n // 24 + 16:
+                PyMem_Free(self.tape)
+                self.tape = NULL
+                self.tape_cap = 0
+                self.tape = <Tok*>self._grow(NULL, &self.tape_cap, n // 24 + 16, sizeof(Tok))
+        i = self.ws(0)
+        while True:
+            # ---- a value starts at i ----
+            c = p[i]
+            if c == 0x22:
+                i = self.scan_str(i, False)
+                if self.tape_mode:
+                    self.emit(T_STR, self.s_flags, self.s_off, self.s_len, i)
+                else:
+                    self.attach(self.make_str())
+            elif c == 0x7B or c == 0x5B:
+                self.push(c == 0x7B, i)
+                i = self.ws(i + 1)
+                if c == 0x5B:
+                    if p[i] == 0x5D:
+                        i += 1
+                        self.close_arr()
+                    else:
+                        continue
+                else:
+                    if p[i] == 0x7D:
+                        i += 1
+                        self.close_obj()
+                    else:
+                        if p[i] != 0x22 or i >= n:
+                            self.syntax("EXPECT_FIRST_KEY", i)
+                        i = self.member_key(i)
+                        continue
+            elif c == 0x2D or 0x30 <= c <= 0x39:
+                i = self.number(i)
+            elif c == 0x74:
+                i = self.literal(i, b"true", 4, "true")
+                if self.tape_mode:
+                    self.emit(T_TRUE, 0, 0, 0, 0)
+                else:
+                    self.attach(True)
+            elif c == 0x66:
+                i = self.literal(i, b"false", 5, "false")
+                if self.tape_mode:
+                    self.emit(T_FALSE, 0, 0, 0, 0)
+                else:
+                    self.attach(False)
+            elif c == 0x6E:
+                i = self.literal(i, b"null", 4, "null")
+                if self.tape_mode:
+                    self.emit(T_NULL, 0, 0, 0, 0)
+                else:
+                    self.attach(None)
+            else:
+                self.syntax("EXPECT_VALUE", i)
+            # ---- after a value ----
+            while True:
+                i = self.ws(i)
+                if self.depth == 0:
+                    if i != n:
+                        self.syntax("EXPECT_END", i)
+                    return 0
+                f = &self.st[self.depth - 1]
+                c = p[i] if i < n else 0
+                if f.is_obj:
+                    if c == 0x2C:
+                        f.count += 1
+                        i = self.ws(i + 1)
+                        if i >= n or p[i] != 0x22:
+                            self.syntax("EXPECT_KEY", i)
+                        i = self.member_key(i)
+                        break
+                    if c == 0x7D:
+                        i += 1
+                        self.close_obj()
+                        continue
+                    self.syntax("EXPECT_OBJECT_NEXT", i)
+                else:
+                    if c == 0x2C:
+                        f.count += 1
+                        i = self.ws(i + 1)
+                        break
+                    if c == 0x5D:
+                        i += 1
+                        self.close_arr()
+                        continue
+                    self.syntax("EXPECT_ARRAY_NEXT", i)
+
+    # -- the canonical writer -----------------------------------------------------------------
+    cdef object write(self):
+        cdef _Buf out = _Buf(self.n + 64)
+        cdef Tok* tape = self.tape
+        cdef uint32_t* order = self.order
+        cdef Tok* tk
+        cdef Py_ssize_t t = 0, sp = 0, L
+        cdef char* o
+        cdef const uint8_t* src
+        cdef NumInfo r
+        cdef Py_ssize_t* wnext
+        cdef Py_ssize_t* wend
+        cdef uint8_t* wobj
+        cdef uint8_t* wfirst
+        cdef Py_ssize_t kt
+        cdef Py_ssize_t wcap = self.maxd + 1
+        wnext = <Py_ssize_t*>PyMem_Malloc(wcap * (2 * sizeof(Py_ssize_t) + 2))
+        if wnext == NULL:
+            raise MemoryError()
+        wend = wnext + wcap
+        wobj = <uint8_t*>(wend + wcap)
+        wfirst = wobj + wcap
+        try:
+            while True:
+                tk = &tape[t]
+                if tk.kind == T_STR:
+                    src = (self.arena if tk.flags & F_ESC else self.p) + tk.a
+                    L = tk.b
+                    if tk.flags & F_NEEDS_ESC:
+                        o = out.reserve(6 * L + 2)
+                        o[0] = 0x22
+                        L = _escape_into(o + 1, src, L) + 1
+                        o[L] = 0x22
+                        out.n += L + 1
+                    else:
+                        o = out.reserve(L + 2)
+                        o[0] = 0x22
+                        memcpy(o + 1, src, L)
+                        o[L + 1] = 0x22
+                        out.n += L + 2
+                elif tk.kind == T_ARR or tk.kind == T_OBJ:
+                    o = out.reserve(1)
+                    if tk.kind == T_ARR:
+                        o[0] = 0x5B
+                        wnext[sp] = t + 1
+                        wend[sp] = tk.a
+                        wobj[sp] = 0
+                    else:
+                        o[0] = 0x7B
+                        wnext[sp] = tk.c
+                        wend[sp] = tk.c + tk.b
+                        wobj[sp] = 1
+                    wfirst[sp] = 1
+                    out.n += 1
+                    sp += 1
+                elif tk.kind == T_INT:
+                    if tk.flags & F_NEGZERO:
+                        out.putc(0x30)
+                    else:
+                        out.put(<const char*>self.p + tk.a, tk.b)
+                elif tk.kind == T_FLT:
+                    o = out.reserve(48)
+                    if tk.flags & F_DBL:
+                        out.n += _fmt_double(o, self.dbl[tk.c])
+                    else:
+                        _analyze(self.p + tk.a, tk.b, &r)
+                        if r.k == 0:
+                            o[0] = 0x30
+                            out.n += 1
+                        else:
+                            out.n += _fmt_es(o, r.neg, r.d, r.k, r.n)
+                elif tk.kind == T_TRUE:
+                    out.put(b"true", 4)
+                elif tk.kind == T_FALSE:
+                    out.put(b"false", 5)
+                else:
+                    out.put(b"null", 4)
+                # the next value to write
+                while sp > 0:
+                    if wnext[sp - 1] == wend[sp - 1]:
+                        out.putc(0x7D if wobj[sp - 1] else 0x5D)
+                        sp -= 1
+                        continue
+                    if not wfirst[sp - 1]:
+                        out.putc(0x2C)
+                    wfirst[sp - 1] = 0
+                    if wobj[sp - 1]:
+                        kt = order[wnext[sp - 1]]
+                        wnext[sp - 1] += 1
+                        tk = &tape[kt]
+                        src = (self.arena if tk.flags & F_ESC else self.p) + tk.a
+                        L = tk.b
+                        if tk.flags & F_NEEDS_ESC:
+                            o = out.reserve(6 * L + 3)
+                            o[0] = 0x22
+                            L = _escape_into(o + 1, src, L) + 1
+                            o[L] = 0x22
+                            o[L + 1] = 0x3A
+                            out.n += L + 2
+                        else:
+                            o = out.reserve(L + 3)
+                            o[0] = 0x22
+                            memcpy(o + 1, src, L)
+                            o[L + 1] = 0x22
+                            o[L + 2] = 0x3A
+                            out.n += L + 3
+                        t = kt + 1
+                    else:
+                        t = wnext[sp - 1]
+                        tk = &tape[t]
+                        wnext[sp - 1] = tk.a if (tk.kind == T_ARR or tk.kind == T_OBJ) else t + 1
+                    break
+                else:
+                    break
+        finally:
+            PyMem_Free(wnext)
+        return out.finish()
+
+
+cdef Py_ssize_t _clamp_depth(object max_depth, Py_ssize_t n):
+    # no text of n bytes nests deeper than n: clamp so huge limits fit a C integer
+    if max_depth > n + 1:
+        return n + 1
+    if max_depth < -1:
+        return -1
+    return max_depth
+
+
+def loads(data, max_depth):
+    """Parse strict I-JSON ``data`` into Python values (see ``_codec_py.loads``)."""
+    if type(data) is not bytes or type(max_depth) is not int:
+        return _tw().loads(data, max_depth)
+    cdef bytes b = <bytes>data
+    cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, False)
+    ps.validate()
+    ps.run()
+    return ps.result
+
+
+def canonical_json(data, max_depth):
+    """RFC 8785 bytes of strict I-JSON text ``data`` (see ``_codec_py.canonical_json``)."""
+    if type(data) is not bytes or type(max_depth) is not int or len(data) >= LIMIT_TAPE:
+        return _tw().canonical_json(data, max_depth)
+    cdef bytes b = <bytes>data
+    cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
+    ps.validate()
+    ps.run()
+    return ps.write()
+
+
+# ---------------------------------------------------------------------------------------------
+# dumps: Python values to canonical bytes
+
+ctypedef struct PathNode:
+    PathNode* up
+    PyObject* key       # borrowed (kept alive by the caller), or NULL for an index
+    Py_ssize_t index
+
+
+cdef object _path_pointer(PathNode* node):
+    parts = []
+    while node != NULL:
+        if node.key != NULL:
+            parts.append(<object>node.key)
+        else:
+            parts.append(node.index)
+        node = node.up
+    parts.reverse()
+    return join_pointer(parts)
+
+
+cdef object _path_list(PathNode* node):
+    parts = []
+    while node != NULL:
+        if node.key != NULL:
+            parts.append(<object>node.key)
+        else:
+            parts.append(node.index)
+        node = node.up
+    parts.reverse()
+    return parts
+
+
+@cython.final
+cdef class _Dumper:
+    cdef _Buf out
+    cdef Py_ssize_t max_depth
+    cdef object max_depth_obj
+    cdef SEnt* sbuf
+    cdef Py_ssize_t scap
+
+    def __cinit__(self, Py_ssize_t max_depth, object max_depth_obj):
+        self.out = _Buf(256)
+        self.max_depth = max_depth
+        self.max_depth_obj = max_depth_obj
+        self.sbuf = NULL
+        self.scap = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.sbuf)
+
+    cdef int too_deep(self, PathNode* node) except -1:
+        raise NuifError(
+            "NUIF_DEPTH",
+            f"arrays and objects are nested deeper than the limit of {self.max_depth_obj}",
+            pointer=_path_pointer(node),
+        )
+
+    cdef int check_utf8(self, object s, const char* u, Py_ssize_t L, PathNode* node) except -1:
+        """Noncharacter check of a str's UTF-8 (lone surrogates were caught before)."""
+        cdef const uint8_t* p = <const uint8_t*>u
+        cdef Py_ssize_t j = 0, cp
+        cdef uint8_t c
+        while j < L:
+            c = p[j]
+            if c < 0xEF:
+                j += 1
+                continue
+            cp = _nonchar_at(p, j)
+            if cp >= 0:
+                raise NuifError(
+                    "NUIF_UNICODE",
+                    f"U+{cp:04X} is a Unicode noncharacter (I-JSON forbids it)",
+                    pointer=_path_pointer(node),
+                )
+            j += _seq_len(c)
+        return 0
+
+    cdef const char* str_utf8(self, object s, Py_ssize_t* L, PathNode* node) except NULL:
+        cdef const char* u
+        try:
+            u = PyUnicode_AsUTF8AndSize(s, L)
+        except UnicodeEncodeError:
+            _tw()._check_str(s, _path_list(node))  # raises the twin's lone-surrogate error
+            raise
+        if not PyUnicode_IS_ASCII(s):
+            self.check_utf8(s, u, L[0], node)
+        return u
+
+    cdef int write_str(self, const char* u, Py_ssize_t L) except -1:
+        cdef char* o
+        cdef Py_ssize_t r = 0
+        cdef const uint8_t* s = <const uint8_t*>u
+        while r + 8 <= L and _out_special(_load64(s + r)) == 0:
+            r += 8
+        while r < L and OUT_ESC[s[r]] == 0:
+            r += 1
+        if r == L:
+            o = self.out.reserve(L + 2)
+            o[0] = 0x22
+            memcpy(o + 1, u, L)
+            o[L + 1] = 0x22
+            self.out.n += L + 2
+        else:
+            o = self.out.reserve(6 * L + 2)
+            o[0] = 0x22
+            L = _escape_into(o + 1, s, L) + 1
+            o[L] = 0x22
+            self.out.n += L + 1
+        return 0
+
+    cdef int write_int(self, object v, PathNode* node) except -1:
+        cdef int overflow = 0
+        cdef long long x = PyLong_AsLongLongAndOverflow(v, &overflow)
+        cdef unsigned long long ux
+        cdef char tmp[24]
+        cdef int k = 24
+        if overflow or x > 9007199254740991 or x < -9007199254740991:
+            raise NuifError(
+                "NUIF_NUMBER",
+                f"integer {_tw()._short(str(v))} is beyond ±(2^53 - 1) and would lose precision",
+                pointer=_path_pointer(node),
+            )
+        ux = <unsigned long long>(-x) if x < 0 else <unsigned long long>x
+        while True:
+            k -= 1
+            tmp[k] = <char>(0x30 + ux % 10)
+            ux //= 10
+            if ux == 0:
+                break
+        if x < 0:
+            k -= 1
+            tmp[k] = 0x2D
+        self.out.put(tmp + k, 24 - k)
+        return 0
+
+    cdef int write_float(self, object v, PathNode* node) except -1:
+        cdef double x = PyFloat_AS_DOUBLE(v)
+        cdef char* o
+        if not isfinite(x):
+            raise NuifError("NUIF_NUMBER", f"{v!r} is not a JSON number", pointer=_path_pointer(node))
+        o = self.out.reserve(48)
+        self.out.n += _fmt_double(o, x)
+        return 0
+
+    cdef int dump(self, object v, Py_ssize_t depth, PathNode* node) except -1:
+        cdef type t
+        cdef const char* u
+        cdef Py_ssize_t L
+        if v is None:
+            self.out.put(b"null", 4)
+            return 0
+        if v is True:
+            self.out.put(b"true", 4)
+            return 0
+        if v is False:
+            self.out.put(b"false", 5)
+            return 0
+        t = type(v)
+        if t is str:
+            u = self.str_utf8(v, &L, node)
+            return self.write_str(u, L)
+        if t is int:
+            return self.write_int(v, node)
+        if t is float:
+            return self.write_float(v, node)
+        if t is dict or t is list or t is tuple:
+            return self.container(v, depth, node)
+        if isinstance(v, str):
+            u = self.str_utf8(v, &L, node)
+            return self.write_str(u, L)
+        if isinstance(v, int):
+            self.write_int(v, node)  # checks the range on the value itself
+            return 0
+        if isinstance(v, float):
+            return self.write_float(v, node)
+        if isinstance(v, (dict, list, tuple)):
+            return self.container(v, depth, node)
+        raise NuifError(
+            "NUIF_VALUE",
+            f"a {type(v).__name__} has no JSON representation",
+            pointer=_path_pointer(node),
+        )
+
+    cdef int container(self, object v, Py_ssize_t depth, PathNode* node) except -1:
+        if depth >= self.max_depth:
+            self.too_deep(node)
+        Py_EnterRecursiveCall(" while writing canonical JSON")
+        try:
+            if isinstance(v, dict):
+                self.write_dict(v, depth, node)
+            else:
+                self.write_seq(v, depth, node)
+        finally:
+            Py_LeaveRecursiveCall()
+        return 0
+
+    cdef int write_seq(self, object v, Py_ssize_t depth, PathNode* node) except -1:
+        cdef PathNode child
+        cdef Py_ssize_t index = 0
+        child.up = node
+        child.key = NULL
+        self.out.putc(0x5B)
+        if type(v) is list or type(v) is tuple:
+            items = v if type(v) is tuple else list(<list>v)  # a snapshot: values stay alive
+        else:
+            items = v
+        for item in items:
+            if index:
+                self.out.putc(0x2C)
+            child.index = index
+            self.dump(item, depth + 1, &child)
+            index += 1
+        self.out.putc(0x5D)
+        return 0
+
+    cdef int write_dict(self, object v, Py_ssize_t depth, PathNode* node) except -1:
+        cdef PathNode child
+        cdef Py_ssize_t cnt, m, L
+        cdef const char* u
+        cdef SEnt* e
+        cdef bint fallback = False
+        cdef list keys
+        cdef list values = None
+        if type(v) is dict:
+            keys = list((<dict>v).keys())
+            values = list((<dict>v).values())
+        else:
+            keys = [key for key in v]
+        for key in keys:
+            if not isinstance(key, str):
+                raise NuifError(
+                    "NUIF_VALUE",
+                    f"object member names must be str, not {type(key).__name__}",
+                    pointer=_path_pointer(node),
+                )
+        cnt = len(keys)
+        child.up = node
+        child.index = 0
+        self.out.putc(0x7B)
+        if cnt > 0:
+            if 2 * cnt > self.scap:
+                PyMem_Free(self.sbuf)
+                self.sbuf = NULL
+                self.scap = 0
+                self.sbuf = <SEnt*>PyMem_Malloc(2 * cnt * sizeof(SEnt))
+                if self.sbuf == NULL:
+                    raise MemoryError()
+                self.scap = 2 * cnt
+            e = self.sbuf
+            for m in range(cnt):
+                try:
+                    u = PyUnicode_AsUTF8AndSize(keys[m], &L)
+                except UnicodeEncodeError:
+                    fallback = True
+                    break
+                if L > 0xFFFFFFFF:
+                    fallback = True
+                    break
+                e[m].ptr = <const uint8_t*>u
+                e[m].len = <uint32_t>L
+                e[m].tok = <uint32_t>m
+            if fallback:
+                order = sorted(range(cnt), key=[_tw()._utf16_key(k) for k in keys].__getitem__)
+            else:
+                # the sort buffer may be reused by nested dicts: copy the order out first
+                _sort_ents(e, e + cnt, cnt)
+                order = [e[m].tok for m in range(cnt)]
+            first = True
+            for m in order:
+                key = keys[m]
+                child.key = <PyObject*>key
+                u = self.str_utf8(key, &L, &child)
+                if not first:
+                    self.out.putc(0x2C)
+                first = False
+                self.write_str(u, L)
+                self.out.putc(0x3A)
+                if values is not None:
+                    self.dump(values[m], depth + 1, &child)
+                else:
+                    self.dump(v[key], depth + 1, &child)
+        self.out.putc(0x7D)
+        return 0
+
+
+def dumps(value, max_depth):
+    """RFC 8785 bytes of a Python value (see ``_codec_py.dumps``)."""
+    if type(max_depth) is not int:
+        return _tw().dumps(value, max_depth)
+    cdef Py_ssize_t md
+    if max_depth > (1 << 40):
+        md = 1 << 40
+    elif max_depth < -1:
+        md = -1
+    else:
+        md = max_depth
+    cdef _Dumper d = _Dumper(md, max_depth)
+    d.dump(value, 0, NULL)
+    return d.out.finish()

@@ -1,0 +1,268 @@
+"""Edge cases of the compiled codec: depth, garbage, conformance vectors, and regressions."""
+
+from __future__ import annotations
+
+import enum
+import os
+import random
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nuif_core import _codec_py as twin
+from nuif_core import _speedups as compiled
+from nuif_core._errors import NuifError
+
+CODECS = [compiled, twin]
+IDS = ["compiled", "python"]
+REPO = Path(__file__).resolve().parents[2]
+TESTDATA = Path(os.environ.get("NUIF_SHARED", REPO.parent / "shared")) / "testdata"
+
+
+def error_of(fn: Any, *args: Any) -> tuple[Any, ...]:
+    with pytest.raises(NuifError) as info:
+        fn(*args)
+    e = info.value
+    return (e.code, e.message, e.pointer, e.line, e.column)
+
+
+def same(data: bytes, max_depth: int = 128) -> tuple[Any, ...]:
+    """Run both codecs; assert identical outcomes; return the outcome."""
+    results = []
+    for codec in CODECS:
+        try:
+            results.append(("ok", codec.canonical_json(data, max_depth), repr(codec.loads(data, max_depth))))
+        except NuifError as e:
+            results.append(("error", e.code, e.message, e.pointer, e.line, e.column))
+    assert results[0] == results[1], data[:200]
+    return results[0]
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=IDS)
+def test_ten_megabytes_of_brackets_is_a_clean_depth_error(codec: Any) -> None:
+    data = b"[" * (10 * 1024 * 1024)
+    for fn in (codec.loads, codec.canonical_json):
+        code, message, pointer, line, column = error_of(fn, data, 128)
+        assert (code, pointer, line, column) == ("NUIF_DEPTH", "/0" * 128, 1, 129)
+        assert message == "arrays and objects are nested deeper than the limit of 128"
+
+
+def test_ten_megabytes_of_brackets_under_a_huge_limit_is_a_parse_error() -> None:
+    data = b"[" * (10 * 1024 * 1024)
+    code, message, *_ = error_of(compiled.canonical_json, data, 10**30)
+    assert code == "NUIF_PARSE" and message == "expected a JSON value, found end of text"
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=IDS)
+def test_nesting_exactly_at_the_limit_is_accepted(codec: Any) -> None:
+    mixed = b'{"a":[' * 64 + b"1" + b"]}" * 64
+    assert codec.canonical_json(mixed, 128) == mixed
+    assert codec.canonical_json(b"[" * 128 + b"]" * 128, 128) == b"[" * 128 + b"]" * 128
+    assert codec.dumps(codec.loads(mixed, 128), 128) == mixed
+    assert error_of(codec.canonical_json, b"[" + mixed + b"]", 128)[0] == "NUIF_DEPTH"
+    assert error_of(codec.dumps, [codec.loads(mixed, 128)], 128)[0] == "NUIF_DEPTH"
+
+
+def test_seeded_random_garbage_never_crashes_and_matches_the_twin() -> None:
+    rng = random.Random(8785)
+    alphabet = b'{}[]":,\\/ \n\t-+.eE0123456789truefalsenul\x00\x1f\x7f\x80\xbf\xc2\xe2\xed\xef\xf0\xf4\xff'
+    for _ in range(400):
+        n = rng.randint(0, 64)
+        if rng.random() < 0.5:
+            data = bytes(rng.randrange(256) for _ in range(n))
+        else:
+            data = bytes(rng.choice(alphabet) for _ in range(n))
+        same(data, rng.choice([128, 2, 0]))
+
+
+def test_jsontestsuite_outcomes_match_the_twin() -> None:
+    files = sorted((TESTDATA / "JSONTestSuite" / "test_parsing").glob("*.json"))
+    assert len(files) == 318
+    for f in files:
+        same(f.read_bytes())
+
+
+def test_cyberphone_vectors_are_reproduced_byte_for_byte() -> None:
+    inputs = sorted((TESTDATA / "jcs-cyberphone" / "testdata" / "input").glob("*.json"))
+    assert inputs
+    for f in inputs:
+        expected = (f.parent.parent / "output" / f.name).read_bytes()
+        assert compiled.canonical_json(f.read_bytes(), 128) == expected, f.name
+
+
+def test_es6_number_vectors_are_reproduced() -> None:
+    lines = (TESTDATA / "jcs-es6-numbers" / "es6testfile-first10000.txt").read_text().splitlines()
+    assert len(lines) == 10000
+    for line in lines:
+        bits, expected = line.split(",")
+        x = struct.unpack(">d", bytes.fromhex(bits.rjust(16, "0")))[0]
+        assert compiled.dumps(x, 128) == expected.encode(), line
+        assert compiled.canonical_json(repr(x).encode(), 128) == expected.encode(), line
+
+
+# -- regressions and boundaries found while building the codec --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # U+10FFF (F0 90 BF BF) ends in BF BF but is NOT a noncharacter: the 2nd byte matters
+        ("\U00010fff", None),
+        ("\U0001fffe", "NUIF_UNICODE"),
+        ("\U0010ffff", "NUIF_UNICODE"),
+        ("\U0004ffff", "NUIF_UNICODE"),
+        ("\ufdcf\ufdf0\ufffd", None),
+        ("\ufdd0", "NUIF_UNICODE"),
+        ("\ufdef", "NUIF_UNICODE"),
+        ("\uffff", "NUIF_UNICODE"),
+    ],
+)
+def test_noncharacters_are_found_raw_and_escaped(text: str, code: str | None) -> None:
+    raw = ('"' + "abcdefghij" * 2 + text + '"').encode()  # past the 8-byte fast scan
+    escaped = ('"' + "".join(f"\\u{u:04x}" for u in struct.unpack(">" + "H" * (len(text.encode("utf-16-be")) // 2), text.encode("utf-16-be"))) + '"').encode()
+    for data in (raw, escaped, b'{"' + raw[1:-1] + b'":1}'):
+        result = same(data)
+        assert result[0] == ("ok" if code is None else "error")
+        if code:
+            assert result[1] == code
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'"\xd0\xa1\xd1\x8a\xd0\xb5\xd1\x88\xc1\xbf\xd0\xb5"',  # overlong C1 inside 2-byte runs
+        b'"\xd0\xa1\xd1\x8a\xd0\xb5\xd1\x88\xd0\xb5\xd1\x88\xd0\xb5\xd1\x88\xd0"',  # truncated at the end
+        b'"\xd0\xa1\xd1\x8a\xd0\xb5\xd1\x88\xd0\x41\xd1\x88"',  # lead byte, then ASCII
+        b'"\xed\xa0\x80"',  # an encoded surrogate
+        b'"\xf4\x90\x80\x80"',  # above U+10FFFF
+        b'"\xe0\x9f\xbf"',  # overlong 3-byte
+        b'"\xf0\x8f\xbf\xbf"',  # overlong 4-byte
+        b'[1,2] \xff',  # bad UTF-8 after a syntax error would be: UTF-8 is reported first
+        b'[1,,\xff]',
+    ],
+)
+def test_invalid_utf8_is_reported_at_the_lead_byte_like_python(data: bytes) -> None:
+    result = same(data)
+    assert result[0] == "error" and result[1] == "NUIF_UTF8"
+    with pytest.raises(UnicodeDecodeError) as info:
+        data.decode("utf-8")
+    prefix = data[: info.value.start].decode("utf-8")
+    assert result[4:] == (prefix.count("\n") + 1, len(prefix.rsplit("\n", 1)[-1]) + 1)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'"ab\x00',  # a NUL as the last byte is a control character, not the end
+        b'"ab',
+        b'"ab\\',
+        b'"ab\\u12',
+        b'"\\ud800',
+        b'"\\ud800\\',
+        b'"\\ud800\\u',
+        b'"\\ud800\\u00',
+        b'"\\ud800\\n"',
+        b'"\\ud800\\u0041"',
+        b'"\\udc00"',
+        b'"\\u00zz"',
+        b'"\\x"',
+        b"-",
+        b"01",
+        b"1.",
+        b"1e",
+        b"1e+",
+        b"tru",
+        b"nul",
+        b"",
+        b" \n ",
+        b"\xef\xbb\xbf1",
+        b'{"a":1,"a":2,"b":{"c":1,"c":2}}',  # the inner object closes first
+        b'{"a":1,"\\u0061":2}',
+        b'{"b":[{"x":1e400}]}',
+        b'[9007199254740992]',
+        b'{"\\ud83d\\ude00":{"k":"\\uffff"}}',
+        b'{"a/b~c":[0,{"d":"\\ud800"}]}',
+    ],
+)
+def test_error_corner_cases_match_the_twin(data: bytes) -> None:
+    assert same(data)[0] == "error"
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"-0", b"0"),
+        (b"-0.0", b"0"),
+        (b"0e-5", b"0"),
+        (b"1e-400", b"0"),
+        (b"1.0", b"1"),
+        (b"100e-2", b"1"),
+        (b"1e21", b"1e+21"),
+        (b"1.5e300", b"1.5e+300"),
+        (b"123456789012345678901.0", b"123456789012345680000"),
+        (b"0.0000001", b"1e-7"),
+        (b"0.000001", b"0.000001"),
+        (b"9007199254740991", b"9007199254740991"),
+        (b"-9007199254740991", b"-9007199254740991"),
+        (b"2.2250738585072011e-308", b"2.225073858507201e-308"),
+        (b'"\\u001F\\u007f\\/\\u0022\\u005c"', b'"\\u001f\x7f/\\"\\\\"'),
+        (b'"\\u2028\\u2029"', '"\u2028\u2029"'.encode()),
+        (b'{"\\ue000":1,"\\ud83d\\ude00":2,"a":3}', '{"a":3,"\U0001f600":2,"\ue000":1}'.encode()),
+        (b'{"b":1,"a\\"":2,"a":3}', b'{"a":3,"a\\"":2,"b":1}'),
+    ],
+)
+def test_canonical_bytes_of_tricky_values(data: bytes, expected: bytes) -> None:
+    for codec in CODECS:
+        assert codec.canonical_json(data, 128) == expected
+
+
+class Color(enum.IntEnum):
+    RED = 1
+
+
+class Name(str):
+    pass
+
+
+def test_dumps_handles_subclasses_tuples_and_self_references_like_the_twin() -> None:
+    loop: list[Any] = []
+    loop.append(loop)
+    for value in (
+        {"n": Color.RED, Name("k"): Name("v"), "t": (1, 2.5, None)},
+        loop,
+        {"\ud800": 1, "a": 2},
+        {"b": 1, "\ud800": [1e400]},
+        {"a": float("nan")},
+        {"a": {1: 2}},
+        {"a": 2**53},
+        {"\ue000": 1, "\U0001f600": 2},
+        [b"x"],
+        "\ud800x\uffff",
+        "x\uffff\ud800",
+    ):
+        outcomes = []
+        for codec in CODECS:
+            try:
+                outcomes.append(("ok", codec.dumps(value, 128)))
+            except NuifError as e:
+                outcomes.append((e.code, e.message, e.pointer))
+        assert outcomes[0] == outcomes[1], value
+
+
+def test_non_bytes_input_and_odd_limits_fall_back_to_the_twins_behaviour() -> None:
+    assert compiled.loads(bytearray(b"[1]"), 128) == [1]
+    assert compiled.canonical_json(b"[[1]]", 10**40) == b"[[1]]"
+    assert error_of(compiled.canonical_json, b"[]", -5) == error_of(twin.canonical_json, b"[]", -5)
+    assert error_of(compiled.dumps, [], -5) == error_of(twin.dumps, [], -5)
+
+
+def test_many_members_are_sorted_and_duplicates_found_at_the_earliest_second_occurrence() -> None:
+    rng = random.Random(7)
+    keys = [f"k{rng.randrange(10**6)}\ue000" if i % 3 else f"\U0001f600{i}" for i in range(300)]
+    body = ",".join(f'"{k}":{i}' for i, k in enumerate(keys))
+    same(("{" + body + "}").encode())
+    dup = ",".join(f'"{k}":{i}' for i, k in enumerate(keys + [keys[150], keys[20]]))
+    result = same(("{" + dup + "}").encode())
+    assert result[1] == "NUIF_DUPLICATE_KEY"
