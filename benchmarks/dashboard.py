@@ -67,8 +67,19 @@ class Row:
         return self.info.get("metric") == "memory"
 
     @property
+    def latency(self) -> bool:
+        if self.memory:
+            return False
+        return (self.info.get("metric") == "latency" or "startup" in self.op
+                or not self.input_bytes)
+
+    @property
+    def ms(self) -> float | None:
+        return self.median * 1e3 if self.median else None
+
+    @property
     def mbps(self) -> float | None:
-        if self.memory or not self.input_bytes or not self.median:
+        if self.memory or self.latency or not self.median:
             return None
         return mb_per_s(self.input_bytes, self.median)
 
@@ -134,6 +145,12 @@ class Run:
 
     def ops(self) -> list[str]:
         return _order((r.op for r in self.rows), OP_ORDER)
+
+
+def primary_impl(rows: Iterable[Row]) -> str:
+    """The implementation whose ratios a table shows: the first ``ours`` (``nuif`` if present)."""
+    order = impl_order(rows)
+    return "nuif" if "nuif" in order else (order[0] if order else "nuif")
 
 
 def impl_order(rows: Iterable[Row]) -> list[str]:
@@ -223,6 +240,18 @@ def _table(header: list[str], body: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _op_kind(rows: list[Row]) -> tuple[str, Callable[[Row], float | None], Callable[[float | None], str]]:
+    """(unit, value of a row, formatter) for the table of one operation."""
+    if any(r.memory for r in rows):
+        return ("extra RSS ÷ input",
+                lambda r: r.info.get("extra_rss_ratio") if isinstance(
+                    r.info.get("extra_rss_ratio"), (int, float)) else None,
+                lambda v: "-" if v is None else f"{v:.2f}")
+    if all(r.latency for r in rows):
+        return "median ms", lambda r: r.ms, lambda v: "-" if v is None else f"{v:.4g}"
+    return "MB/s", lambda r: r.mbps, fmt_rate
+
+
 def _op_rows(run: Run, op: str) -> tuple[list[str], list[str], list[tuple[str, str]]]:
     rows = [r for r in run.rows if r.op == op]
     impls = impl_order(rows)
@@ -230,6 +259,14 @@ def _op_rows(run: Run, op: str) -> tuple[list[str], list[str], list[tuple[str, s
     keys = sorted({(r.shape, r.size) for r in rows},
                   key=lambda k: (_rank(k[0], SHAPE_ORDER), k[0], _rank(k[1], SIZE_ORDER), k[1]))
     return impls, peers, keys
+
+
+def _mains(runs: Sequence[Run]) -> dict[str, str]:
+    by_op: dict[str, list[Row]] = defaultdict(list)
+    for run_ in runs:
+        for r in run_.rows:
+            by_op[r.op].append(r)
+    return {op: primary_impl(rows) for op, rows in by_op.items()}
 
 
 def text_table(runs: Sequence[Run]) -> str:
@@ -241,41 +278,38 @@ def text_table(runs: Sequence[Run]) -> str:
     out = [f"run {run.name}  {run.when}  {run.machine}  {run.commit}  nuif codec: {run.codec}"]
     for op in run.ops():
         impls, peers, keys = _op_rows(run, op)
-        memory = any(r.memory for r in run.rows if r.op == op)
-        unit = "extra RSS / input" if memory else "MB/s"
-        header = ["shape", "size"] + [f"{i}" for i in impls] + [f"nuif vs {p}" for p in peers]
+        op_rows = [r for r in run.rows if r.op == op]
+        unit, value, fmt = _op_kind(op_rows)
+        main = primary_impl(op_rows)
+        peers = [p_ for p_ in peers if p_ != main]
+        header = ["shape", "size"] + list(impls) + [f"{main} vs {p_}" for p_ in peers]
         body = []
         for shape, size in keys:
             cells = [shape, size]
             for impl in impls:
                 r = idx.get((op, shape, size, impl))
-                if r is None:
-                    cells.append("-")
-                elif memory:
-                    v = r.info.get("extra_rss_ratio")
-                    cells.append(f"{v:.2f}" if isinstance(v, (int, float)) else "-")
-                else:
-                    cells.append(fmt_rate(r.mbps))
-            ours = idx.get((op, shape, size, "nuif"))
-            for p in peers:
-                cells.append(fmt_ratio(ours.ratios.get(p)) if ours else "-")
+                cells.append("-" if r is None else fmt(value(r)))
+            ours = idx.get((op, shape, size, main))
+            for p_ in peers:
+                cells.append(fmt_ratio(ours.ratios.get(p_)) if ours else "-")
             body.append(cells)
-        out += ["", f"{op} ({unit}; ratio = how many times faster/leaner nuif is)",
+        out += ["", f"{op} ({unit}; ratio = how many times faster/leaner {main} is)",
                 _table(header, body)]
     if len(runs) > 1:
+        mains = _mains(runs)
         keys = sorted({(r.op, r.shape, r.size) for run_ in runs for r in run_.rows
-                       if r.impl == "nuif" and not r.memory},
+                       if r.impl == mains.get(r.op) and r.mbps},
                       key=lambda k: (_rank(k[0], OP_ORDER), _rank(k[1], SHAPE_ORDER),
                                      _rank(k[2], SIZE_ORDER), k))
         header = ["operation", "shape size"] + [r.name[:24] for r in runs]
         body = []
         for op, shape, size in keys:
-            cells = [op, f"{shape} {size}"]
+            cells = [f"{op} ({mains[op]})", f"{shape} {size}"]
             for run_ in runs:
-                r = run_.index().get((op, shape, size, "nuif"))
+                r = run_.index().get((op, shape, size, mains[op]))
                 cells.append(fmt_rate(r.mbps) if r else "-")
             body.append(cells)
-        out += ["", "history: nuif MB/s per saved run (oldest first)", _table(header, body)]
+        out += ["", "history: MB/s per saved run (oldest first)", _table(header, body)]
     ts = targets(run)
     if ts:
         out += ["", "targets (issue 6)"]
@@ -442,49 +476,49 @@ def render_html(runs: Sequence[Run], *, title: str = "NUIF benchmarks") -> str:
     for op in run.ops():
         rows = [r for r in run.rows if r.op == op]
         impls, peers, keys = _op_rows(run, op)
+        unit, value, fmt = _op_kind(rows)
         memory = any(r.memory for r in rows)
+        main = primary_impl(rows)
+        peers = [pr for pr in peers if pr != main]
         p.append(f'<h2 id="op-{e(op)}" class="op"{_attrs(op=op)}>{e(op)}</h2>')
         shapes = _order({k[0] for k in keys}, SHAPE_ORDER)
         charts = []
         for shape in shapes:
             sizes = [k[1] for k in keys if k[0] == shape]
-            if memory:
-                val = lambda g, s, shape=shape: (  # noqa: E731
-                    (r := idx.get((op, shape, g, s))) and r.info.get("extra_rss_ratio")) or None
-                unit = "extra RSS ÷ input"
-            else:
-                val = lambda g, s, shape=shape: (  # noqa: E731
-                    (r := idx.get((op, shape, g, s))) and r.mbps) or None
-                unit = "MB/s"
+            val = lambda g, s, shape=shape: (  # noqa: E731
+                value(r) if (r := idx.get((op, shape, g, s))) else None)
             charts.append(bar_chart(f"{op} · {shape}", sizes, impls, val, unit, impls))
         p.append('<div class="charts">' + "".join(charts) + "</div>")
-        head = "".join(f"<th>{e(i)}<br><span class=muted>{'extra RSS ÷ input' if memory else 'MB/s'}"
-                       f"</span></th>" for i in impls)
-        head += "".join(f"<th>nuif vs {e(pr)}</th>" for pr in peers)
+        head = "".join(f"<th>{e(i)}<br><span class=muted>{e(unit)}</span></th>" for i in impls)
+        head += "".join(f"<th>{e(main)} vs {e(pr)}</th>" for pr in peers)
         p.append(f'<table class="results"{_attrs(op=op)}><tr><th>shape</th><th>size</th>'
                  f"{head}</tr>")
         for shape, size in keys:
             cells = [f"<td>{e(shape)}</td><td>{e(size)}</td>"]
             for impl in impls:
                 r = idx.get((op, shape, size, impl))
+                where = dict(op=op, shape=shape, size=size, impl=impl)
                 if r is None:
                     cells.append('<td class="rate">–</td>')
                 elif memory:
-                    v = r.info.get("extra_rss_ratio")
+                    v = value(r)
                     extra = r.info.get("extra_rss_bytes")
-                    cells.append(f'<td class="mem"{_attrs(op=op, shape=shape, size=size, impl=impl, ratio=v)}'
+                    cells.append(f'<td class="mem"{_attrs(**where, ratio="" if v is None else v)}'
                                  f' title="{e(fmt_bytes(extra))} over {e(fmt_bytes(r.input_bytes))}">'
-                                 f"{'–' if v is None else f'{v:.2f}'}</td>")
+                                 f"{fmt(v)}</td>")
+                elif r.latency:
+                    cells.append(f'<td class="ms"{_attrs(**where, ms="" if r.ms is None else f"{r.ms:.6f}")}>'
+                                 f"{fmt(r.ms)}</td>")
                 else:
                     mb = r.mbps
-                    cells.append(f'<td class="rate"{_attrs(op=op, shape=shape, size=size, impl=impl, mbps=f"{mb:.6f}" if mb else "")}'
+                    cells.append(f'<td class="rate"{_attrs(**where, mbps=f"{mb:.6f}" if mb else "")}'
                                  f' title="median {r.median or 0:.6g} s over {r.input_bytes} bytes">'
                                  f"{fmt_rate(mb)}</td>")
-            ours = idx.get((op, shape, size, "nuif"))
+            ours = idx.get((op, shape, size, main))
             for pr in peers:
                 v = ours.ratios.get(pr) if ours else None
                 cls = "" if v is None else (" good" if v >= 1 else " bad")
-                cells.append(f'<td class="ratio{cls}"{_attrs(op=op, shape=shape, size=size, peer=pr, ratio="" if v is None else f"{v:.4f}")}>'
+                cells.append(f'<td class="ratio{cls}"{_attrs(op=op, shape=shape, size=size, impl=main, peer=pr, ratio="" if v is None else f"{v:.4f}")}>'
                              f"{fmt_ratio(v)}</td>")
             p.append(f"<tr>{''.join(cells)}</tr>")
         p.append("</table>")
@@ -497,42 +531,39 @@ def render_html(runs: Sequence[Run], *, title: str = "NUIF benchmarks") -> str:
                  f"</td><td>{e(r.commit)}</td><td>{e(r.codec)}</td></tr>")
     p.append("</table>")
     if len(runs) > 1:
-        hist_keys = sorted({(r.op, r.shape) for run_ in runs for r in run_.rows
-                            if r.impl == "nuif" and not r.memory},
-                           key=lambda k: (OP_ORDER.index(k[0]) if k[0] in OP_ORDER else 99, k))
+        mains = _mains(runs)
+        indexes = [run_.index() for run_ in runs]
+
+        def rate(i: int, op: str, shape: str, size: str) -> float | None:
+            rr = indexes[i].get((op, shape, size, mains[op]))
+            return rr.mbps if rr else None
+
+        all_keys = sorted({(r.op, r.shape, r.size) for run_ in runs for r in run_.rows
+                           if r.impl == mains.get(r.op) and r.mbps},
+                          key=lambda k: (_rank(k[0], OP_ORDER), _rank(k[1], SHAPE_ORDER),
+                                         _rank(k[2], SIZE_ORDER), k))
         charts = []
-        for op, shape in hist_keys:
-            sizes = _order({r.size for run_ in runs for r in run_.rows
-                            if r.op == op and r.shape == shape}, SIZE_ORDER)
-            series = {}
-            for size in sizes:
-                series[size] = [
-                    (rr.mbps if (rr := run_.index().get((op, shape, size, "nuif"))) else None)
-                    for run_ in runs]
-            charts.append(line_chart(f"nuif {op} · {shape} (MB/s per run)",
+        for op, shape in dict.fromkeys((k[0], k[1]) for k in all_keys):
+            series = {size: [rate(i, op, shape, size) for i in range(len(runs))]
+                      for o, sh, size in all_keys if (o, sh) == (op, shape)}
+            charts.append(line_chart(f"{mains[op]} {op} · {shape} (MB/s per run)",
                                      [r.name for r in runs], series, "MB/s"))
         p.append('<div class="charts">' + "".join(charts) + "</div>")
-        p.append('<table class="history"><tr><th>operation</th><th>shape</th><th>size</th>'
-                 + "".join(f"<th>#{i}</th>" for i in range(1, len(runs) + 1))
+        p.append('<table class="history"><tr><th>operation</th><th>impl</th><th>shape</th>'
+                 "<th>size</th>" + "".join(f"<th>#{i}</th>" for i in range(1, len(runs) + 1))
                  + "<th>last vs previous</th></tr>")
-        all_keys = sorted({(r.op, r.shape, r.size) for run_ in runs for r in run_.rows
-                           if r.impl == "nuif" and not r.memory},
-                          key=lambda k: (OP_ORDER.index(k[0]) if k[0] in OP_ORDER else 99,
-                                         SHAPE_ORDER.index(k[1]) if k[1] in SHAPE_ORDER else 9,
-                                         SIZE_ORDER.index(k[2]) if k[2] in SIZE_ORDER else 9, k))
         for op, shape, size in all_keys:
-            vals = [(rr.mbps if (rr := run_.index().get((op, shape, size, "nuif"))) else None)
-                    for run_ in runs]
+            vals = [rate(i, op, shape, size) for i in range(len(runs))]
             cells = "".join(
-                f'<td class="rate"{_attrs(run=run_.name, op=op, shape=shape, size=size, impl="nuif", mbps=f"{v:.6f}" if v else "")}>'
+                f'<td class="rate"{_attrs(run=run_.name, op=op, shape=shape, size=size, impl=mains[op], mbps=f"{v:.6f}" if v else "")}>'
                 f"{fmt_rate(v)}</td>" for run_, v in zip(runs, vals))
-            delta = ""
             if vals[-1] and vals[-2]:
                 d = (vals[-1] / vals[-2] - 1) * 100
                 delta = f'<td class="ratio {"good" if d >= 0 else "bad"}">{d:+.1f}%</td>'
             else:
                 delta = '<td class="ratio">–</td>'
-            p.append(f"<tr><td>{e(op)}</td><td>{e(shape)}</td><td>{e(size)}</td>{cells}{delta}</tr>")
+            p.append(f"<tr><td>{e(op)}</td><td>{e(mains[op])}</td><td>{e(shape)}</td>"
+                     f"<td>{e(size)}</td>{cells}{delta}</tr>")
         p.append("</table>")
     p.append("</body></html>")
     return "\n".join(p)

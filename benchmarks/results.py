@@ -8,7 +8,10 @@ Conventions (also in benchmarks/README.md):
 * ``extra_info.ratio_to``: ``{other impl: other's median / this median}`` over the implementations
   of the same group (operation, shape, size) — how many times *faster* this one is; > 1 is better;
 * memory entries (``extra_info.metric == "memory"``) compare ``extra_rss_bytes`` the same way
-  (how many times *less* extra memory); they carry no ``mb_per_s``.
+  (how many times *less* extra memory); they carry no ``mb_per_s``;
+* latency entries (``extra_info.metric == "latency"``, or an ``op`` whose name contains
+  ``startup``: operations whose input size is not the point) carry no ``mb_per_s``; the dashboard
+  shows their median in ms.
 """
 
 from __future__ import annotations
@@ -42,11 +45,12 @@ def annotate(entries: Iterable[dict[str, Any]]) -> None:
         median = (e.get("stats") or {}).get("median")
         if (
             info.get("metric", "throughput") == "throughput"
+            and "startup" not in str(info.get("op", ""))
             and isinstance(info.get("input_bytes"), int)
             and isinstance(median, (int, float))
             and median > 0
         ):
-            info["mb_per_s"] = round(mb_per_s(info["input_bytes"], median), 3)
+            info["mb_per_s"] = float(f"{mb_per_s(info['input_bytes'], median):.6g}")
         if "impl" in info:
             groups[e.get("group")].append(e)
     for members in groups.values():
@@ -65,6 +69,8 @@ def annotate(entries: Iterable[dict[str, Any]]) -> None:
 def fmt_rate(x: float | None) -> str:
     if x is None or not math.isfinite(x):
         return "-"
+    if x < 0.01:
+        return f"{x:.2g}"
     if x >= 100:
         return f"{x:.0f}"
     if x >= 10:

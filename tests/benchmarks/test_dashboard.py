@@ -180,3 +180,31 @@ def test_by_default_it_reads_the_runs_saved_under_the_storage_directory(two_runs
     assert dashboard.main(["--storage", str(tmp_path / ".benchmarks"), "-o", str(out)]) == 0
     assert "History (2 saved runs)" in out.read_text(encoding="utf-8")
     assert dashboard.main(["--storage", str(tmp_path / "nothing")]) == 2
+
+
+def _entry(op, impl, role, median, input_bytes, size="1KiB", shape="ui", **info):
+    return {"group": f"{op} {shape} {size}", "name": f"test_{op}[{impl}]",
+            "stats": {"median": median},
+            "extra_info": {"op": op, "shape": shape, "size": size, "impl": impl, "role": role,
+                           "input_bytes": input_bytes, **info}}
+
+
+def test_start_up_times_read_as_milliseconds_and_other_surfaces_compare_to_their_peers():
+    run = dashboard.Run.from_entries([
+        _entry("cli-startup", "nuif", "ours", 0.080, 0, shape="process", size="--version"),
+        _entry("cli-startup", "python -c pass", "peer", 0.020, 0, shape="process",
+               size="--version"),
+        _entry("mcp-roundtrip", "nuif-mcp", "ours", 0.002, 1024),
+        _entry("mcp-roundtrip", "bare-echo", "peer", 0.001, 1024),
+    ], name="r1")
+    text = dashboard.text_table([run])
+    assert "cli-startup (median ms" in text and "80" in text and "0.25x" in text
+    assert "nuif-mcp vs bare-echo" in text and "0.50x" in text
+    assert "0.51" in text  # 1024 B / 2 ms = 0.512 MB/s
+    page = _Page()
+    page.feed(dashboard.render_html([run, run]))
+    ms = {a["data-impl"]: float(a["data-ms"]) for a in page.find("td", "ms")}
+    assert ms == {"nuif": pytest.approx(80.0), "python -c pass": pytest.approx(20.0)}
+    ratio = [a for a in page.find("td", "ratio") if a.get("data-op") == "mcp-roundtrip"]
+    assert [(a["data-impl"], a["data-peer"], float(a["data-ratio"])) for a in ratio] == [
+        ("nuif-mcp", "bare-echo", 0.5)]
