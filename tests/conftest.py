@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+# tests/cross_surface.py (the corpus shared by the cross-surface tests) is importable everywhere
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 REPO = Path(__file__).resolve().parent.parent
 #: ../shared beside the repository (CI places it there); NUIF_SHARED overrides

@@ -3,55 +3,15 @@ same canonical text, hashes and error codes as the direct API (with ``Limits.MCP
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import nuif_core
 import pytest
 from nuif_core import Limits, NuifError
-from nuif_mcp_wire import DOC, DUPLICATE_ID_DOC, call, exchange, line
+from cross_surface import DOC, documents, patches
+from nuif_mcp_wire import call, exchange, line
 
 pytestmark = pytest.mark.timeout(300)
-
-SHARED = (
-    Path(__file__).resolve().parents[3] / "shared" / "testdata" / "JSONTestSuite" / "test_parsing"
-)
-
-
-def _documents() -> list[str]:
-    docs = [
-        DOC,
-        DUPLICATE_ID_DOC,
-        nuif_core.canonicalize(DOC).text,
-        '{"nuif": 0, "root": {"id": "r", "kind": "screen", "attrs": {}, "children": []}, "meta": {}}',
-        '{"nuif": 1, "root": {"id": "r", "kind": "screen"}}',
-        '{"nuif": 0, "root": {"id": "bad id", "kind": "screen"}}',
-        '{"nuif": 0, "root": {"id": "r", "kind": "Screen"}}',
-        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"9": 1}}}',
-        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"n": 1e400}}}',
-        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"n": 9007199254740993}}}',
-        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"a": 1, "a": 2}}}',
-        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"s": "\\ud800"}}}',
-        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"v": [1.0, -0, 1e21, 1e-7, "é\\u2028"]}}, "meta": {"z": 1, "a": null}}',
-        '{"nuif": 0, "root": {"id": "r", "kind": "x"}, "extra": 1}',
-        "[" * 200 + "]" * 200,
-        "",
-        "\ufeff{}",
-        '{"nuif": 0, "root": {"id": "r", "kind": "x", "children": ['
-        + ",".join(f'{{"id": "c{i}", "kind": "k{i % 3}"}}' for i in range(300))
-        + "]}}",
-    ]
-    if SHARED.is_dir():
-        for path in sorted(SHARED.glob("*.json"))[::6]:
-            try:
-                text = path.read_bytes().decode("utf-8")
-            except UnicodeDecodeError:
-                continue  # not representable as a JSON string argument
-            if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-                continue
-            docs.append(text)
-    return docs
 
 
 def _direct(name: str, arguments: dict[str, Any]) -> tuple[str, Any]:
@@ -81,54 +41,12 @@ def _mcp(message: dict[str, Any]) -> tuple[str, Any]:
 
 def _cases() -> list[tuple[str, dict[str, Any]]]:
     cases: list[tuple[str, dict[str, Any]]] = []
-    for doc in _documents():
+    for doc in documents():
         cases.append(("validate", {"document": doc}))
         cases.append(("inspect", {"document": doc, "max_outline_nodes": 50}))
         cases.append(("canonicalize", {"document": doc}))
-    if hasattr(nuif_core, "apply_patch"):
-        base = nuif_core.canonicalize(DOC).hash
-        patches = [
-            {
-                "nuif_patch": 0,
-                "base": base,
-                "transactions": [
-                    {"ops": [{"op": "set", "id": "login", "attr": "title", "value": "Hi"}]}
-                ],
-            },
-            {
-                "nuif_patch": 0,
-                "transactions": [
-                    {
-                        "ops": [
-                            {
-                                "op": "insert",
-                                "parent": "login",
-                                "index": 0,
-                                "node": {"id": "n", "kind": "text"},
-                            }
-                        ]
-                    }
-                ],
-            },
-            {"nuif_patch": 0, "transactions": [{"ops": [{"op": "remove", "id": "login"}]}]},
-            {"nuif_patch": 0, "transactions": [{"ops": [{"op": "remove", "id": "nope"}]}]},
-            {"nuif_patch": 0, "base": "sha256:" + "1" * 64, "transactions": []},
-            {"nuif_patch": 1, "transactions": []},
-            {
-                "nuif_patch": 0,
-                "transactions": [
-                    {"ops": [{"op": "move", "id": "login.submit", "parent": "login.submit"}]}
-                ],
-            },
-        ]
-        for patch in patches:
-            cases.append(
-                (
-                    "apply-patch",
-                    {"document": DOC, "patch": json.dumps(patch), "include_inverse": True},
-                )
-            )
-        cases.append(("apply-patch", {"document": DOC, "patch": "{", "include_inverse": True}))
+    for patch in patches():
+        cases.append(("apply-patch", {"document": DOC, "patch": patch, "include_inverse": True}))
     return cases
 
 

@@ -1,0 +1,100 @@
+"""The corpus every cross-surface test runs: documents and patches, valid and invalid.
+
+The direct API, the ``nuif`` CLI (tests/cli/test_cross_surface.py) and the MCP tools
+(tests/mcp/test_cross_surface.py) must give identical canonical text, hashes and error codes on it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import nuif_core
+
+DOC = (
+    '{"root": {"kind": "screen", "id": "login", "children": [{"id": "login.submit", '
+    '"kind": "button", "attrs": {"label": "Sign in"}}]}, "nuif": 0}'
+)
+DUPLICATE_ID_DOC = '{"nuif":0,"root":{"id":"a","kind":"screen","children":[{"id":"a","kind":"x"}]}}'
+
+SHARED = (
+    Path(os.environ.get("NUIF_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    / "testdata" / "JSONTestSuite" / "test_parsing"
+)
+
+
+def documents() -> list[str]:
+    """Documents: canonical, pretty, invalid in every layer, and a sample of JSONTestSuite."""
+    docs = [
+        DOC,
+        DUPLICATE_ID_DOC,
+        nuif_core.canonicalize(DOC).text,
+        '{"nuif": 0, "root": {"id": "r", "kind": "screen", "attrs": {}, "children": []}, "meta": {}}',
+        '{"nuif": 1, "root": {"id": "r", "kind": "screen"}}',
+        '{"nuif": 0, "root": {"id": "bad id", "kind": "screen"}}',
+        '{"nuif": 0, "root": {"id": "r", "kind": "Screen"}}',
+        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"9": 1}}}',
+        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"n": 1e400}}}',
+        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"n": 9007199254740993}}}',
+        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"a": 1, "a": 2}}}',
+        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"s": "\\ud800"}}}',
+        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"v": [1.0, -0, 1e21, 1e-7, "é\\u2028"]}}, "meta": {"z": 1, "a": null}}',
+        '{"nuif": 0, "root": {"id": "r", "kind": "x"}, "extra": 1}',
+        "[" * 200 + "]" * 200,
+        "",
+        "\ufeff{}",
+        '{"nuif": 0, "root": {"id": "r", "kind": "x", "children": ['
+        + ",".join(f'{{"id": "c{i}", "kind": "k{i % 3}"}}' for i in range(300))
+        + "]}}",
+    ]
+    assert SHARED.is_dir(), f"conformance data not found at {SHARED} (set NUIF_SHARED)"
+    for path in sorted(SHARED.glob("*.json"))[::6]:
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # not representable as a JSON string argument
+        if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+            continue
+        docs.append(text)
+    return docs
+
+
+def patches() -> list[str]:
+    """Patch texts for ``DOC``: successes, and failures of every kind."""
+    base = nuif_core.canonicalize(DOC).hash
+    patches = [
+        {
+            "nuif_patch": 0,
+            "base": base,
+            "transactions": [
+                {"ops": [{"op": "set", "id": "login", "attr": "title", "value": "Hi"}]}
+            ],
+        },
+        {
+            "nuif_patch": 0,
+            "transactions": [
+                {
+                    "ops": [
+                        {
+                            "op": "insert",
+                            "parent": "login",
+                            "index": 0,
+                            "node": {"id": "n", "kind": "text"},
+                        }
+                    ]
+                }
+            ],
+        },
+        {"nuif_patch": 0, "transactions": [{"ops": [{"op": "remove", "id": "login"}]}]},
+        {"nuif_patch": 0, "transactions": [{"ops": [{"op": "remove", "id": "nope"}]}]},
+        {"nuif_patch": 0, "base": "sha256:" + "1" * 64, "transactions": []},
+        {"nuif_patch": 1, "transactions": []},
+        {
+            "nuif_patch": 0,
+            "transactions": [
+                {"ops": [{"op": "move", "id": "login.submit", "parent": "login.submit"}]}
+            ],
+        },
+    ]
+    return [json.dumps(p) for p in patches] + ["{"]
