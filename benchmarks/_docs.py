@@ -12,18 +12,18 @@ SHAPES = list(corpus.SHAPES)
 PATCH_SCENARIOS = [("small-100-nodes-10-ops", 100, 10), ("10k-nodes-1k-ops", 10_000, 1_000)]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def doc(shape: str, size: str) -> bytes:
     return corpus.load(shape, size)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def diff_pair(size: str) -> tuple[bytes, bytes]:
     a = corpus.load("ui", size)
     return a, corpus.load_variant("ui", size)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def patch_case(n_nodes: int, n_ops: int) -> tuple[bytes, bytes, bytes]:
     """(document, NUIF patch text, equivalent RFC 6902 patch text)."""
     import json

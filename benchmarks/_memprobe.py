@@ -69,12 +69,20 @@ def main(argv: list[str]) -> int:
     result = fn(data)
     peak = _peak(reset)
     extra = max(0, peak - baseline)
-    print(json.dumps({
-        "impl": impl_name, "input_bytes": len(data), "baseline_rss_bytes": baseline,
-        "peak_rss_bytes": peak, "extra_rss_bytes": extra,
-        "extra_rss_ratio": round(extra / len(data), 3), "peak_reset": reset,
-        "result_len": len(result[0] if isinstance(result, tuple) else result),
-    }))
+    print(
+        json.dumps(
+            {
+                "impl": impl_name,
+                "input_bytes": len(data),
+                "baseline_rss_bytes": baseline,
+                "peak_rss_bytes": peak,
+                "extra_rss_bytes": extra,
+                "extra_rss_ratio": round(extra / len(data), 3),
+                "peak_reset": reset,
+                "result_len": len(result[0] if isinstance(result, tuple) else result),
+            }
+        )
+    )
     return 0
 
 

@@ -14,5 +14,15 @@ from benchmarks.impls import CANONICALIZE
 @pytest.mark.parametrize("shape", SHAPES)
 def test_canonicalize(benchmark, shape, size, impl):
     data = doc(shape, size)
-    run(benchmark, impl.fn, data, op="canonicalize", shape=shape, size=size, impl=impl.name,
-        role=impl.role, input_bytes=len(data), slow=impl.name == "nuif-py")
+    run(
+        benchmark,
+        impl.fn,
+        data,
+        op="canonicalize",
+        shape=shape,
+        size=size,
+        impl=impl.name,
+        role=impl.role,
+        input_bytes=len(data),
+        slow=impl.name == "nuif-py",
+    )

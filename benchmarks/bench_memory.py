@@ -22,15 +22,27 @@ from benchmarks import corpus
 from benchmarks.harness import run
 
 ROOT = Path(__file__).resolve().parent.parent
-IMPLS = [("nuif", "ours"), ("nuif-codec", "ours"), ("rfc8785", "peer"), ("json", "peer"),
-         ("orjson", "peer")]
+IMPLS = [
+    ("nuif", "ours"),
+    ("nuif-codec", "ours"),
+    ("rfc8785", "peer"),
+    ("json", "peer"),
+    ("orjson", "peer"),
+]
 
 
 def probe(impl: str, path: str) -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    proc = subprocess.run([sys.executable, "-m", "benchmarks._memprobe", impl, path], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=300, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks._memprobe", impl, path],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"memory probe {impl} failed:\n{proc.stderr}")
     return json.loads(proc.stdout)
@@ -46,12 +58,24 @@ def test_memory(benchmark, shape, size, impl, role):
     def once() -> None:
         found.update(probe(impl, path))
 
-    run(benchmark, once, op="memory", shape=shape, size=size, impl=impl, role=role,
-        input_bytes=corpus.SIZES[size], rounds=(1, 0), metric="memory")
+    run(
+        benchmark,
+        once,
+        op="memory",
+        shape=shape,
+        size=size,
+        impl=impl,
+        role=role,
+        input_bytes=corpus.SIZES[size],
+        rounds=(1, 0),
+        metric="memory",
+    )
     if not found:  # pragma: no cover - the benchmark always calls once()
         once()
     benchmark.extra_info.update(
-        extra_rss_bytes=found["extra_rss_bytes"], extra_rss_ratio=found["extra_rss_ratio"],
-        baseline_rss_bytes=found["baseline_rss_bytes"], peak_rss_bytes=found["peak_rss_bytes"],
+        extra_rss_bytes=found["extra_rss_bytes"],
+        extra_rss_ratio=found["extra_rss_ratio"],
+        baseline_rss_bytes=found["baseline_rss_bytes"],
+        peak_rss_bytes=found["peak_rss_bytes"],
         peak_reset=found["peak_reset"],
     )

@@ -17,10 +17,21 @@ def test_apply_patch(benchmark, scenario, impl):
         pytest.skip(impl.missing)
     label, n_nodes, n_ops = scenario
     document, patch, rfc6902 = patch_case(n_nodes, n_ops)
-    run(benchmark, impl.fn, document, patch if impl.role == "ours" else rfc6902,
-        op="apply-patch", shape="ui", size=label, impl=impl.name, role=impl.role,
-        input_bytes=len(document), nodes=n_nodes, ops=n_ops,
-        patch_bytes=len(patch if impl.role == "ours" else rfc6902))
+    run(
+        benchmark,
+        impl.fn,
+        document,
+        patch if impl.role == "ours" else rfc6902,
+        op="apply-patch",
+        shape="ui",
+        size=label,
+        impl=impl.name,
+        role=impl.role,
+        input_bytes=len(document),
+        nodes=n_nodes,
+        ops=n_ops,
+        patch_bytes=len(patch if impl.role == "ours" else rfc6902),
+    )
 
 
 @pytest.mark.parametrize("impl", DIFF, ids=lambda i: i.name)
@@ -29,8 +40,18 @@ def test_diff(benchmark, size, impl):
     if impl.fn is None:
         pytest.skip(impl.missing)
     a, b = diff_pair(size)
-    run(benchmark, impl.fn, a, b, op="diff", shape="ui", size=size, impl=impl.name,
-        role=impl.role, input_bytes=len(a) + len(b))
+    run(
+        benchmark,
+        impl.fn,
+        a,
+        b,
+        op="diff",
+        shape="ui",
+        size=size,
+        impl=impl.name,
+        role=impl.role,
+        input_bytes=len(a) + len(b),
+    )
 
 
 #: diff scenarios by node count: (label, nodes); ``b`` is corpus.variant(a) (ids persist)
@@ -49,5 +70,16 @@ def test_diff_nodes(benchmark, scenario, impl):
     label, n_nodes = scenario
     a = corpus.load_ui_nodes(n_nodes)
     b = corpus.variant(a)
-    run(benchmark, impl.fn, a, b, op="diff", shape="ui", size=label, impl=impl.name,
-        role=impl.role, input_bytes=len(a) + len(b), nodes=n_nodes)
+    run(
+        benchmark,
+        impl.fn,
+        a,
+        b,
+        op="diff",
+        shape="ui",
+        size=label,
+        impl=impl.name,
+        role=impl.role,
+        input_bytes=len(a) + len(b),
+        nodes=n_nodes,
+    )

@@ -16,8 +16,17 @@ def test_validate(benchmark, shape, size, impl):
     if impl.fn is None:
         pytest.skip(impl.missing)
     data = doc(shape, size)
-    out = run(benchmark, impl.fn, data, op="validate", shape=shape, size=size, impl=impl.name,
-              role=impl.role, input_bytes=len(data))
+    out = run(
+        benchmark,
+        impl.fn,
+        data,
+        op="validate",
+        shape=shape,
+        size=size,
+        impl=impl.name,
+        role=impl.role,
+        input_bytes=len(data),
+    )
     assert (out.valid if impl.role == "ours" else out[0]) is True
 
 
@@ -28,5 +37,14 @@ def test_inspect(benchmark, shape, size, impl):
     if impl.fn is None:
         pytest.skip(impl.missing)
     data = doc(shape, size)
-    run(benchmark, impl.fn, data, op="inspect", shape=shape, size=size, impl=impl.name,
-        role=impl.role, input_bytes=len(data))
+    run(
+        benchmark,
+        impl.fn,
+        data,
+        op="inspect",
+        shape=shape,
+        size=size,
+        impl=impl.name,
+        role=impl.role,
+        input_bytes=len(data),
+    )

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import corpus, results  # noqa: E402
+from benchmarks import corpus, results
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -45,8 +45,14 @@ def _entries(config: pytest.Config) -> list[dict[str, Any]]:
         stats = getattr(bench, "stats", None)
         if stats is None or not getattr(stats, "data", None):
             continue
-        out.append({"group": bench.group, "name": bench.name, "extra_info": bench.extra_info,
-                    "stats": {"median": stats.median}})
+        out.append(
+            {
+                "group": bench.group,
+                "name": bench.name,
+                "extra_info": bench.extra_info,
+                "stats": {"median": stats.median},
+            }
+        )
     return out
 
 
@@ -58,7 +64,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     from benchmarks import dashboard
 
     run = dashboard.Run.from_entries(entries, name="this session")
-    terminalreporter.write_sep("-", "NUIF throughput (MB/s = input bytes / median; ratio = peer median / ours)")
+    terminalreporter.write_sep(
+        "-", "NUIF throughput (MB/s = input bytes / median; ratio = peer median / ours)"
+    )
     terminalreporter.write_line(dashboard.text_table([run]))
 
 

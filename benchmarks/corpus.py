@@ -29,28 +29,29 @@ import json
 import os
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from json.encoder import encode_basestring, encode_basestring_ascii  # type: ignore[attr-defined]
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 __all__ = [
+    "DEFAULT_SEED",
     "SHAPES",
     "SIZES",
-    "DEFAULT_SEED",
     "Esc",
     "Lit",
     "generate",
+    "iter_nodes",
     "load",
-    "ui_nodes",
-    "write_pretty",
-    "set_patch",
-    "variant",
-    "load_variant",
     "load_path",
     "load_ui_nodes",
-    "iter_nodes",
+    "load_variant",
+    "set_patch",
     "size_label",
+    "ui_nodes",
+    "variant",
+    "write_pretty",
 ]
 
 KiB = 1024
@@ -159,30 +160,143 @@ def _write(v: Any, level: int, out: list[str]) -> None:
 # ---------------------------------------------------------------------------------------------
 # Vocabulary
 
-_WORDS = (
-    "sign in email password submit cancel account settings profile search results filter sort "
-    "price total order cart checkout shipping address city country save delete edit share open "
-    "close next previous help about terms privacy notifications messages inbox archive draft"
-).split()
+_WORDS = [
+    "sign",
+    "in",
+    "email",
+    "password",
+    "submit",
+    "cancel",
+    "account",
+    "settings",
+    "profile",
+    "search",
+    "results",
+    "filter",
+    "sort",
+    "price",
+    "total",
+    "order",
+    "cart",
+    "checkout",
+    "shipping",
+    "address",
+    "city",
+    "country",
+    "save",
+    "delete",
+    "edit",
+    "share",
+    "open",
+    "close",
+    "next",
+    "previous",
+    "help",
+    "about",
+    "terms",
+    "privacy",
+    "notifications",
+    "messages",
+    "inbox",
+    "archive",
+    "draft",
+]
 _INTL = [
-    "Größe", "café", "naïve", "Ærøskøbing", "Привет", "мир", "Ελληνικά", "こんにちは", "東京都",
-    "你好", "世界", "한국어", "مرحبا", "שלום", "हिन्दी", "ไทย", "🙂", "👩‍💻", "🇫🇷", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
-    "ﬁnance", "e\u0301", "Å", "ｱｲｳ", "€", "½", "№", "‰",
+    "Größe",
+    "café",
+    "naïve",
+    "Ærøskøbing",
+    "Привет",
+    "мир",
+    "Ελληνικά",
+    "こんにちは",
+    "東京都",
+    "你好",
+    "世界",
+    "한국어",
+    "مرحبا",
+    "שלום",
+    "हिन्दी",
+    "ไทย",
+    "🙂",
+    "👩‍💻",
+    "🇫🇷",
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+    "ﬁnance",
+    "e\u0301",
+    "Å",
+    "ｱｲｳ",
+    "€",
+    "½",
+    "№",
+    "‰",
 ]
 _ESCAPY = [
-    '"quoted"', "back\\slash", "line\nbreak", "tab\there", "cr\r", "\b", "\f", "\x01", "\x1f",
-    "\u2028", "\u2029", "</script>", "a/b", "\\n literally", "C:\\Users\\nuif",
+    '"quoted"',
+    "back\\slash",
+    "line\nbreak",
+    "tab\there",
+    "cr\r",
+    "\b",
+    "\f",
+    "\x01",
+    "\x1f",
+    "\u2028",
+    "\u2029",
+    "</script>",
+    "a/b",
+    "\\n literally",
+    "C:\\Users\\nuif",
 ]
 _LOREM = (
     "Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut "
     "labore et dolore magna aliqua "
 )
 # Object keys that stress RFC 8785's UTF-16 ordering (astral vs U+E000..U+FFFF) and escaping.
-_KEYS = ["en", "fr", "ja", "ar", "zh-Hant", "é", "ｱ", "😀", "\u20ac", "a\"b", "tab\tkey", "Z", "_", ""]
-_NUMBER_LITERALS = ["1E3", "2.50", "-0", "0.000001", "1e-7", "1.0", "-1.5E+10", "100e-2", "0e0",
-                    "4.0E-3", "123456789012345678e-5", "9007199254740991", "-9007199254740991"]
-_NUMBER_EDGES = [5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 1e21, 1e-6,
-                 1e-7, 1.2345678901234568e21, 0.000001, 9007199254740991.0, 333333333.3333333]
+_KEYS = [
+    "en",
+    "fr",
+    "ja",
+    "ar",
+    "zh-Hant",
+    "é",
+    "ｱ",
+    "😀",
+    "\u20ac",
+    'a"b',
+    "tab\tkey",
+    "Z",
+    "_",
+    "",
+]
+_NUMBER_LITERALS = [
+    "1E3",
+    "2.50",
+    "-0",
+    "0.000001",
+    "1e-7",
+    "1.0",
+    "-1.5E+10",
+    "100e-2",
+    "0e0",
+    "4.0E-3",
+    "123456789012345678e-5",
+    "9007199254740991",
+    "-9007199254740991",
+]
+_NUMBER_EDGES = [
+    5e-324,
+    2.2250738585072014e-308,
+    1.7976931348623157e308,
+    0.1,
+    1e21,
+    1e-6,
+    1e-7,
+    1.2345678901234568e21,
+    0.000001,
+    9007199254740991.0,
+    333333333.3333333,
+]
 
 
 def _jcs_safe(x: float) -> float:
@@ -193,13 +307,59 @@ def _jcs_safe(x: float) -> float:
         return x * 1e6
     return x
 
-_CONTAINERS = ["stack", "row", "column", "card", "form", "list", "tabs", "acme.cards/header",
-               "ui:panel"]
-_LEAVES = ["text", "button", "ui:button", "input", "image", "icon", "link", "select", "badge",
-           "divider", "list-item", "acme.cards/avatar", "x-chart:sparkline"]
-_ATTR_NAMES = ["label", "aria-label", "on:click", "data-testid", "visible", "hidden", "width",
-               "height", "tags", "$ref", "@i18n", "bind.value", "_private", "grid:cols", "style",
-               "i18n", "placeholder", "tooltip", "weight", "opacity", "href", "src", "min", "max"]
+
+_CONTAINERS = [
+    "stack",
+    "row",
+    "column",
+    "card",
+    "form",
+    "list",
+    "tabs",
+    "acme.cards/header",
+    "ui:panel",
+]
+_LEAVES = [
+    "text",
+    "button",
+    "ui:button",
+    "input",
+    "image",
+    "icon",
+    "link",
+    "select",
+    "badge",
+    "divider",
+    "list-item",
+    "acme.cards/avatar",
+    "x-chart:sparkline",
+]
+_ATTR_NAMES = [
+    "label",
+    "aria-label",
+    "on:click",
+    "data-testid",
+    "visible",
+    "hidden",
+    "width",
+    "height",
+    "tags",
+    "$ref",
+    "@i18n",
+    "bind.value",
+    "_private",
+    "grid:cols",
+    "style",
+    "i18n",
+    "placeholder",
+    "tooltip",
+    "weight",
+    "opacity",
+    "href",
+    "src",
+    "min",
+    "max",
+]
 _ID_SAFE = re.compile(r"[^A-Za-z0-9_.:-]")
 
 
@@ -286,8 +446,10 @@ class _Gen:
                 out[name] = {
                     "color": f"#{r.randrange(1 << 24):06x}",
                     "padding": [r.randrange(0, 32) for _ in range(4)],
-                    "font": {"family": r.choice(["Inter", "Noto Sans JP", "Segoe UI"]),
-                             "size": r.choice([12, 14, 16, 20.5, 1.25e1])},
+                    "font": {
+                        "family": r.choice(["Inter", "Noto Sans JP", "Segoe UI"]),
+                        "size": r.choice([12, 14, 16, 20.5, 1.25e1]),
+                    },
                 }
             elif name == "i18n":
                 out[name] = {r.choice(_KEYS): self.string() for _ in range(r.randrange(1, 5))}
@@ -395,8 +557,11 @@ class _Gen:
         return {"id": self.new_id(kind, f"s{n}."), "kind": kind, "attrs": attrs}
 
 
-_ROOTS = {"ui": ("app", "screen"), "numbers": ("dashboard", "ui:dashboard"),
-          "strings": ("article", "document")}
+_ROOTS = {
+    "ui": ("app", "screen"),
+    "numbers": ("dashboard", "ui:dashboard"),
+    "strings": ("article", "document"),
+}
 # Where sections sit: document (0) > "root" (1) > "children" (2) > items at level 3.
 _SECTION_LEVEL = 3
 
@@ -409,8 +574,12 @@ def generate(shape: str, size: int | str, seed: int = DEFAULT_SEED) -> bytes:
     g = _Gen(seed * 1000 + SHAPES.index(shape))
     root_id, root_kind = _ROOTS[shape]
     root_attrs = {"title": g.string(), "theme": g.r.choice(["light", "dark"])}
-    meta: dict[str, Any] = {"generator": "benchmarks.corpus", "shape": shape, "seed": seed,
-                            "padding": ""}
+    meta: dict[str, Any] = {
+        "generator": "benchmarks.corpus",
+        "shape": shape,
+        "seed": seed,
+        "padding": "",
+    }
     head = (
         '{\n  "nuif": 0,\n  "root": {\n    "id": '
         + json.dumps(root_id)
@@ -421,7 +590,7 @@ def generate(shape: str, size: int | str, seed: int = DEFAULT_SEED) -> bytes:
         + ',\n    "children": [\n      '
     ).encode()
     sep = b",\n      "
-    tail_empty = ("\n    ]\n  },\n  \"meta\": " + write_pretty(meta, 1) + "\n}").encode()
+    tail_empty = ('\n    ]\n  },\n  "meta": ' + write_pretty(meta, 1) + "\n}").encode()
     fixed = len(head) + len(tail_empty)
     if fixed > target:
         raise ValueError(f"{target} bytes is too small for a {shape} document")
@@ -445,7 +614,7 @@ def generate(shape: str, size: int | str, seed: int = DEFAULT_SEED) -> bytes:
         raise ValueError(f"{target} bytes is too small for a {shape} document")
     pad = target - total
     meta["padding"] = (_LOREM * (pad // len(_LOREM) + 1))[:pad]
-    tail = ("\n    ]\n  },\n  \"meta\": " + write_pretty(meta, 1) + "\n}").encode()
+    tail = ('\n    ]\n  },\n  "meta": ' + write_pretty(meta, 1) + "\n}").encode()
     data = head + sep.join(sections) + tail
     assert len(data) == target, (len(data), target)
     return data
@@ -484,6 +653,9 @@ def _cached(name: str, make: Any) -> bytes:
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     tmp.write_bytes(data)
     os.replace(tmp, path)
+    for stale in OUT_DIR.glob(f"{name}.*.json"):  # files of earlier generator versions
+        if stale != path:
+            stale.unlink(missing_ok=True)
     return data
 
 
@@ -505,8 +677,10 @@ def load_path(shape: str, size: int | str, seed: int = DEFAULT_SEED) -> Path:
 def load_variant(shape: str, size: int | str, seed: int = DEFAULT_SEED) -> bytes:
     """:func:`variant` of :func:`load` (the second input of the diff benchmarks), cached."""
     target = SIZES[size] if isinstance(size, str) else int(size)
-    return _cached(f"{shape}-{size_label(target)}-s{seed}-variant",
-                   lambda: variant(load(shape, target, seed), seed))
+    return _cached(
+        f"{shape}-{size_label(target)}-s{seed}-variant",
+        lambda: variant(load(shape, target, seed), seed),
+    )
 
 
 def load_ui_nodes(n_nodes: int, seed: int = DEFAULT_SEED) -> bytes:

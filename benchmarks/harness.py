@@ -17,7 +17,8 @@ other implementations of the same group) to every entry at the end of the sessio
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 KiB = 1024
 MiB = 1024 * 1024

@@ -30,14 +30,14 @@ import hashlib
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import jsonpatch
+import nuif_core
 import orjson
 import rfc8785
-
-import nuif_core
 from nuif_core import _codec, _codec_py
 
 MAX_DEPTH = 128
@@ -154,9 +154,14 @@ def peer_inspect(data: bytes) -> dict[str, Any]:
         max_depth = max(max_depth, depth)
         stack.extend((c, depth + 1) for c in node.get("children", ()))
     canonical = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
-    return {"hash": sha(canonical), "node_count": sum(kinds.values()), "max_depth": max_depth,
-            "kinds": dict(sorted(kinds.items())), "input_bytes": len(data),
-            "canonical_bytes": len(canonical)}
+    return {
+        "hash": sha(canonical),
+        "node_count": sum(kinds.values()),
+        "max_depth": max_depth,
+        "kinds": dict(sorted(kinds.items())),
+        "input_bytes": len(data),
+        "canonical_bytes": len(canonical),
+    }
 
 
 def _impls_api(op: str, peer: Impl) -> list[Impl]:

@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 
 import jsonpatch
+import nuif_core
 import pytest
 import rfc8785
-
-import nuif_core
-from benchmarks import corpus
 from nuif_core import _codec_py
+
+from benchmarks import corpus
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL = ["1KiB", "64KiB", "1MiB"]
@@ -36,14 +36,22 @@ def test_a_different_seed_gives_a_different_document():
 
 
 def test_output_does_not_depend_on_the_hash_seed_or_the_process():
-    code = ("import hashlib, sys; sys.path.insert(0, sys.argv[1]); from benchmarks import corpus; "
-            "print(*(hashlib.sha256(corpus.generate(s, '64KiB')).hexdigest() "
-            "for s in corpus.SHAPES))")
+    code = (
+        "import hashlib, sys; sys.path.insert(0, sys.argv[1]); from benchmarks import corpus; "
+        "print(*(hashlib.sha256(corpus.generate(s, '64KiB')).hexdigest() "
+        "for s in corpus.SHAPES))"
+    )
     digests = []
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        out = subprocess.run([sys.executable, "-c", code, str(REPO)], env=env, check=True,
-                             capture_output=True, text=True, timeout=120).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(REPO)],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout.split()
         digests.append(out)
     here = [hashlib.sha256(corpus.generate(s, "64KiB")).hexdigest() for s in corpus.SHAPES]
     assert digests[0] == digests[1] == here
@@ -105,14 +113,18 @@ def test_ui_documents_have_the_promised_mix_of_content():
 
 def test_numbers_documents_hold_large_float_arrays():
     doc = json.loads(corpus.generate("numbers", "1MiB"))
-    arrays = [n["attrs"]["values"] for n, _, _ in corpus.iter_nodes(doc) if "values" in n.get("attrs", {})]
+    arrays = [
+        n["attrs"]["values"] for n, _, _ in corpus.iter_nodes(doc) if "values" in n.get("attrs", {})
+    ]
     assert max(map(len, arrays)) >= 2048
     assert sum(isinstance(x, float) for a in arrays for x in a) > 0.9 * sum(map(len, arrays))
 
 
 def test_strings_documents_hold_long_non_ascii_strings_with_escapes():
     doc = json.loads(corpus.generate("strings", "1MiB"))
-    texts = [n["attrs"]["text"] for n, _, _ in corpus.iter_nodes(doc) if "text" in n.get("attrs", {})]
+    texts = [
+        n["attrs"]["text"] for n, _, _ in corpus.iter_nodes(doc) if "text" in n.get("attrs", {})
+    ]
     longest = max(texts, key=len)
     assert len(longest) > 4000
     assert any(ord(c) > 0xFFFF for c in longest) and "\n" in longest and '"' in longest

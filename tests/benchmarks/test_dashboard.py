@@ -21,7 +21,7 @@ from benchmarks.results import fmt_rate
 
 REPO = Path(__file__).resolve().parents[2]
 
-TINY_SUITE = '''
+TINY_SUITE = """
 import hashlib, json, pytest
 from benchmarks.harness import run
 
@@ -43,7 +43,7 @@ def test_memory(benchmark, impl, role, extra):
     run(benchmark, lambda: None, op="memory", shape="ui", size="16MiB", impl=impl, role=role,
         input_bytes=16 << 20, rounds=(1, 0), metric="memory", extra_rss_bytes=extra,
         extra_rss_ratio=extra / (16 << 20))
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -56,10 +56,27 @@ def two_runs(tmp_path_factory) -> list[Path]:
     for i in (1, 2):
         out = work / f"000{i}_run.json"
         proc = subprocess.run(
-            [sys.executable, "-m", "pytest", "bench_tiny.py", "-p", "benchmarks.conftest",
-             "-p", "no:cacheprovider", "-q", "--benchmark-max-time=0.02",
-             "--benchmark-min-rounds=3", f"--benchmark-json={out}"],
-            cwd=work, env=env, capture_output=True, text=True, timeout=180, check=False)
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "bench_tiny.py",
+                "-p",
+                "benchmarks.conftest",
+                "-p",
+                "no:cacheprovider",
+                "-q",
+                "--benchmark-max-time=0.02",
+                "--benchmark-min-rounds=3",
+                f"--benchmark-json={out}",
+            ],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
+        )
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         paths.append(out)
     return paths
@@ -78,8 +95,11 @@ class _Page(HTMLParser):
         self.text.append(data)
 
     def find(self, tag: str, cls: str | None = None) -> list[dict[str, str | None]]:
-        return [a for t, a in self.tags
-                if t == tag and (cls is None or cls in (a.get("class") or "").split())]
+        return [
+            a
+            for t, a in self.tags
+            if t == tag and (cls is None or cls in (a.get("class") or "").split())
+        ]
 
 
 def _entries(path: Path) -> list[dict]:
@@ -97,12 +117,14 @@ def test_saved_runs_carry_mb_per_s_and_ratios_from_the_medians(two_runs):
                 assert "mb_per_s" not in info
                 continue
             assert info["mb_per_s"] == pytest.approx(
-                info["input_bytes"] / e["stats"]["median"] / 1e6, rel=1e-3)
+                info["input_bytes"] / e["stats"]["median"] / 1e6, rel=1e-3
+            )
             others = {impl for (g, impl) in medians if g == e["group"]} - {info["impl"]}
             assert set(info["ratio_to"]) == others
             for other in others:
                 assert info["ratio_to"][other] == pytest.approx(
-                    medians[(e["group"], other)] / e["stats"]["median"], rel=1e-3)
+                    medians[(e["group"], other)] / e["stats"]["median"], rel=1e-3
+                )
 
 
 def test_the_page_shows_the_latest_medians_as_mb_per_s_and_the_history_of_both(two_runs, tmp_path):
@@ -128,10 +150,14 @@ def test_the_page_shows_the_latest_medians_as_mb_per_s_and_the_history_of_both(t
         assert float(cell["data-mbps"]) == pytest.approx(expected, rel=1e-6)
         assert fmt_rate(expected) in page.text
 
-    ratios = {(a["data-size"], a["data-peer"]): float(a["data-ratio"])
-              for a in page.find("td", "ratio") if a.get("data-peer")}
-    med = {(e["extra_info"]["size"], e["extra_info"]["impl"]): e["stats"]["median"]
-           for e in throughput}
+    ratios = {
+        (a["data-size"], a["data-peer"]): float(a["data-ratio"])
+        for a in page.find("td", "ratio")
+        if a.get("data-peer")
+    }
+    med = {
+        (e["extra_info"]["size"], e["extra_info"]["impl"]): e["stats"]["median"] for e in throughput
+    }
     for (size, peer), value in ratios.items():
         if peer in ("orjson", "rfc8785"):
             assert value == pytest.approx(med[(size, peer)] / med[(size, "nuif")], rel=1e-3)
@@ -148,10 +174,12 @@ def test_the_page_shows_the_latest_medians_as_mb_per_s_and_the_history_of_both(t
             info = e["extra_info"]
             if info["impl"] != "nuif" or info.get("metric") == "memory":
                 continue
-            cell = next(a for a in history if a["data-run"] == path.stem
-                        and a["data-size"] == info["size"])
+            cell = next(
+                a for a in history if a["data-run"] == path.stem and a["data-size"] == info["size"]
+            )
             assert float(cell["data-mbps"]) == pytest.approx(
-                info["input_bytes"] / e["stats"]["median"] / 1e6, rel=1e-6)
+                info["input_bytes"] / e["stats"]["median"] / 1e6, rel=1e-6
+            )
     assert page.find("table", "targets")  # the issue's targets, evaluated on the latest run
     # the codec nuif_core ran on is on the page, so nobody credits the wrong code
     from benchmarks.harness import nuif_codec
@@ -183,20 +211,34 @@ def test_by_default_it_reads_the_runs_saved_under_the_storage_directory(two_runs
 
 
 def _entry(op, impl, role, median, input_bytes, size="1KiB", shape="ui", **info):
-    return {"group": f"{op} {shape} {size}", "name": f"test_{op}[{impl}]",
-            "stats": {"median": median},
-            "extra_info": {"op": op, "shape": shape, "size": size, "impl": impl, "role": role,
-                           "input_bytes": input_bytes, **info}}
+    return {
+        "group": f"{op} {shape} {size}",
+        "name": f"test_{op}[{impl}]",
+        "stats": {"median": median},
+        "extra_info": {
+            "op": op,
+            "shape": shape,
+            "size": size,
+            "impl": impl,
+            "role": role,
+            "input_bytes": input_bytes,
+            **info,
+        },
+    }
 
 
 def test_start_up_times_read_as_milliseconds_and_other_surfaces_compare_to_their_peers():
-    run = dashboard.Run.from_entries([
-        _entry("cli-startup", "nuif", "ours", 0.080, 0, shape="process", size="--version"),
-        _entry("cli-startup", "python -c pass", "peer", 0.020, 0, shape="process",
-               size="--version"),
-        _entry("mcp-roundtrip", "nuif-mcp", "ours", 0.002, 1024),
-        _entry("mcp-roundtrip", "bare-echo", "peer", 0.001, 1024),
-    ], name="r1")
+    run = dashboard.Run.from_entries(
+        [
+            _entry("cli-startup", "nuif", "ours", 0.080, 0, shape="process", size="--version"),
+            _entry(
+                "cli-startup", "python -c pass", "peer", 0.020, 0, shape="process", size="--version"
+            ),
+            _entry("mcp-roundtrip", "nuif-mcp", "ours", 0.002, 1024),
+            _entry("mcp-roundtrip", "bare-echo", "peer", 0.001, 1024),
+        ],
+        name="r1",
+    )
     text = dashboard.text_table([run])
     assert "cli-startup (median ms" in text and "80" in text and "0.25x" in text
     assert "nuif-mcp vs bare-echo" in text and "0.50x" in text
@@ -207,4 +249,5 @@ def test_start_up_times_read_as_milliseconds_and_other_surfaces_compare_to_their
     assert ms == {"nuif": pytest.approx(80.0), "python -c pass": pytest.approx(20.0)}
     ratio = [a for a in page.find("td", "ratio") if a.get("data-op") == "mcp-roundtrip"]
     assert [(a["data-impl"], a["data-peer"], float(a["data-ratio"])) for a in ratio] == [
-        ("nuif-mcp", "bare-echo", 0.5)]
+        ("nuif-mcp", "bare-echo", 0.5)
+    ]

@@ -26,7 +26,12 @@ def _pytest(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )
 
 
@@ -49,10 +54,22 @@ def smoke_selection(nodeids: list[str]) -> list[str]:
 
 
 def test_the_smoke_selection_takes_cheap_cases_and_unsized_ones():
-    ids = ["b.py::t[ui-1KiB-x]", "b.py::t[ui-16MiB-x]", "b.py::u[small-1]", "b.py::u[10k-nodes]",
-           "b.py::start[nuif]", "b.py::start[bare]", "b.py::plain"]
-    assert smoke_selection(ids) == ["b.py::t[ui-1KiB-x]", "b.py::u[small-1]", "b.py::start[nuif]",
-                                    "b.py::start[bare]", "b.py::plain"]
+    ids = [
+        "b.py::t[ui-1KiB-x]",
+        "b.py::t[ui-16MiB-x]",
+        "b.py::u[small-1]",
+        "b.py::u[10k-nodes]",
+        "b.py::start[nuif]",
+        "b.py::start[bare]",
+        "b.py::plain",
+    ]
+    assert smoke_selection(ids) == [
+        "b.py::t[ui-1KiB-x]",
+        "b.py::u[small-1]",
+        "b.py::start[nuif]",
+        "b.py::start[bare]",
+        "b.py::plain",
+    ]
 
 
 @pytest.mark.slow
@@ -62,12 +79,17 @@ def test_every_benchmark_runs_once_with_benchmarks_disabled(tmp_path):
     all_ids = [line for line in collected.stdout.splitlines() if "::" in line]
     assert all_ids, collected.stdout
     files = {i.split("::", 1)[0] for i in all_ids}
-    assert {"benchmarks/bench_canonicalize.py", "benchmarks/bench_validate.py",
-            "benchmarks/bench_patch.py", "benchmarks/bench_memory.py"} <= files
+    assert {
+        "benchmarks/bench_canonicalize.py",
+        "benchmarks/bench_validate.py",
+        "benchmarks/bench_patch.py",
+        "benchmarks/bench_memory.py",
+    } <= files
 
     junit = tmp_path / "smoke.xml"
-    smoke = _pytest("--benchmark-disable", "-q", f"--junitxml={junit}",
-                    *smoke_selection(all_ids), timeout=400)
+    smoke = _pytest(
+        "--benchmark-disable", "-q", f"--junitxml={junit}", *smoke_selection(all_ids), timeout=400
+    )
     assert smoke.returncode == 0, smoke.stdout[-5000:] + smoke.stderr[-3000:]
     cases = ET.parse(junit).getroot().iter("testcase")
     ran, skipped = [], []
