@@ -1,0 +1,94 @@
+"""Fuzz target 4: diff.
+
+Input: ``a`` 0x1E ``b`` (two document texts).  An input starting with NUL is a recipe: a
+generated document ``a`` and ``b`` derived from it by tree edits (attributes set and unset,
+kinds changed, subtrees moved, swapped, inserted, removed, ids renamed, meta changed).
+
+Properties (besides "only NuifError with a known code"):
+
+* ``diff(a, b)`` is the same bytes under both codecs, and deterministic;
+* it is canonical JSON, its ``base`` is ``hash(a)``, and applying it to ``a`` yields exactly
+  the canonical text of ``b`` (documented big-integral exception, checked precisely);
+* ``diff(a, a)`` and ``diff(a, canonical(a))`` have no transactions;
+* the inverse of the diff, applied to the result, gives back canonical ``a``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import _common as c
+import atheris
+
+from _gen import DocGen, mutate_document, to_text
+
+nc = c.nuif_core
+
+
+def allowed(text: bytes, out: tuple) -> bool:
+    if out[0] != "error":
+        return False
+    err = nc.NuifError(out[1], out[2], pointer=out[3], line=out[4], column=out[5])
+    return c.documented_big_integral(text, err)
+
+
+def check(a: bytes, b: bytes) -> None:
+    d = c.twin_outcomes(nc.diff, a, b)
+    if d[0] == "error":
+        ca, cb = c.outcome(nc.canonicalize, a), c.outcome(nc.canonicalize, b)
+        if ca[0] == "ok" and cb[0] == "ok":
+            c.fail("diff fails on two valid documents", d, a, b)
+        return
+    patch = d[1]
+    if nc.diff(a, b) != patch:
+        c.fail("diff is not deterministic", a, b)
+    ca, cb = nc.canonicalize(a), nc.canonicalize(b)
+    pj = c.outcome(nc.canonical_json, patch)
+    if pj[0] == "error":
+        if not allowed(patch, pj):
+            c.fail("diff output is not strict JSON", patch, pj)
+        return  # the documented interaction: b holds a number the reader refuses
+    if pj[1] != patch:
+        c.fail("diff output is not canonical JSON", patch)
+    parsed = json.loads(patch)
+    if parsed["base"] != ca.hash:
+        c.fail("diff base is not hash(a)", patch, ca.hash)
+    if cb.canonical == ca.canonical and parsed["transactions"]:
+        c.fail("diff of equal documents has transactions", patch)
+
+    res = c.twin_outcomes(nc.apply_patch, a, patch, inverse=True, render=lambda r: r.to_dict())
+    if res[0] == "error":
+        c.fail("diff(a, b) does not apply to a", a, b, patch, res)
+    r = res[1]
+    if r.canonical != cb.canonical or r.hash != cb.hash:
+        c.fail("diff(a, b) applied to a is not canonical b", patch, r.canonical, cb.canonical)
+    back = c.outcome(nc.apply_patch, r.canonical, r.inverse)
+    if back[0] == "error":
+        if allowed(r.canonical, back) or allowed(r.inverse, back):
+            return
+        c.fail("the inverse of a diff does not apply", r.inverse, back)
+    if back[1].canonical != ca.canonical:
+        c.fail("the inverse of a diff does not restore a", r.inverse, back[1].canonical)
+
+    for same in (a, ca.canonical):
+        z = c.outcome(nc.diff, a, same)
+        if z[0] != "ok" or json.loads(z[1])["transactions"] != []:
+            c.fail("diff(a, a) is not empty", z)
+
+
+def TestOneInput(data: bytes) -> None:
+    if data[:1] != b"\x00":
+        check(*c.split2(data))
+        return
+    fdp = atheris.FuzzedDataProvider(data[1:])
+    gen = DocGen(fdp, broken=fdp.ConsumeIntInRange(0, 31) == 0, max_nodes=16)
+    a = gen.document()
+    if isinstance(a.get("root"), dict) and isinstance(a["root"].get("id"), str) and not gen.broken:
+        b = mutate_document(fdp, a)
+    else:
+        b = DocGen(fdp, broken=False).document()
+    check(to_text(fdp, a), to_text(fdp, b))
+
+
+if __name__ == "__main__":
+    c.main(TestOneInput)
