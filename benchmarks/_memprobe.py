@@ -57,6 +57,7 @@ def _peak(reset: bool) -> int:
 def main(argv: list[str]) -> int:
     impl_name, path = argv
     from benchmarks import impls
+    from benchmarks.harness import nuif_codec
 
     table = {i.name: i for i in impls.CANONICALIZE}
     fn = table[impl_name].fn
@@ -79,6 +80,7 @@ def main(argv: list[str]) -> int:
                 "extra_rss_bytes": extra,
                 "extra_rss_ratio": round(extra / len(data), 3),
                 "peak_reset": reset,
+                "nuif_codec": nuif_codec(),
                 "result_len": len(result[0] if isinstance(result, tuple) else result),
             }
         )

@@ -79,3 +79,5 @@ def test_memory(benchmark, shape, size, impl, role):
         peak_rss_bytes=found["peak_rss_bytes"],
         peak_reset=found["peak_reset"],
     )
+    if role == "ours":  # the codec the fresh process loaded, not the one this process imported
+        benchmark.extra_info["nuif_codec"] = found["nuif_codec"]
