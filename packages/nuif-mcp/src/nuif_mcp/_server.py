@@ -276,11 +276,12 @@ async def serve_stdio(
 ) -> int:
     """Serve one client over the given pipe descriptors; the process exit status when it ends.
 
-    0 after end of input (every request read has been answered), 1 when the client sent a line
-    longer than ``max_line_bytes`` and the connection was closed.
+    0 after end of input (every request read has been answered); 1 when the connection was
+    closed early: the client sent a line longer than ``max_line_bytes``, or stopped reading
+    stdout (``EPIPE``), so that some answer could not be delivered.
     """
     reader = BoundedLineReader(stdin_fd, limit=max_line_bytes)
-    writer = PipeWriter(stdout_fd)
+    writer = PipeWriter(stdout_fd, on_broken=reader.stop)
     # Explicit streams: the SDK skips its descriptor claim and its threaded file wrappers.
     async with (
         server.lifespan(server) as lifespan_state,
@@ -293,4 +294,4 @@ async def serve_stdio(
             lifespan_state=lifespan_state,
             allow_legacy_handshake=allow_legacy_handshake,
         )
-    return 1 if reader.overflowed else 0
+    return 1 if reader.overflowed or writer.broken else 0

@@ -10,7 +10,11 @@ This module provides those two objects:
   the first byte past the limit logs one line to stderr and reports end of input, which closes the
   connection. Lines are handed over as ``bytes``: the SDK's ``validate_json`` decodes them and
   rejects invalid UTF-8 as a parse error instead of silently replacing it.
-* :class:`PipeWriter` writes whole messages to the private stdout descriptor.
+* :class:`PipeWriter` writes whole messages to the private stdout descriptor. When the client
+  stops reading (``EPIPE``: it closed its end of the pipe or died), no answer can ever be delivered
+  again, so the writer logs one line and stops the reader: the request in hand (and at most the one
+  line the transport has already taken) is finished without output, nothing more is read, and the
+  process exits with status 1 instead of serving a client that is gone until it closes stdin.
 
 Both are driven by the event loop's readiness callbacks (``add_reader``/``add_writer``): no worker
 thread is ever started. Descriptors that cannot be polled (a regular file redirected onto stdin or
@@ -23,6 +27,7 @@ import asyncio
 import logging
 import os
 import stat
+from collections.abc import Callable
 
 __all__ = ["MAX_LINE_BYTES", "BoundedLineReader", "PipeWriter"]
 
@@ -37,11 +42,17 @@ _CHUNK = 256 * 1024
 class _Poller:
     """Wait until a descriptor is ready, on the running asyncio loop, without threads."""
 
-    __slots__ = ("_fd", "_pollable")
+    __slots__ = ("_fd", "_pollable", "_waiting")
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
         self._pollable = True
+        self._waiting: asyncio.Future[None] | None = None
+
+    def wake(self) -> None:
+        """End a pending :meth:`wait` now (its caller re-checks why it was waiting)."""
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.set_result(None)
 
     async def wait(self, *, write: bool) -> None:
         if not self._pollable:
@@ -64,9 +75,11 @@ class _Poller:
             # epoll refuses regular files (and some character devices): they are always "ready".
             self._pollable = False
             return
+        self._waiting = fut
         try:
             await fut
         finally:
+            self._waiting = None
             remove(self._fd)
 
 
@@ -87,6 +100,7 @@ class BoundedLineReader:
         self._eof = False
         self._poller = _Poller(fd)
         self.overflowed = False
+        self.stopped = False
         if self._poller_usable():
             os.set_blocking(fd, False)
 
@@ -96,6 +110,14 @@ class BoundedLineReader:
         except OSError:
             return False
         return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+
+    def stop(self) -> None:
+        """Read nothing more: the iteration ends at the next line asked for (drops any buffer)."""
+        self.stopped = True
+        self._eof = True
+        self._buf = bytearray()
+        self._scanned = 0
+        self._poller.wake()
 
     def __aiter__(self) -> BoundedLineReader:
         return self
@@ -109,6 +131,8 @@ class BoundedLineReader:
                 return line
 
     async def _next_line(self) -> bytes | None:
+        if self.stopped:
+            return None
         buf = self._buf
         while True:
             nl = buf.find(b"\n", self._scanned)
@@ -131,13 +155,15 @@ class BoundedLineReader:
             # Never read past the first byte beyond the limit: the buffer stays within it.
             want = min(_CHUNK, self._limit + 1 - len(buf))
             chunk = await self._read(want)
+            if self.stopped:
+                return None
             if not chunk:
                 self._eof = True
             else:
                 buf += chunk
 
     async def _read(self, n: int) -> bytes:
-        while True:
+        while not self.stopped:
             try:
                 return os.read(self._fd, n)
             except BlockingIOError:
@@ -145,6 +171,7 @@ class BoundedLineReader:
             except OSError as exc:
                 logger.debug("stdin read failed (%s); treating as end of input", exc)
                 return b""
+        return b""
 
     def _overflow(self) -> None:
         self.overflowed = True
@@ -158,19 +185,24 @@ class BoundedLineReader:
 
 
 class PipeWriter:
-    """The ``stdout`` object for ``stdio_server``: writes UTF-8 text to ``fd`` in full."""
+    """The ``stdout`` object for ``stdio_server``: writes UTF-8 text to ``fd`` in full.
 
-    def __init__(self, fd: int) -> None:
+    ``on_broken`` is called once when a write fails (``EPIPE``: the client stopped reading);
+    :attr:`broken` is then true and every later write is dropped.
+    """
+
+    def __init__(self, fd: int, *, on_broken: Callable[[], None] | None = None) -> None:
         self._fd = fd
         self._poller = _Poller(fd)
-        self._broken = False
+        self._on_broken = on_broken
+        self.broken = False
         try:
             os.set_blocking(fd, False)
         except OSError:  # pragma: no cover - not a descriptor we can tune; write blocking
             pass
 
     async def write(self, text: str) -> int:
-        if self._broken:
+        if self.broken:
             return 0
         data = memoryview(text.encode("utf-8"))
         while data:
@@ -180,8 +212,10 @@ class PipeWriter:
                 await self._poller.wait(write=True)
                 continue
             except OSError as exc:  # BrokenPipeError: the client stopped reading
-                self._broken = True
-                logger.warning("stdout closed by the client (%s); dropping further output", exc)
+                self.broken = True
+                logger.warning("stdout closed by the client (%s); closing the connection", exc)
+                if self._on_broken is not None:
+                    self._on_broken()
                 return 0
             data = data[n:]
         return len(text)
