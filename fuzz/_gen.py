@@ -253,6 +253,7 @@ def patch(fdp: FDP, ids: list[str], attrs: list[str], base: str | None) -> dict[
     def an_index() -> Any:
         return pick(fdp, [0, 1, 2, -1, 5, 0.0, "0", None, 2**53 - 1]) if fdp.ConsumeBool() else 0
 
+    hostile = fdp.ConsumeIntInRange(0, 3) == 0  # shape defects in one patch out of four
     transactions = []
     for _ in range(fdp.ConsumeIntInRange(0, 3)):
         ops = []
@@ -287,31 +288,30 @@ def patch(fdp: FDP, ids: list[str], attrs: list[str], base: str | None) -> dict[
                 op["patch"] = _json_patch(fdp)
             else:
                 op["id"] = an_id()
-                for key in ("kind", "attr", "value", "hash"):
-                    if fdp.ConsumeIntInRange(0, 2) == 0:
-                        op[key] = {
-                            "kind": lambda: pick(fdp, GOOD_KINDS),
-                            "attr": an_attr,
-                            "value": lambda: value(fdp, 0, 2),
-                            "hash": lambda: "sha256:" + "0" * 64,
-                        }[key]()
-            if fdp.ConsumeIntInRange(0, 23) == 0:
+                what = fdp.ConsumeIntInRange(1, 7)
+                if what & 1:
+                    op["kind"] = pick(fdp, GOOD_KINDS)
+                if what & 2:
+                    op["attr"], op["value"] = an_attr(), value(fdp, 0, 2)
+                if what & 4:
+                    op["hash"] = "sha256:" + (fdp.ConsumeBytes(32).hex().ljust(64, "0"))
+            if hostile and fdp.ConsumeIntInRange(0, 7) == 0:
                 op[pick(fdp, ["extra", "op", "id", "index"])] = pick(fdp, [None, 1, "x", []])
-            if fdp.ConsumeIntInRange(0, 23) == 0 and len(op) > 1:
+            if hostile and fdp.ConsumeIntInRange(0, 7) == 0 and len(op) > 1:
                 del op[pick(fdp, list(op))]
             ops.append(op)
         tx: dict[str, Any] = {"ops": ops}
         if fdp.ConsumeIntInRange(0, 3) == 0:
-            tx["label"] = pick(fdp, ["l", "x" * 257, 1, "undo"])
+            tx["label"] = pick(fdp, ["l", "x" * 256, "undo", "é"] + (["x" * 257, 1] if hostile else []))
         transactions.append(tx)
     out: dict[str, Any] = {"nuif_patch": 0, "transactions": transactions}
     way = fdp.ConsumeIntInRange(0, 7)
-    if way < 3 and base is not None:
+    if way < 4 and base is not None:
         out["base"] = base
-    elif way == 3:
+    elif way == 4 and hostile:
         out["base"] = pick(fdp, ["sha256:" + "0" * 64, "sha256:x", 1])
-    elif way == 4:
-        out["nuif_patch"] = pick(fdp, [1, "0", None, 0.0])
+    elif way == 5 and hostile:
+        out["nuif_patch"] = pick(fdp, [1, "0", None, 0.0, -0.0])
     return out
 
 

@@ -72,3 +72,11 @@ def test_fuzz_target_runs_clean_for_a_few_seconds(
     # the seeds alone are 20 to 50 inputs; a run that executed fewer did not really run
     assert ran >= 20, f"fuzz target {target} executed only {ran} inputs:\n{tail}"
     assert not list(tmp_path.glob("crash-*")), tail
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_committed_seed_corpus_holds_only_generated_seeds(target: str) -> None:
+    # fuzz/make_corpus.py names seeds by 16 hex digits; libFuzzer names what it adds by 40:
+    # a run that used fuzz/corpus/<target> as its writable corpus must not leak into git
+    names = [p.name for p in (FUZZ / "corpus" / target).iterdir()]
+    assert names and all(re.fullmatch(r"[0-9a-f]{16}", n) for n in names), names
