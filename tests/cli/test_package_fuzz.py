@@ -226,11 +226,6 @@ def _with_central_directory_offset_too_large() -> bytes:
     return bytes(data)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="nuif_core.package: an entry with an empty name raises IndexError from "
-    "ZipInfo.is_dir() in _Reader._check_entry (fuzz seed 3, input 1147): 'internal error', exit 2",
-)
 def test_an_entry_with_an_empty_name_is_nuif_package(nuif, tmp_path: Path) -> None:
     pkg = tmp_path / "pkg.nuif"
     pkg.write_bytes(_with_empty_entry_name())
@@ -238,12 +233,6 @@ def test_an_entry_with_an_empty_name_is_nuif_package(nuif, tmp_path: Path) -> No
     assert r.code == 1 and "NUIF_PACKAGE: " in r.err, r.err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="nuif_core.package: a negative local-header offset is NUIF_PACKAGE from bytes "
-    "(ValueError) but OSError EINVAL from a path, so the CLI says 'Invalid argument', exit 2 "
-    "(fuzz seed 7, inputs 97 and 98)",
-)
 def test_a_negative_header_offset_is_nuif_package_from_a_path_too(nuif, tmp_path: Path) -> None:
     data = _with_central_directory_offset_too_large()
     assert nuif("verify", "-", stdin=data).code == 1

@@ -26,6 +26,7 @@ archive-level problem).  The message always names the entry.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import os
@@ -486,6 +487,11 @@ _ZIP_ERRORS = (
 )
 
 
+def _points_outside(exc: OSError) -> bool:
+    """A seek before the start of a real file (a corrupt offset), not an I/O failure."""
+    return exc.errno == errno.EINVAL
+
+
 class _Reader:
     """The checks shared by :func:`read`, :func:`verify` and :func:`unpack`."""
 
@@ -541,7 +547,7 @@ class _Reader:
         if name not in (DOCUMENT_NAME, MANIFEST_NAME):
             problem = check_asset_name(name)
             if problem is not None:
-                if name.endswith("/") or info.is_dir():
+                if name.endswith("/"):
                     problem = "directory entries are not allowed (the manifest lists files only)"
                 raise _refuse(f"entry {_q(name)} is refused: {problem}")
         pointer = _asset_pointer(name) if name.startswith(ASSETS_DIR) else None
@@ -606,6 +612,10 @@ class _Reader:
             raise
         except _ZIP_ERRORS as exc:
             raise _refuse(f"entry {_q(name)} is corrupt: {exc}", pointer) from exc
+        except OSError as exc:
+            if not _points_outside(exc):
+                raise
+            raise _refuse(f"entry {_q(name)} is corrupt: it points outside the archive", pointer) from exc
         return b"".join(chunks), digest.hexdigest(), size
 
     def manifest(self) -> tuple[dict[str, Any], bytes]:
@@ -747,6 +757,10 @@ def _run(
             raise
         except _ZIP_ERRORS as exc:
             raise _refuse(f"not a readable ZIP archive: {exc}") from exc
+        except OSError as exc:
+            if not _points_outside(exc):
+                raise
+            raise _refuse("not a readable ZIP archive: it points outside itself") from exc
         with zf:
             reader = _Reader(zf, lim)
             manifest, manifest_bytes = reader.manifest()
