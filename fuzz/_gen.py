@@ -58,8 +58,20 @@ def string(fdp: FDP) -> str:
     return fdp.ConsumeUnicodeNoSurrogates(fdp.ConsumeIntInRange(0, 12))
 
 
+def deep(fdp: FDP, levels: int, leaf: Any = 0) -> Any:
+    """``levels`` nested arrays/objects around ``leaf`` (depth-limit edges: 128 by default)."""
+    out = leaf
+    for i in range(levels):
+        out = [out] if (i + levels) % 3 else {"k": out}
+    return out
+
+
 def value(fdp: FDP, depth: int = 0, max_depth: int = 4) -> Any:
-    """A JSON value (only text-representable content: no surrogates, no noncharacters)."""
+    """A JSON value (only text-representable content: no surrogates, no noncharacters).
+
+    Now and then (at the top level) a value nested close to the default depth limit."""
+    if depth == 0 and fdp.ConsumeIntInRange(0, 31) == 0:
+        return deep(fdp, fdp.ConsumeIntInRange(100, 127))
     kind = fdp.ConsumeIntInRange(0, 7 if depth < max_depth else 4)
     if kind == 0:
         return None
@@ -143,6 +155,12 @@ class DocGen:
             n += "x"
         return n
 
+    def _fresh(self) -> str:
+        self.count += 1
+        nid = f"d{self.count}"
+        self.ids.append(nid)
+        return nid
+
     def node(self, depth: int = 1) -> Any:
         fdp = self.fdp
         self.count += 1
@@ -160,7 +178,13 @@ class DocGen:
                 name = pick(fdp, BAD_ATTRS) if self._defect() else pick(fdp, GOOD_ATTRS)
                 attrs[name] = value(fdp, 0, 3)
             node["attrs"] = attrs
-        if fdp.ConsumeIntInRange(0, 2) and depth < 6:
+        if depth == 1 and fdp.ConsumeIntInRange(0, 31) == 0:
+            # a chain of nodes close to the depth limit (a node at tree depth k is 2k deep)
+            chain: dict[str, Any] = {"id": self._fresh(), "kind": "leaf"}
+            for _ in range(fdp.ConsumeIntInRange(40, 62)):
+                chain = {"id": self._fresh(), "kind": "link", "children": [chain]}
+            node["children"] = [chain]
+        elif fdp.ConsumeIntInRange(0, 2) and depth < 6:
             children = []
             for _ in range(fdp.ConsumeIntInRange(0, 3)):
                 if self.count >= self.max_nodes:
@@ -384,6 +408,8 @@ def mutate_document(fdp: FDP, doc: dict[str, Any]) -> dict[str, Any]:
                 doc["meta"] = {"v": doc["meta"]}
         elif what == 8 and fdp.ConsumeBool():
             node["id"] = node["id"] + "r"  # a renamed id (the old one disappears)
+        elif what == 8:
+            node.setdefault("attrs", {})["deep"] = deep(fdp, fdp.ConsumeIntInRange(100, 125))
     return doc
 
 

@@ -174,17 +174,24 @@ def _schema(message: str, pointer: str) -> NuifError:
 
 
 def _load_patch(patch: Any, limits: Limits) -> Any:
-    """Patch text (str/bytes) or an already-parsed mapping → fresh, strictly checked values."""
+    """Patch text (str/bytes) or an already-parsed mapping → fresh, strictly checked values.
+
+    Patch text is read with the same ``_WRAP_DEPTH`` slack the engine writes patches with (diff,
+    inverse): a patch carries values and nodes a few levels below where they land, so content
+    at the document's depth limit needs a deeper patch.  Every carried value and node is still
+    checked against ``max_depth`` where it lands, by the operation (NUIF_DEPTH).
+    """
+    depth = limits.max_depth + _WRAP_DEPTH
     if isinstance(patch, dict):
         # a Python value: prove it is strict I-JSON and take a private copy in one round trip
-        data = _codec.dumps(patch, limits.max_depth)
+        data = _codec.dumps(patch, depth)
         if len(data) > limits.max_patch_bytes:
             raise NuifError(
                 "NUIF_TOO_LARGE",
                 f"the patch text is {len(data)} bytes; the limit is {limits.max_patch_bytes} bytes",
             )
-        return _codec.loads(data, limits.max_depth)
-    return _codec.loads(as_bytes(patch, limits.max_patch_bytes, "patch"), limits.max_depth)
+        return _codec.loads(data, depth)
+    return _codec.loads(as_bytes(patch, limits.max_patch_bytes, "patch"), depth)
 
 
 def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
