@@ -92,3 +92,63 @@ def test_documents_are_still_read_with_the_plain_depth_limit() -> None:
     with pytest.raises(NuifError) as info:
         nuif_core.canonicalize(_doc(attrs='{"x":' + "[" * 126 + "]" * 126 + "}"))
     assert info.value.code == "NUIF_DEPTH"
+
+
+# -- F2, F3 (diff target, tightened limits): diff's patch passed through states beyond the limits -
+#
+# diff removes a dead subtree that still holds persisting nodes only at the end (after moving
+# them out), and moves a persisting node into place together with the a-descendants it still
+# carries (they move out later).  The final document is b, but an intermediate one could have
+# more nodes than max_nodes (F2) or nest deeper than max_depth (F3), so applying the diff failed
+# with NUIF_LIMIT_NODES / NUIF_DEPTH.  Fixed in _diff.diff: when cheap bounds do not rule it out,
+# diff checks that its patch applies within the limits and otherwise falls back to the
+# replace-the-root patch it already used for patches over the operation limits.
+
+
+def _n(nid: str, *children: dict) -> dict:
+    node: dict = {"id": nid, "kind": "k"}
+    if children:
+        node["children"] = list(children)
+    return node
+
+
+def _d(root: dict) -> str:
+    return json.dumps({"nuif": 0, "root": root})
+
+
+def _assert_diff_applies(a: str, b: str, limits: Limits | None = None) -> None:
+    expected = canonicalize(b, limits=limits).canonical
+    patch = diff(a, b, limits=limits)
+    assert apply_patch(a, patch, limits=limits).canonical == expected
+
+
+def test_diff_never_passes_through_more_nodes_than_the_node_limit() -> None:
+    a = _d(_n("r", _n("dead", _n("p"))))
+    b = _d(_n("r", _n("p"), _n("n1"), _n("n2")))
+    _assert_diff_applies(a, b, Limits(max_nodes=4))
+
+
+def test_diff_never_passes_through_a_deeper_document_than_the_depth_limit() -> None:
+    a = _d(_n("r", _n("c", _n("d", _n("e", _n("f"))))))
+    b = _d(_n("r", _n("g", _n("h", _n("c"))), _n("k", _n("m", _n("d", _n("e", _n("f")))))))
+    _assert_diff_applies(a, b, Limits(max_depth=12))
+
+
+def test_diff_between_deep_documents_applies_under_the_default_limits() -> None:
+    def chain(prefix: str, n: int, leaf: dict | None = None) -> dict:
+        node = leaf if leaf is not None else _n(f"{prefix}{n}")
+        for i in range(n - 1, 0, -1):
+            node = _n(f"{prefix}{i}", node)
+        return node
+
+    # a: r > c > d1 > ... > d55 ; b: r > g1 > ... > g10 > c  and  r > k > d1 > ... > d55
+    a = _d(_n("r", _n("c", chain("d", 55))))
+    b = _d(_n("r", chain("g", 10, _n("g10", _n("c"))), _n("k", chain("d", 55))))
+    _assert_diff_applies(a, b)
+
+
+def test_diff_keeps_the_minimal_patch_when_it_fits() -> None:
+    a = _d(_n("r", _n("c", _n("d", _n("e", _n("f"))))))
+    b = _d(_n("r", _n("g", _n("h", _n("c"))), _n("k", _n("m", _n("d", _n("e", _n("f")))))))
+    ops = json.loads(diff(a, b))["transactions"][0]["ops"]
+    assert [op["op"] for op in ops] == ["insert", "insert", "insert", "move", "insert", "move"]

@@ -32,10 +32,10 @@ from typing import Any
 
 from . import _codec
 from ._document import Text, hash_bytes, parse_document
-from ._errors import escape_pointer
-from ._jsonpatch import json_equal
+from ._errors import NuifError, escape_pointer
+from ._jsonpatch import json_equal, value_depth
 from ._limits import Limits
-from ._patch import _WRAP_DEPTH, _limits
+from ._patch import _WRAP_DEPTH, Session, _limits
 
 __all__ = ["diff"]
 
@@ -60,7 +60,7 @@ def diff(a: Text, b: Text, *, limits: Limits | None = None) -> bytes:
     try:
         ops = _tree_ops(da["root"], db["root"], max_ops)
         ops.extend(_meta_ops(da, db))
-        if len(ops) > max_ops:
+        if len(ops) > max_ops or not _fits(a, da, db, ops, per_tx, lim):
             raise _TooMany
     except _TooMany:
         ops = [{"op": "replace", "id": da["root"]["id"], "node": db["root"]}]
@@ -68,6 +68,42 @@ def diff(a: Text, b: Text, *, limits: Limits | None = None) -> bytes:
     transactions = [{"ops": ops[k : k + per_tx]} for k in range(0, len(ops), per_tx)]
     patch = {"nuif_patch": 0, "base": base, "transactions": transactions}
     return _codec.dumps(patch, lim.max_depth + _WRAP_DEPTH)
+
+
+def _fits(
+    a: Text, da: dict[str, Any], db: dict[str, Any], ops: list[dict[str, Any]], per_tx: int,
+    lim: Limits,
+) -> bool:
+    """Whether the minimal patch applies within the node and depth limits.
+
+    The document only equals ``b`` at the end: a dead subtree that holds persisting nodes is
+    removed last, and a persisting node is moved into place with the ``a``-descendants it still
+    carries.  In between, the document can have up to ``|a|`` + the inserted nodes, and nest up
+    to the depth of ``b`` plus the height of ``a``.  When those bounds fit (nearly always), so
+    does every intermediate state; otherwise the patch is tried on a scratch session.
+    """
+    inserted = sum(_count(op["node"]) for op in ops if op["op"] == "insert")
+    if _count(da["root"]) + inserted <= lim.max_nodes and (
+        value_depth(da) + value_depth(db) <= lim.max_depth
+    ):
+        return True
+    transactions = [{"ops": ops[k : k + per_tx]} for k in range(0, len(ops), per_tx)]
+    try:
+        Session._scratch(a, lim).apply({"nuif_patch": 0, "transactions": transactions})
+    except NuifError as err:
+        if err.code in ("NUIF_LIMIT_NODES", "NUIF_DEPTH"):
+            return False
+        raise
+    return True
+
+
+def _count(node: dict[str, Any]) -> int:
+    count, stack = 0, [node]
+    while stack:
+        n = stack.pop()
+        count += 1
+        stack.extend(n.get("children", ()))
+    return count
 
 
 def _meta_ops(da: dict[str, Any], db: dict[str, Any]) -> list[dict[str, Any]]:
