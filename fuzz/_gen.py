@@ -424,3 +424,30 @@ def _all(node: dict[str, Any]) -> list[dict[str, Any]]:
         out.append(n)
         stack.extend(n.get("children", []))
     return out
+
+
+# -- limits --------------------------------------------------------------------------------------
+
+
+def limits(fdp: FDP, package: bool = False) -> Any:
+    """``None`` (the defaults) three times in four, else tightened limits, so that the limit
+    paths (node count, depth, cardinality, package sizes) are reached by small inputs.  Byte
+    limits of texts stay at their defaults: a result or a diff may be longer than its input."""
+    from nuif_core import Limits
+
+    if fdp.ConsumeIntInRange(0, 3):
+        return None
+    changes = {
+        "max_depth": fdp.ConsumeIntInRange(6, 128),
+        "max_nodes": fdp.ConsumeIntInRange(2, 64),
+        "max_transactions": fdp.ConsumeIntInRange(1, 4),
+        "max_operations_per_transaction": fdp.ConsumeIntInRange(1, 8),
+        "max_operations": fdp.ConsumeIntInRange(1, 16),
+    }
+    if package:
+        changes.update(
+            max_package_entries=fdp.ConsumeIntInRange(1, 8),
+            max_asset_bytes=fdp.ConsumeIntInRange(1, 4096),
+            max_package_bytes=fdp.ConsumeIntInRange(1, 16384),
+        )
+    return Limits(**changes)

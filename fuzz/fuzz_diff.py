@@ -20,7 +20,7 @@ import json
 import _common as c
 import atheris
 
-from _gen import DocGen, mutate_document, to_text
+from _gen import DocGen, limits, mutate_document, to_text
 
 nc = c.nuif_core
 #: patches nest a few levels below the document: the engine writes and reads them with this slack
@@ -34,17 +34,17 @@ def allowed(text: bytes, out: tuple) -> bool:
     return c.documented_big_integral(text, err)
 
 
-def check(a: bytes, b: bytes) -> None:
-    d = c.twin_outcomes(nc.diff, a, b)
+def check(a: bytes, b: bytes, lim: object = None) -> None:
+    d = c.twin_outcomes(nc.diff, a, b, limits=lim)
     if d[0] == "error":
-        ca, cb = c.outcome(nc.canonicalize, a), c.outcome(nc.canonicalize, b)
+        ca, cb = c.outcome(nc.canonicalize, a, limits=lim), c.outcome(nc.canonicalize, b, limits=lim)
         if ca[0] == "ok" and cb[0] == "ok":
             c.fail("diff fails on two valid documents", d, a, b)
         return
     patch = d[1]
-    if nc.diff(a, b) != patch:
+    if nc.diff(a, b, limits=lim) != patch:
         c.fail("diff is not deterministic", a, b)
-    ca, cb = nc.canonicalize(a), nc.canonicalize(b)
+    ca, cb = nc.canonicalize(a, limits=lim), nc.canonicalize(b, limits=lim)
     pj = c.outcome(c._speedups.canonical_json, patch, PATCH_DEPTH)
     if pj[0] == "error":
         if not allowed(patch, pj):
@@ -58,13 +58,14 @@ def check(a: bytes, b: bytes) -> None:
     if cb.canonical == ca.canonical and parsed["transactions"]:
         c.fail("diff of equal documents has transactions", patch)
 
-    res = c.twin_outcomes(nc.apply_patch, a, patch, inverse=True, render=lambda r: r.to_dict())
+    res = c.twin_outcomes(nc.apply_patch, a, patch, inverse=True, limits=lim,
+                          render=lambda r: r.to_dict())
     if res[0] == "error":
         c.fail("diff(a, b) does not apply to a", a, b, patch, res)
     r = res[1]
     if r.canonical != cb.canonical or r.hash != cb.hash:
         c.fail("diff(a, b) applied to a is not canonical b", patch, r.canonical, cb.canonical)
-    back = c.outcome(nc.apply_patch, r.canonical, r.inverse)
+    back = c.outcome(nc.apply_patch, r.canonical, r.inverse, limits=lim)
     if back[0] == "error":
         if allowed(r.canonical, back) or allowed(r.inverse, back):
             return
@@ -73,7 +74,7 @@ def check(a: bytes, b: bytes) -> None:
         c.fail("the inverse of a diff does not restore a", r.inverse, back[1].canonical)
 
     for same in (a, ca.canonical):
-        z = c.outcome(nc.diff, a, same)
+        z = c.outcome(nc.diff, a, same, limits=lim)
         if z[0] != "ok" or json.loads(z[1])["transactions"] != []:
             c.fail("diff(a, a) is not empty", z)
 
@@ -83,13 +84,14 @@ def TestOneInput(data: bytes) -> None:
         check(*c.split2(data))
         return
     fdp = atheris.FuzzedDataProvider(data[1:])
+    lim = limits(fdp)
     gen = DocGen(fdp, broken=fdp.ConsumeIntInRange(0, 31) == 0, max_nodes=16)
     a = gen.document()
     if isinstance(a.get("root"), dict) and isinstance(a["root"].get("id"), str) and not gen.broken:
         b = mutate_document(fdp, a)
     else:
         b = DocGen(fdp, broken=False).document()
-    check(to_text(fdp, a), to_text(fdp, b))
+    check(to_text(fdp, a), to_text(fdp, b), lim)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import hashlib
 import _common as c
 import atheris
 
-from _gen import DocGen, to_text
+from _gen import DocGen, limits, to_text
 
 nc = c.nuif_core
 
@@ -31,13 +31,13 @@ def render_report(r: object) -> object:
     return r.to_dict()  # type: ignore[attr-defined]
 
 
-def check(data: bytes) -> None:
-    report = c.twin_outcomes(nc.validate, data, render=render_report)
+def check(data: bytes, lim: object = None) -> None:
+    report = c.twin_outcomes(nc.validate, data, limits=lim, render=render_report)
     if report[0] != "ok":
         c.fail("validate raised NuifError", report, data)
     report = report[1]
-    first = nc.validate(data, max_diagnostics=1)
-    canon = c.twin_outcomes(nc.canonicalize, data, render=lambda r: r.to_dict())
+    first = nc.validate(data, max_diagnostics=1, limits=lim)
+    canon = c.twin_outcomes(nc.canonicalize, data, limits=lim, render=lambda r: r.to_dict())
     if report.valid != (canon[0] == "ok"):
         c.fail("validate and canonicalize disagree on validity", report, canon, data)
     if not report.valid:
@@ -51,7 +51,7 @@ def check(data: bytes) -> None:
         if len(report.diagnostics) > 100:
             c.fail("more diagnostics than max_diagnostics", len(report.diagnostics))
         for other in (nc.inspect, nc.document_hash, nc.is_canonical):
-            o = c.outcome(other, data)
+            o = c.outcome(other, data, limits=lim)
             if o != canon:
                 c.fail(f"{other.__name__} fails differently from canonicalize", o, canon)
         return
@@ -85,11 +85,11 @@ def check(data: bytes) -> None:
     except UnicodeDecodeError:
         text = None
     if text is not None:
-        as_str = c.outcome(nc.canonicalize, text)
+        as_str = c.outcome(nc.canonicalize, text, limits=lim)
         if as_str != canon:
             c.fail("str and bytes input disagree", as_str, canon)
 
-    insp = c.outcome(nc.inspect, data, max_outline_nodes=3)
+    insp = c.outcome(nc.inspect, data, max_outline_nodes=3, limits=lim)
     if insp[0] != "ok":
         c.fail("inspect fails on a valid document", insp)
     insp = insp[1]
@@ -101,19 +101,22 @@ def check(data: bytes) -> None:
         c.fail("inspect counts are inconsistent", insp)
     if insp.truncated != (insp.node_count > len(insp.outline)):
         c.fail("inspect truncated flag is wrong", insp)
-    if nc.document_hash(data) != result.hash or nc.is_canonical(data) != (not result.changed):
+    if nc.document_hash(data, limits=lim) != result.hash or nc.is_canonical(
+        data, limits=lim
+    ) != (not result.changed):
         c.fail("document_hash / is_canonical disagree with canonicalize", result)
     root = insp.root.id
-    if fixed and nc.node_hash(data, root) != nc.node_hash(result.canonical, root):
+    if fixed and nc.node_hash(data, root, limits=lim) != nc.node_hash(result.canonical, root):
         c.fail("node_hash differs between input and canonical text", root)
 
 
 def TestOneInput(data: bytes) -> None:
     if data[:1] == b"\x00":
         fdp = atheris.FuzzedDataProvider(data[1:])
+        lim = limits(fdp)
         gen = DocGen(fdp, broken=fdp.ConsumeIntInRange(0, 3) == 0)
         doc = gen.document()
-        check(to_text(fdp, doc))
+        check(to_text(fdp, doc), lim)
     else:
         check(data)
 

@@ -31,7 +31,7 @@ import zipfile
 import _common as c
 import atheris
 
-from _gen import DocGen, pick, to_text
+from _gen import DocGen, limits, pick, to_text
 
 nc = c.nuif_core
 pkg = nc.package
@@ -49,16 +49,18 @@ def render(p: object) -> object:
     return (p.document, p.hash, plain(p.manifest), dict(p.assets), p.manifest_bytes)  # type: ignore[attr-defined]
 
 
-def check(data: bytes, unpack: bool = False) -> None:
-    res = c.twin_outcomes(pkg.read, data, render=render)
-    ver = c.outcome(pkg.verify, data)
-    ver_fh = c.outcome(pkg.verify, io.BytesIO(data))
+def check(data: bytes, unpack: bool = False, lim: object = None, pristine: bool = False) -> None:
+    res = c.twin_outcomes(pkg.read, data, limits=lim, render=render)
+    ver = c.outcome(pkg.verify, data, limits=lim)
+    ver_fh = c.outcome(pkg.verify, io.BytesIO(data), limits=lim)
     if (ver[0] == "error" or res[0] == "error") and ver != res:
         if not (ver[0] == "error" and res[0] == "error" and ver[1:] == res[1:]):
             c.fail("verify and read disagree", res, ver)
     if ver_fh[0] != ver[0] or (ver[0] == "error" and ver_fh != ver):
         c.fail("verify of bytes and of a file object disagree", ver, ver_fh)
     if res[0] == "error":
+        if pristine:
+            c.fail("read refuses what pack wrote with the same limits", res)
         return
     p = res[1]
     summary = ver[1]
@@ -69,7 +71,7 @@ def check(data: bytes, unpack: bool = False) -> None:
     ):
         c.fail("verify counts inflated bytes wrongly", summary, p)
 
-    canon = c.outcome(nc.canonicalize, p.document)
+    canon = c.outcome(nc.canonicalize, p.document, limits=lim)
     if canon[0] == "error" or canon[1].changed or canon[1].hash != p.hash:
         c.fail("an accepted package holds a non-canonical or invalid document", p.document, canon)
     if p.hash != "sha256:" + hashlib.sha256(p.document).hexdigest():
@@ -88,19 +90,19 @@ def check(data: bytes, unpack: bool = False) -> None:
         if listed[name]["bytes"] != len(blob) or listed[name]["sha256"] != hashlib.sha256(blob).hexdigest():
             c.fail("accepted an asset that does not match the manifest", name)
 
-    again = c.outcome(pkg.pack, p.document, dict(p.assets))
+    again = c.outcome(pkg.pack, p.document, dict(p.assets), limits=lim)
     if again[0] == "error":
         c.fail("the content of an accepted package cannot be packed again", again)
-    if pkg.pack(p.document, dict(p.assets)) != again[1]:
+    if pkg.pack(p.document, dict(p.assets), limits=lim) != again[1]:
         c.fail("pack is not deterministic")
-    back = c.outcome(pkg.read, again[1])
+    back = c.outcome(pkg.read, again[1], limits=lim)
     if back[0] == "error" or render(back[1]) != render(p):
         c.fail("a re-packed package reads back differently", back)
 
     if unpack:
         with tempfile.TemporaryDirectory(prefix="nuif-fuzz-") as tmp:
             dest = os.path.join(tmp, "out")
-            u = c.outcome(pkg.unpack, data, dest)
+            u = c.outcome(pkg.unpack, data, dest, limits=lim)
             if u[0] == "error":
                 c.fail("unpack refuses what read accepted", u)
             found = set()
@@ -150,20 +152,23 @@ def _entry(fdp: atheris.FuzzedDataProvider, name: str, data: bytes) -> tuple[zip
     return info, data
 
 
-def structured(data: bytes) -> tuple[bytes, bool]:
+def structured(data: bytes) -> tuple[bytes, bool, object, bool]:
     fdp = atheris.FuzzedDataProvider(data)
+    lim = limits(fdp, package=True)
     gen = DocGen(fdp, broken=fdp.ConsumeIntInRange(0, 15) == 0, max_nodes=6)
     doc = to_text(fdp, gen.document())
     assets: dict[str, bytes] = {}
     for i in range(fdp.ConsumeIntInRange(0, 3)):
         name = pick(fdp, ["assets/logo.png", "assets/a/b.txt", "assets/é.svg", f"assets/f{i}"])
         assets[name] = fdp.ConsumeBytes(fdp.ConsumeIntInRange(0, 64)) * fdp.ConsumeIntInRange(1, 3)
-    made = c.outcome(pkg.pack, doc, assets)
+    made = c.outcome(pkg.pack, doc, assets, limits=lim)
     if made[0] == "error":
-        return b"", False
+        return b"", False, lim, False
     archive: bytes = made[1]
+    pristine = True
     if fdp.ConsumeIntInRange(0, 2):
         # rewrite entry by entry with hostile variations
+        pristine = False
         with zipfile.ZipFile(io.BytesIO(archive)) as zf:
             entries = [(i.filename, zf.read(i)) for i in zf.infolist()]
         for _ in range(fdp.ConsumeIntInRange(0, 3)):
@@ -199,7 +204,9 @@ def structured(data: bytes) -> tuple[bytes, bool]:
                     continue
         archive = out.getvalue()
     buf = bytearray(archive)
-    for _ in range(fdp.ConsumeIntInRange(0, 3) if fdp.ConsumeBool() else 0):
+    flips = fdp.ConsumeIntInRange(0, 3) if fdp.ConsumeBool() else 0
+    pristine = pristine and flips == 0
+    for _ in range(flips):
         if not buf:
             break
         what = fdp.ConsumeIntInRange(0, 3)
@@ -213,13 +220,13 @@ def structured(data: bytes) -> tuple[bytes, bool]:
         else:
             struct_field = fdp.ConsumeBytes(4).ljust(4, b"\xff")
             buf[at : at + 4] = struct_field
-    return bytes(buf), fdp.ConsumeIntInRange(0, 7) == 0
+    return bytes(buf), fdp.ConsumeIntInRange(0, 7) == 0, lim, pristine
 
 
 def TestOneInput(data: bytes) -> None:
     if data[:1] == b"\x00":
-        archive, unpack = structured(data[1:])
-        check(archive, unpack)
+        archive, unpack, lim, pristine = structured(data[1:])
+        check(archive, unpack, lim, pristine)
     else:
         check(data)
 

@@ -27,7 +27,7 @@ import json
 import _common as c
 import atheris
 
-from _gen import DocGen, ids_and_attrs, patch as gen_patch, to_text
+from _gen import DocGen, ids_and_attrs, limits, patch as gen_patch, to_text
 
 nc = c.nuif_core
 #: patches nest a few levels below the document: the engine writes and reads them with this slack
@@ -46,14 +46,14 @@ def allowed(text: bytes, out: tuple) -> bool:
     return c.documented_big_integral(text, err)
 
 
-def check(doc: bytes, patch: object) -> None:
+def check(doc: bytes, patch: object, lim: object = None) -> None:
     before = copy.deepcopy(patch)
-    res = c.twin_outcomes(nc.apply_patch, doc, patch, inverse=True, render=render)
+    res = c.twin_outcomes(nc.apply_patch, doc, patch, inverse=True, limits=lim, render=render)
     if patch != before or c.shape(patch) != c.shape(before):
         c.fail("apply_patch mutated the patch mapping", before, patch)
 
     session_out = None
-    sess = c.outcome(nc.Session, doc)
+    sess = c.outcome(nc.Session, doc, limits=lim)
     if sess[0] == "ok":
         s = sess[1]
         start = s.canonical()
@@ -70,7 +70,7 @@ def check(doc: bytes, patch: object) -> None:
         c.fail("Session.apply fails where apply_patch succeeds", session_out, doc, patch)
 
     r = res[1]
-    original = nc.canonicalize(doc)
+    original = nc.canonicalize(doc, limits=lim)
     if r.base != original.hash or r.changed != (r.hash != r.base):
         c.fail("base/changed are wrong", r, original)
     if r.hash != "sha256:" + hashlib.sha256(r.canonical).hexdigest():
@@ -94,20 +94,21 @@ def check(doc: bytes, patch: object) -> None:
     if json.loads(r.inverse)["base"] != r.hash:
         c.fail("inverse base is not the new hash", r.inverse)
 
-    back = c.twin_outcomes(nc.apply_patch, r.canonical, r.inverse, inverse=True, render=render)
+    back = c.twin_outcomes(nc.apply_patch, r.canonical, r.inverse, inverse=True, limits=lim,
+                          render=render)
     if back[0] == "error":
         c.fail("the inverse patch does not apply", r.canonical, r.inverse, back)
     back = back[1]
     if back.canonical != original.canonical or back.hash != original.hash:
         c.fail("the inverse patch does not restore the input", original.canonical, back.canonical)
-    again = c.outcome(nc.apply_patch, original.canonical, back.inverse)
+    again = c.outcome(nc.apply_patch, original.canonical, back.inverse, limits=lim)
     if again[0] == "error" or again[1].canonical != r.canonical:
         c.fail("the inverse of the inverse does not redo the patch", back.inverse, again)
 
-    d = c.twin_outcomes(nc.diff, doc, r.canonical)
+    d = c.twin_outcomes(nc.diff, doc, r.canonical, limits=lim)
     if d[0] == "error":
         c.fail("diff fails between a document and its patched version", d)
-    via = c.outcome(nc.apply_patch, doc, d[1])
+    via = c.outcome(nc.apply_patch, doc, d[1], limits=lim)
     if via[0] == "error":
         if allowed(d[1], via):
             return
@@ -122,16 +123,17 @@ def TestOneInput(data: bytes) -> None:
         check(doc, patch)
         return
     fdp = atheris.FuzzedDataProvider(data[1:])
+    lim = limits(fdp)
     gen = DocGen(fdp, broken=fdp.ConsumeIntInRange(0, 15) == 0)
     doc_value = gen.document()
     doc = to_text(fdp, doc_value)
     ids, attrs = ids_and_attrs(doc_value)
-    h = c.outcome(nc.document_hash, doc)
+    h = c.outcome(nc.document_hash, doc, limits=lim)
     p = gen_patch(fdp, ids, attrs, h[1] if h[0] == "ok" else None)
     if fdp.ConsumeIntInRange(0, 3) == 0:
-        check(doc, p)  # as a mapping
+        check(doc, p, lim)  # as a mapping
     else:
-        check(doc, to_text(fdp, p))
+        check(doc, to_text(fdp, p), lim)
 
 
 if __name__ == "__main__":

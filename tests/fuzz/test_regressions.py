@@ -152,3 +152,43 @@ def test_diff_keeps_the_minimal_patch_when_it_fits() -> None:
     b = _d(_n("r", _n("g", _n("h", _n("c"))), _n("k", _n("m", _n("d", _n("e", _n("f")))))))
     ops = json.loads(diff(a, b))["transactions"][0]["ops"]
     assert [op["op"] for op in ops] == ["insert", "insert", "insert", "move", "insert", "move"]
+
+
+# -- F4 (diff target): the F3 check made diff raise NUIF_NUMBER on two valid documents -----------
+#
+# When the cheap bounds did not hold, the check applied the patch to a scratch session, which
+# re-reads the values it carries: a double in [2^53, 1e21) is written as an integer literal the
+# strict reader refuses (docs/canonical-json.md).  diff then raised instead of returning the
+# patch it returned before.  Fixed: only NUIF_LIMIT_NODES / NUIF_DEPTH select the fallback.
+
+
+def test_diff_of_deep_documents_with_a_big_integral_double_returns_its_patch() -> None:
+    a = _d(_n("r"))
+    deep_value = "[" * 120 + "]" * 120
+    b = '{"nuif":0,"root":{"id":"r","kind":"k","attrs":{"deep":' + deep_value + ',"n":3e20}}}'
+    patch = json.loads(diff(a, b))
+    assert [op["op"] for op in patch["transactions"][0]["ops"]] == ["set", "set"]
+
+
+# -- F5 (package target): pack wrote packages that read refuses ----------------------------------
+#
+# A valid document holding a double in [2^53, 1e21) (written 3e20) has a canonical text with
+# the integer literal 300000000000000000000, which the strict reader refuses (NUIF_NUMBER, the
+# documented interaction of docs/canonical-json.md).  pack stored that text, and read/verify
+# then refused the package (NUIF_PACKAGE: document.json is not a valid NUIF document), against
+# pack's promise that what it writes is read back with the same limits.  Fixed in
+# package._document_canonical: pack refuses such a document up front with NUIF_NUMBER.
+
+
+def test_pack_refuses_a_document_whose_canonical_text_cannot_be_read_back() -> None:
+    from nuif_core import package
+
+    doc = '{"nuif":0,"root":{"id":"r","kind":"k","attrs":{"n":3e20}}}'
+    assert canonicalize(doc).text.endswith('"n":300000000000000000000},"id":"r","kind":"k"}}')
+    with pytest.raises(NuifError) as info:
+        package.pack(doc)
+    assert info.value.code == "NUIF_NUMBER"
+    # numbers the canonical text keeps readable are packed as before
+    for ok in ("1e21", "9007199254740991", "3.5e15"):
+        data = package.pack(doc.replace("3e20", ok))
+        assert package.read(data).document == canonicalize(doc.replace("3e20", ok)).canonical

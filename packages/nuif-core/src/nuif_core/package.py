@@ -211,6 +211,18 @@ def _document_canonical(document: Any, limits: Limits) -> tuple[bytes, str]:
     from . import canonicalize  # late: the package module is imported by nuif_core itself
 
     result = canonicalize(document, limits=limits)
+    if result.changed:
+        # a double in [2^53, 1e21) is written as an integer literal that the strict reader
+        # refuses (docs/canonical-json.md): such a package could never be read back
+        try:
+            canonicalize(result.canonical, limits=limits)
+        except NuifError as err:
+            raise NuifError(
+                err.code,
+                "the canonical text of the document cannot be read back, so a package holding "
+                f"it would be refused: {err.message}",
+                pointer=err.pointer,
+            ) from err
     return result.canonical, result.hash
 
 
