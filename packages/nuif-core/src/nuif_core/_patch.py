@@ -566,6 +566,10 @@ class Session:
         """
         dumps = _codec.dumps
         depth = self._limits.max_depth
+        if not self._undoable:
+            # a scratch session (apply_patch) serializes once: the codec writes the whole
+            # document faster than the per-node walk fills its cache
+            return dumps(self._doc, depth)
         cache = self._attrs_bytes
         doc = self._doc
         out: list[bytes] = []
