@@ -310,3 +310,45 @@ def test_a_canonical_text_that_does_not_parse_back_still_gives_the_patch_engine_
     )
     assert result.base == hash_bytes(canonical)
     assert result.canonical == canonical.replace(b"9007199254740992}", b"9007199254740992,\"y\":1}")
+
+
+_UTF8_PIECES = [b"a", b" ", b'"', b"\xc3\xa9", b"\xe6\x9d\xb1", b"\xf0\x9f\x98\x80", b"\xed\x9f\xbf",
+                b"\xee\x80\x80", b"\xf4\x8f\xbf\xbd", b"\x80", b"\xc0\xaf", b"\xc2", b"\xe0\x9f\x80",
+                b"\xed\xa0\x80", b"\xf0\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5", b"\xff",
+                b"\xe6\x9d", b"\xf0\x9f\x98"]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(_UTF8_PIECES), max_size=40), st.integers(0, 3))
+def test_the_fast_utf8_check_reports_the_first_bad_byte_like_pythons_decoder(
+    pieces: list[bytes], pad: int
+) -> None:
+    body = b"".join(pieces).replace(b'"', b"")
+    data = b'["' + b"x" * pad + body + b'"]'
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        expected: Any = ("NUIF_UTF8", e.start)
+    else:
+        expected = None
+    for fn in (_speedups.canonical_json, _speedups.loads):
+        try:
+            fn(data, 8)
+        except NuifError as err:
+            got: Any = err.code
+            if err.code == "NUIF_UTF8":
+                assert expected is not None
+                assert (err.line, err.column) == _codec_py_position(data, expected[1])
+                continue
+        else:
+            got = None
+        assert expected is None, got
+
+
+def _codec_py_position(data: bytes, offset: int) -> tuple[int | None, int | None]:
+    try:
+        _codec_py.loads(data, 8)
+    except NuifError as err:
+        assert err.code == "NUIF_UTF8"
+        return err.line, err.column
+    raise AssertionError("the twin accepted invalid UTF-8")

@@ -300,6 +300,64 @@ cdef Py_ssize_t _utf8_bad(const uint8_t* p, Py_ssize_t n) noexcept nogil:
     return -1
 
 
+# the fast check: a lead byte's sequence length (0: never a lead byte), the continuation-byte
+# masks of a little-endian 32-bit load at the lead byte, and the lead bytes whose second byte
+# has a narrower range (E0: no overlong, ED: no surrogate, F0: no overlong, F4: <= U+10FFFF)
+cdef uint8_t U8_LEN[256]
+cdef uint8_t U8_NARROW[256]
+cdef uint32_t[5] U8_MASK = [0, 0, 0xC000, 0xC0C000, 0xC0C0C000]
+cdef uint32_t[5] U8_WANT = [0, 0, 0x8000, 0x808000, 0x80808000]
+
+cdef void _init_utf8_tables() noexcept:
+    cdef int c
+    for c in range(256):
+        U8_LEN[c] = 1 if c < 0x80 else (2 if 0xC2 <= c <= 0xDF else (3 if 0xE0 <= c <= 0xEF else (
+            4 if 0xF0 <= c <= 0xF4 else 0)))
+        U8_NARROW[c] = 1 if c in (0xE0, 0xED, 0xF0, 0xF4) else 0
+
+_init_utf8_tables()
+
+
+cdef bint _utf8_ok(const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    """True when p[0:n] is valid UTF-8 (the same verdict as ``_utf8_bad(p, n) < 0``).
+
+    One pass with few branches per character: ASCII runs skip 8 bytes at a time; a multi-byte
+    sequence is checked with one table lookup and one masked 32-bit load.  ``_utf8_bad`` then
+    only runs to locate an error.
+    """
+    cdef Py_ssize_t i = 0
+    cdef uint64_t m
+    cdef uint32_t v
+    cdef uint8_t c, L, c1
+    while i + 4 <= n:
+        if i + 8 <= n:
+            m = _load64(p + i) & HIGHS
+            if m == 0:
+                i += 8
+                continue
+            i += __builtin_ctzll(m) >> 3
+            if i + 4 > n:
+                break
+        c = p[i]
+        L = U8_LEN[c]
+        if L == 1:
+            i += 1
+            continue
+        if L == 0:
+            return False
+        memcpy(&v, p + i, 4)
+        if (v & U8_MASK[L]) != U8_WANT[L]:
+            return False
+        if U8_NARROW[c]:
+            c1 = p[i + 1]
+            if ((c == 0xE0 and c1 < 0xA0) or (c == 0xED and c1 > 0x9F)
+                    or (c == 0xF0 and c1 < 0x90) or (c == 0xF4 and c1 > 0x8F)):
+                return False
+        i += L
+    # i is at a character boundary: the last few bytes go through the exact check
+    return _utf8_bad(p + i, n - i) < 0
+
+
 cdef inline Py_ssize_t _nonchar_at(const uint8_t* p, Py_ssize_t j) noexcept nogil:
     """The noncharacter code point encoded at p[j] (a valid EF/F0-F4 lead byte), or -1."""
     cdef uint8_t c = p[j]
@@ -901,7 +959,9 @@ cdef class _Parser:
 
     # -- scanning -----------------------------------------------------------------------------
     cdef int validate(self) except -1:
-        cdef Py_ssize_t bad = _utf8_bad(self.p, self.n)
+        cdef Py_ssize_t bad = -1
+        if not _utf8_ok(self.p, self.n):
+            bad = _utf8_bad(self.p, self.n)
         if bad >= 0:
             raise text_error("NUIF_UTF8", "the text is not valid UTF-8", self.data, bad)
         if self.n >= 3 and self.p[0] == 0xEF and self.p[1] == 0xBB and self.p[2] == 0xBF:
