@@ -46,6 +46,7 @@ cdef extern from "Python.h":
     const char* PyUnicode_AsUTF8AndSize(object o, Py_ssize_t* size) except NULL
     bint PyUnicode_IS_ASCII(object o)
     Py_ssize_t PyDict_GET_SIZE(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
     double PyFloat_AS_DOUBLE(object o)
     long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
     int Py_EnterRecursiveCall(const char* where) except -1
@@ -791,6 +792,9 @@ ctypedef struct Frame:
 # A parser takes them (leaving NULL, so a re-entrant call allocates its own) and gives them
 # back when it is done, unless they grew beyond CACHE_MAX bytes.
 cdef Py_ssize_t CACHE_MAX = 64 * 1024 * 1024
+# slots of the member-name cache of loads (a power of 2)
+cdef enum:
+    KCACHE_SIZE = 256
 cdef Tok* _c_tape = NULL
 cdef Py_ssize_t _c_tape_cap = 0
 cdef uint8_t* _c_arena = NULL
@@ -839,6 +843,7 @@ cdef class _Parser:
     cdef Py_ssize_t dlen
     cdef Py_ssize_t dcap
     # loads
+    cdef PyObject** kcache  # member names seen (ASCII, short): one str object per name
     cdef list conts
     cdef list keys
     cdef list dupkeys
@@ -858,6 +863,7 @@ cdef class _Parser:
         self.order = NULL
         self.sbuf = NULL
         self.dbl = NULL
+        self.kcache = NULL
         if not tape_mode:
             self.conts = []
             self.keys = []
@@ -883,6 +889,11 @@ cdef class _Parser:
                 _c_order, _c_order_cap, self.order = self.order, self.ocap, NULL
             if _c_mstack == NULL and self.mcap * 4 <= CACHE_MAX:
                 _c_mstack, _c_mstack_cap, self.mstack = self.mstack, self.mcap, NULL
+        cdef Py_ssize_t k
+        if self.kcache != NULL:
+            for k in range(KCACHE_SIZE):
+                Py_XDECREF(self.kcache[k])
+            PyMem_Free(self.kcache)
         PyMem_Free(self.st)
         PyMem_Free(self.arena)
         PyMem_Free(self.tape)
@@ -1230,6 +1241,31 @@ cdef class _Parser:
             return s
         return PyUnicode_DecodeUTF8(<const char*>ptr, self.s_len, NULL)
 
+    cdef object make_key(self):
+        """A member name: short ASCII names come from a small cache, so the few names a document
+        repeats are one str object each (allocated and hashed once)."""
+        cdef const uint8_t* ptr
+        cdef Py_ssize_t slot, L = self.s_len
+        cdef PyObject* hit
+        if self.hi != 0 or L > 32:
+            return self.make_str()
+        ptr = (self.arena if self.s_flags & F_ESC else self.p) + self.s_off
+        if self.kcache == NULL:
+            self.kcache = <PyObject**>PyMem_Calloc(KCACHE_SIZE, sizeof(PyObject*))
+            if self.kcache == NULL:
+                raise MemoryError()
+        slot = <Py_ssize_t>(_fnv(ptr, L) & (KCACHE_SIZE - 1))
+        hit = self.kcache[slot]
+        if hit != NULL and PyUnicode_GET_LENGTH(<object>hit) == L and memcmp(
+                PyUnicode_DATA(<object>hit), ptr, L) == 0:
+            return <object>hit
+        s = PyUnicode_New(L, 127)
+        memcpy(PyUnicode_DATA(s), ptr, L)
+        Py_INCREF(s)
+        Py_XDECREF(hit)
+        self.kcache[slot] = <PyObject*>s
+        return s
+
     cdef Py_ssize_t number(self, Py_ssize_t i) except -1:
         cdef const uint8_t* p = self.p
         cdef Py_ssize_t start = i, L, nd
@@ -1368,7 +1404,7 @@ cdef class _Parser:
             self.mtop += 1
             f.key_tok = <uint32_t>kt
         else:
-            self.keys[self.depth - 1] = self.make_str()
+            self.keys[self.depth - 1] = self.make_key()
             f.key_at = i
         j = self.ws(j)
         if self.p[j] != 0x3A:
