@@ -10,11 +10,14 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-__all__ = ["IMPLEMENTATION", "canonical_json", "dumps", "loads"]
+__all__ = ["IMPLEMENTATION", "canonical_document", "canonical_json", "dumps", "loads"]
 
 loads: Callable[[bytes, int], Any]
 dumps: Callable[[Any, int], bytes]
 canonical_json: Callable[[bytes, int], bytes]
+#: ``(data, max_depth, max_nodes)`` → the canonical text of a valid NUIF document, or None when
+#: the document has any schema problem (text errors raise as in ``canonical_json``)
+canonical_document: Callable[[bytes, int, int], "bytes | None"]
 
 
 def _truthy(name: str) -> bool:
@@ -43,3 +46,4 @@ else:
 loads = _impl.loads
 dumps = _impl.dumps
 canonical_json = _impl.canonical_json
+canonical_document = _impl.canonical_document

@@ -23,7 +23,7 @@ from typing import Any
 
 from ._errors import NuifError, describe_found, join_pointer, text_error
 
-__all__ = ["canonical_json", "dumps", "format_number", "loads"]
+__all__ = ["canonical_document", "canonical_json", "dumps", "format_number", "loads"]
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -507,3 +507,27 @@ def dumps(value: Any, max_depth: int) -> bytes:
 def canonical_json(data: bytes, max_depth: int) -> bytes:
     """RFC 8785 bytes of strict I-JSON text ``data``."""
     return dumps(loads(data, max_depth), max_depth)
+
+
+class _NodeLimit:
+    __slots__ = ("max_nodes",)
+
+    def __init__(self, max_nodes: int) -> None:
+        self.max_nodes = max_nodes
+
+
+def canonical_document(data: bytes, max_depth: int, max_nodes: int) -> bytes | None:
+    """The canonical text of a valid NUIF document, or None when it has a schema problem.
+
+    The twin of the compiled fast path: text errors are raised as ``loads`` raises them; the
+    schema is NUIF-0 §3 as ``_document.Checker`` checks it (at most ``max_nodes`` nodes); the
+    result is the RFC 8785 text of the normalized document.
+    """
+    from ._document import Checker, normalize
+
+    value = loads(data, max_depth)
+    checker = Checker(_NodeLimit(max_nodes), 1)  # type: ignore[arg-type]
+    checker.document(value)
+    if checker.found:
+        return None
+    return dumps(normalize(value), max_depth)

@@ -31,7 +31,7 @@ from bisect import bisect_left
 from typing import Any
 
 from . import _codec
-from ._document import Text, hash_bytes, parse_document
+from ._document import Text, hash_bytes, parse_canonical
 from ._errors import NuifError, escape_pointer
 from ._jsonpatch import json_equal, value_depth
 from ._limits import Limits
@@ -52,9 +52,9 @@ def diff(a: Text, b: Text, *, limits: Limits | None = None) -> bytes:
     ``transactions`` array.
     """
     lim = _limits(limits)
-    _, da = parse_document(a, lim)
-    _, db = parse_document(b, lim)
-    base = hash_bytes(_codec.dumps(da, lim.max_depth))
+    _, canonical_a, da = parse_canonical(a, lim)
+    _, _, db = parse_canonical(b, lim)
+    base = hash_bytes(canonical_a)
     per_tx = lim.max_operations_per_transaction
     max_ops = min(lim.max_operations, per_tx * lim.max_transactions)
     try:

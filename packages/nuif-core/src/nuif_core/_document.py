@@ -27,6 +27,7 @@ __all__ = [
     "inspect",
     "is_canonical",
     "node_hash",
+    "parse_canonical",
     "parse_document",
     "validate",
 ]
@@ -465,19 +466,55 @@ def _parse_checked(data: bytes, limits: Limits, max_diagnostics: int) -> tuple[A
     return value, checker
 
 
-def parse_document(text: Text, limits: Limits | None = None) -> tuple[bytes, dict[str, Any]]:
-    """The input bytes and the validated, normalized document model; raises the first problem."""
-    lim = _limits(limits)
-    data = as_bytes(text, lim.max_document_bytes)
+def _canonical_bytes(data: bytes, lim: Limits) -> tuple[bytes, dict[str, Any] | None]:
+    """The canonical text of ``data``, and the normalized model when it was built on the way.
+
+    The fast path (``_codec.canonical_document``: parse, §3 check and canonical text in one
+    compiled pass over a token tape) answers for every valid document; it returns None at the
+    first schema problem, and then the Python path (``loads`` + :class:`Checker`) reports it.
+    Text errors raise from either with identical code, message, pointer, line and column.
+    """
+    canonical = _codec.canonical_document(data, lim.max_depth, lim.max_nodes)
+    if canonical is not None:
+        return canonical, None
     value, checker = _parse_checked(data, lim, 1)
     if checker.found:
         raise checker.diagnostics(data)[0].error()
-    return data, normalize(value)
+    doc = normalize(value)
+    return _codec.dumps(doc, lim.max_depth), doc
 
 
-def _canonical(text: Text, limits: Limits | None) -> tuple[bytes, bytes, dict[str, Any]]:
-    data, doc = parse_document(text, limits)
-    return data, _codec.dumps(doc, _limits(limits).max_depth), doc
+def parse_canonical(
+    text: Text, limits: Limits | None = None
+) -> tuple[bytes, bytes, dict[str, Any]]:
+    """The input bytes, the canonical text and the validated, normalized document model.
+
+    Raises the first problem.  The model is parsed back from the canonical text (members in
+    canonical order), so it costs one compiled ``loads`` of compact text and no normalization.
+    """
+    lim = _limits(limits)
+    data = as_bytes(text, lim.max_document_bytes)
+    canonical, doc = _canonical_bytes(data, lim)
+    if doc is None:
+        try:
+            doc = _codec.loads(canonical, lim.max_depth)
+        except NuifError:
+            # a double in [2^53, 1e21) is written as an integer literal that the strict parser
+            # refuses (beyond 2^53 - 1): such a canonical text does not parse back
+            doc = normalize(_codec.loads(data, lim.max_depth))
+    return data, canonical, doc
+
+
+def parse_document(text: Text, limits: Limits | None = None) -> tuple[bytes, dict[str, Any]]:
+    """The input bytes and the validated, normalized document model; raises the first problem."""
+    data, _, doc = parse_canonical(text, limits)
+    return data, doc
+
+
+def _canonical(text: Text, limits: Limits | None) -> tuple[bytes, bytes]:
+    lim = _limits(limits)
+    data = as_bytes(text, lim.max_document_bytes)
+    return data, _canonical_bytes(data, lim)[0]
 
 
 def validate(
@@ -495,6 +532,9 @@ def validate(
     lim = _limits(limits)
     try:
         data = as_bytes(text, lim.max_document_bytes)
+        canonical = _codec.canonical_document(data, lim.max_depth, lim.max_nodes)
+        if canonical is not None:
+            return ValidationReport(True, hash_bytes(canonical))
         value, checker = _parse_checked(data, lim, max_diagnostics)
     except NuifError as err:
         return ValidationReport(False, None, (Diagnostic.from_error(err),))
@@ -509,13 +549,13 @@ def canonicalize(text: Text, *, limits: Limits | None = None) -> CanonicalResult
 
     Raises :class:`NuifError` with the first problem when the text is not a valid document.
     """
-    data, canonical, _ = _canonical(text, limits)
+    data, canonical = _canonical(text, limits)
     return CanonicalResult(canonical, hash_bytes(canonical), canonical != data)
 
 
 def is_canonical(text: Text, *, limits: Limits | None = None) -> bool:
     """True when ``text`` is byte-identical to its canonical text (raises if it is invalid)."""
-    data, canonical, _ = _canonical(text, limits)
+    data, canonical = _canonical(text, limits)
     return canonical == data
 
 
@@ -557,7 +597,7 @@ def inspect(
         raise TypeError("max_outline_nodes must be an int")
     if max_outline_nodes < 0:
         raise ValueError("max_outline_nodes must not be negative")
-    data, canonical, doc = _canonical(text, limits)
+    data, canonical, doc = parse_canonical(text, limits)
     kinds: dict[str, int] = {}
     outline: list[OutlineEntry] = []
     count = deepest = 0

@@ -34,7 +34,7 @@ from ._document import (
     hash_bytes,
     id_problem,
     kind_problem,
-    parse_document,
+    parse_canonical,
 )
 from ._errors import NuifError
 from ._jsonpatch import (
@@ -502,7 +502,7 @@ class Session:
 
     def _init(self, document: Text, limits: Limits, undoable: bool) -> None:
         self._limits = limits
-        _, doc = parse_document(document, limits)
+        _, canonical, doc = parse_canonical(document, limits)
         self._doc: dict[str, Any] = doc
         nodes: dict[str, dict[str, Any]] = {}
         parents: dict[str, dict[str, Any] | None] = {}
@@ -524,11 +524,11 @@ class Session:
                         push(child)
         self._nodes = nodes
         self._parents = parents
-        self._canonical: bytes | None = None
-        self._hash: str | None = None
+        self._canonical: bytes | None = canonical
+        self._hash: str | None = hash_bytes(canonical)
         # id -> (attrs object, kind, head bytes, tail bytes): see _serialize
         self._attrs_bytes: dict[str, tuple[Any, str, bytes, bytes]] = {}
-        self._base = self.hash
+        self._base = self._hash
         self._log: list[tuple[Any, ...]] | None = None
         self._undoable = undoable
 
@@ -573,6 +573,10 @@ class Session:
         """
         dumps = _codec.dumps
         depth = self._limits.max_depth
+        if not self._undoable:
+            # a scratch session (apply_patch) serializes once: the codec writes the whole
+            # document faster than the per-node walk fills its cache
+            return dumps(self._doc, depth)
         cache = self._attrs_bytes
         doc = self._doc
         out: list[bytes] = []

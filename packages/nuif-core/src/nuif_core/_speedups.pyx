@@ -27,7 +27,7 @@ from libc.string cimport memcpy, memcmp, strlen
 from libc.math cimport isinf, isfinite
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_XDECREF, Py_DECREF, Py_INCREF
-from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from cpython.mem cimport PyMem_Malloc, PyMem_Calloc, PyMem_Realloc, PyMem_Free
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.list cimport PyList_Append
 from cpython.dict cimport PyDict_SetItem, PyDict_Next
@@ -46,10 +46,13 @@ cdef extern from "Python.h":
     const char* PyUnicode_AsUTF8AndSize(object o, Py_ssize_t* size) except NULL
     bint PyUnicode_IS_ASCII(object o)
     Py_ssize_t PyDict_GET_SIZE(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
     double PyFloat_AS_DOUBLE(object o)
     long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
     int Py_EnterRecursiveCall(const char* where) except -1
     void Py_LeaveRecursiveCall()
+    int PyGC_Disable()
+    int PyGC_Enable()
 
 from nuif_core._errors import NuifError, describe_found, join_pointer, text_error
 # The twin (``_codec_py``) owns the message texts; it is imported on the first error only, so that
@@ -65,7 +68,7 @@ cdef object _tw():
     return _twin_mod
 
 
-__all__ = ["canonical_json", "dumps", "loads"]
+__all__ = ["canonical_document", "canonical_json", "dumps", "loads"]
 
 # ---------------------------------------------------------------------------------------------
 # constants and tables
@@ -85,6 +88,7 @@ cdef enum:
     F_NEEDS_ESC = 2  # decoded string holds '"', '\\' or a control character
     F_DBL = 4        # number: the double is stored in the dbl array (slow path)
     F_NEGZERO = 8    # integer literal "-0"
+    F_SKIP = 16      # member name: the writer omits this member (NUIF §3 normalization)
 
 cdef enum:
     C_PLAIN = 0
@@ -130,6 +134,79 @@ cdef void _init_tables() noexcept:
         HEXVAL[0x61 + c] = 10 + c
 
 _init_tables()
+
+# NUIF §3 name rules as byte classes (``_document.ID_RE``, ``KIND_RE``, ``ATTR_RE``; ASCII only)
+cdef enum:
+    N_ID_FIRST = 1     # [A-Za-z0-9_]
+    N_ID_REST = 2      # [A-Za-z0-9_.:-]
+    N_ATTR_FIRST = 4   # [A-Za-z_$@]
+    N_ATTR_REST = 8    # [A-Za-z0-9_$@.:-]
+    N_KIND_ALPHA = 16  # [a-z]
+    N_KIND_REST = 32   # [a-z0-9-]
+    N_KIND_SEP = 64    # [.:/]
+
+cdef uint8_t NAME_CLS[256]
+
+cdef void _init_name_tables() noexcept:
+    cdef int c
+    for c in range(256):
+        NAME_CLS[c] = 0
+    for c in range(0x41, 0x5B):  # A-Z
+        NAME_CLS[c] |= N_ID_FIRST | N_ID_REST | N_ATTR_FIRST | N_ATTR_REST
+    for c in range(0x61, 0x7B):  # a-z
+        NAME_CLS[c] |= (N_ID_FIRST | N_ID_REST | N_ATTR_FIRST | N_ATTR_REST | N_KIND_ALPHA
+                        | N_KIND_REST)
+    for c in range(0x30, 0x3A):  # 0-9
+        NAME_CLS[c] |= N_ID_FIRST | N_ID_REST | N_ATTR_REST | N_KIND_REST
+    NAME_CLS[0x5F] |= N_ID_FIRST | N_ID_REST | N_ATTR_FIRST | N_ATTR_REST  # _
+    NAME_CLS[0x24] |= N_ATTR_FIRST | N_ATTR_REST  # $
+    NAME_CLS[0x40] |= N_ATTR_FIRST | N_ATTR_REST  # @
+    NAME_CLS[0x2E] |= N_ID_REST | N_ATTR_REST | N_KIND_SEP  # .
+    NAME_CLS[0x3A] |= N_ID_REST | N_ATTR_REST | N_KIND_SEP  # :
+    NAME_CLS[0x2D] |= N_ID_REST | N_ATTR_REST | N_KIND_REST  # -
+    NAME_CLS[0x2F] |= N_KIND_SEP  # /
+
+_init_name_tables()
+
+
+cdef inline bint _name_ok(const uint8_t* s, Py_ssize_t L, Py_ssize_t max_len, uint8_t first,
+                          uint8_t rest) noexcept nogil:
+    """``^[first][rest]*$`` over 1..max_len bytes (ids and attribute names)."""
+    cdef Py_ssize_t i
+    if L < 1 or L > max_len or not (NAME_CLS[s[0]] & first):
+        return False
+    for i in range(1, L):
+        if not (NAME_CLS[s[i]] & rest):
+            return False
+    return True
+
+
+cdef inline bint _kind_ok(const uint8_t* s, Py_ssize_t L) noexcept nogil:
+    """``^[a-z][a-z0-9-]*(?:[.:/][a-z][a-z0-9-]*)*$`` over 1..64 bytes."""
+    cdef Py_ssize_t i
+    cdef bint need_alpha = True
+    cdef uint8_t k
+    if L < 1 or L > 64:
+        return False
+    for i in range(L):
+        k = NAME_CLS[s[i]]
+        if need_alpha:
+            if not (k & N_KIND_ALPHA):
+                return False
+            need_alpha = False
+        elif k & N_KIND_SEP:
+            need_alpha = True
+        elif not (k & N_KIND_REST):
+            return False
+    return not need_alpha
+
+
+cdef inline uint64_t _fnv(const uint8_t* s, Py_ssize_t L) noexcept nogil:
+    cdef uint64_t h = 0xcbf29ce484222325ULL
+    cdef Py_ssize_t i
+    for i in range(L):
+        h = (h ^ s[i]) * 0x100000001b3ULL
+    return h ^ (h >> 29)
 
 cdef const char* HEXDIGITS = b"0123456789abcdef"
 
@@ -222,6 +299,64 @@ cdef Py_ssize_t _utf8_bad(const uint8_t* p, Py_ssize_t n) noexcept nogil:
             continue
         return i
     return -1
+
+
+# the fast check: a lead byte's sequence length (0: never a lead byte), the continuation-byte
+# masks of a little-endian 32-bit load at the lead byte, and the lead bytes whose second byte
+# has a narrower range (E0: no overlong, ED: no surrogate, F0: no overlong, F4: <= U+10FFFF)
+cdef uint8_t U8_LEN[256]
+cdef uint8_t U8_NARROW[256]
+cdef uint32_t[5] U8_MASK = [0, 0, 0xC000, 0xC0C000, 0xC0C0C000]
+cdef uint32_t[5] U8_WANT = [0, 0, 0x8000, 0x808000, 0x80808000]
+
+cdef void _init_utf8_tables() noexcept:
+    cdef int c
+    for c in range(256):
+        U8_LEN[c] = 1 if c < 0x80 else (2 if 0xC2 <= c <= 0xDF else (3 if 0xE0 <= c <= 0xEF else (
+            4 if 0xF0 <= c <= 0xF4 else 0)))
+        U8_NARROW[c] = 1 if c in (0xE0, 0xED, 0xF0, 0xF4) else 0
+
+_init_utf8_tables()
+
+
+cdef bint _utf8_ok(const uint8_t* p, Py_ssize_t n) noexcept nogil:
+    """True when p[0:n] is valid UTF-8 (the same verdict as ``_utf8_bad(p, n) < 0``).
+
+    One pass with few branches per character: ASCII runs skip 8 bytes at a time; a multi-byte
+    sequence is checked with one table lookup and one masked 32-bit load.  ``_utf8_bad`` then
+    only runs to locate an error.
+    """
+    cdef Py_ssize_t i = 0
+    cdef uint64_t m
+    cdef uint32_t v
+    cdef uint8_t c, L, c1
+    while i + 4 <= n:
+        if i + 8 <= n:
+            m = _load64(p + i) & HIGHS
+            if m == 0:
+                i += 8
+                continue
+            i += __builtin_ctzll(m) >> 3
+            if i + 4 > n:
+                break
+        c = p[i]
+        L = U8_LEN[c]
+        if L == 1:
+            i += 1
+            continue
+        if L == 0:
+            return False
+        memcpy(&v, p + i, 4)
+        if (v & U8_MASK[L]) != U8_WANT[L]:
+            return False
+        if U8_NARROW[c]:
+            c1 = p[i + 1]
+            if ((c == 0xE0 and c1 < 0xA0) or (c == 0xED and c1 > 0x9F)
+                    or (c == 0xF0 and c1 < 0x90) or (c == 0xF4 and c1 > 0x8F)):
+                return False
+        i += L
+    # i is at a character boundary: the last few bytes go through the exact check
+    return _utf8_bad(p + i, n - i) < 0
 
 
 cdef inline Py_ssize_t _nonchar_at(const uint8_t* p, Py_ssize_t j) noexcept nogil:
@@ -657,6 +792,9 @@ ctypedef struct Frame:
 # A parser takes them (leaving NULL, so a re-entrant call allocates its own) and gives them
 # back when it is done, unless they grew beyond CACHE_MAX bytes.
 cdef Py_ssize_t CACHE_MAX = 64 * 1024 * 1024
+# slots of the member-name cache of loads (a power of 2)
+cdef enum:
+    KCACHE_SIZE = 256
 cdef Tok* _c_tape = NULL
 cdef Py_ssize_t _c_tape_cap = 0
 cdef uint8_t* _c_arena = NULL
@@ -705,6 +843,7 @@ cdef class _Parser:
     cdef Py_ssize_t dlen
     cdef Py_ssize_t dcap
     # loads
+    cdef PyObject** kcache  # member names seen (ASCII, short): one str object per name
     cdef list conts
     cdef list keys
     cdef list dupkeys
@@ -724,6 +863,7 @@ cdef class _Parser:
         self.order = NULL
         self.sbuf = NULL
         self.dbl = NULL
+        self.kcache = NULL
         if not tape_mode:
             self.conts = []
             self.keys = []
@@ -749,6 +889,11 @@ cdef class _Parser:
                 _c_order, _c_order_cap, self.order = self.order, self.ocap, NULL
             if _c_mstack == NULL and self.mcap * 4 <= CACHE_MAX:
                 _c_mstack, _c_mstack_cap, self.mstack = self.mstack, self.mcap, NULL
+        cdef Py_ssize_t k
+        if self.kcache != NULL:
+            for k in range(KCACHE_SIZE):
+                Py_XDECREF(self.kcache[k])
+            PyMem_Free(self.kcache)
         PyMem_Free(self.st)
         PyMem_Free(self.arena)
         PyMem_Free(self.tape)
@@ -825,7 +970,9 @@ cdef class _Parser:
 
     # -- scanning -----------------------------------------------------------------------------
     cdef int validate(self) except -1:
-        cdef Py_ssize_t bad = _utf8_bad(self.p, self.n)
+        cdef Py_ssize_t bad = -1
+        if not _utf8_ok(self.p, self.n):
+            bad = _utf8_bad(self.p, self.n)
         if bad >= 0:
             raise text_error("NUIF_UTF8", "the text is not valid UTF-8", self.data, bad)
         if self.n >= 3 and self.p[0] == 0xEF and self.p[1] == 0xBB and self.p[2] == 0xBF:
@@ -1094,6 +1241,31 @@ cdef class _Parser:
             return s
         return PyUnicode_DecodeUTF8(<const char*>ptr, self.s_len, NULL)
 
+    cdef object make_key(self):
+        """A member name: short ASCII names come from a small cache, so the few names a document
+        repeats are one str object each (allocated and hashed once)."""
+        cdef const uint8_t* ptr
+        cdef Py_ssize_t slot, L = self.s_len
+        cdef PyObject* hit
+        if self.hi != 0 or L > 32:
+            return self.make_str()
+        ptr = (self.arena if self.s_flags & F_ESC else self.p) + self.s_off
+        if self.kcache == NULL:
+            self.kcache = <PyObject**>PyMem_Calloc(KCACHE_SIZE, sizeof(PyObject*))
+            if self.kcache == NULL:
+                raise MemoryError()
+        slot = <Py_ssize_t>(_fnv(ptr, L) & (KCACHE_SIZE - 1))
+        hit = self.kcache[slot]
+        if hit != NULL and PyUnicode_GET_LENGTH(<object>hit) == L and memcmp(
+                PyUnicode_DATA(<object>hit), ptr, L) == 0:
+            return <object>hit
+        s = PyUnicode_New(L, 127)
+        memcpy(PyUnicode_DATA(s), ptr, L)
+        Py_INCREF(s)
+        Py_XDECREF(hit)
+        self.kcache[slot] = <PyObject*>s
+        return s
+
     cdef Py_ssize_t number(self, Py_ssize_t i) except -1:
         cdef const uint8_t* p = self.p
         cdef Py_ssize_t start = i, L, nd
@@ -1232,7 +1404,7 @@ cdef class _Parser:
             self.mtop += 1
             f.key_tok = <uint32_t>kt
         else:
-            self.keys[self.depth - 1] = self.make_str()
+            self.keys[self.depth - 1] = self.make_key()
             f.key_at = i
         j = self.ws(j)
         if self.p[j] != 0x3A:
@@ -1404,6 +1576,188 @@ cdef class _Parser:
                         continue
                     self.syntax("EXPECT_ARRAY_NEXT", i)
 
+    # -- NUIF §3 on the tape (canonical_document) ---------------------------------------------
+    cdef inline const uint8_t* tstr(self, const Tok* t) noexcept:
+        return (self.arena if t.flags & F_ESC else self.p) + t.a
+
+    cdef inline Py_ssize_t vend(self, Py_ssize_t v) noexcept:
+        """The token index just past value v (its whole subtree)."""
+        cdef const Tok* t = &self.tape[v]
+        if t.kind == T_ARR or t.kind == T_OBJ:
+            return t.a
+        return v + 1
+
+    cdef bint check_document(self, Py_ssize_t max_nodes) except -1:
+        """True when the tape is a valid NUIF document (NUIF-0 §3), after marking the members
+        that normalization omits (F_SKIP); False at the first problem of any kind: the caller
+        then runs the Python checker, which owns every schema diagnostic."""
+        cdef Tok* tape = self.tape
+        cdef Tok* t
+        cdef Tok* v
+        cdef Py_ssize_t k, end, vi, root = -1, nuif = -1
+        cdef const uint8_t* s
+        cdef NumInfo r
+        if tape[0].kind != T_OBJ:
+            return False
+        k = 1
+        end = tape[0].a
+        while k < end:
+            t = &tape[k]
+            vi = k + 1
+            v = &tape[vi]
+            s = self.tstr(t)
+            if t.b != 4:
+                return False
+            if memcmp(s, b"nuif", 4) == 0:
+                nuif = vi
+            elif memcmp(s, b"root", 4) == 0:
+                root = vi
+            elif memcmp(s, b"meta", 4) == 0:
+                if v.kind != T_OBJ:
+                    return False
+                if v.b == 0:
+                    t.flags |= F_SKIP
+            else:
+                return False
+            k = self.vend(vi)
+        if nuif < 0 or root < 0:
+            return False
+        # "nuif" must be a number equal to 0 (0, -0, 0.0, 0e5, 1e-400 all are)
+        v = &tape[nuif]
+        if v.kind == T_INT:
+            if not ((v.b == 1 and self.p[v.a] == 0x30) or (v.flags & F_NEGZERO)):
+                return False
+        elif v.kind == T_FLT:
+            if v.flags & F_DBL:
+                if self.dbl[v.c] != 0.0:
+                    return False
+            else:
+                _analyze(self.p + v.a, v.b, &r)
+                if r.k != 0:
+                    return False
+        else:
+            return False
+        return self.check_nodes(root, max_nodes)
+
+    cdef bint check_nodes(self, Py_ssize_t node, Py_ssize_t max_nodes) except -1:
+        cdef Tok* tape = self.tape
+        cdef Tok* t
+        cdef Tok* kt
+        cdef Tok* v
+        cdef Tok* other
+        cdef Py_ssize_t k, a, end, vi, children, L, count = 0, sp = 0
+        cdef Py_ssize_t cap = self.maxd + 2
+        cdef const uint8_t* s
+        cdef bint has_id, has_kind
+        cdef Py_ssize_t* cur = NULL
+        cdef Py_ssize_t* cend
+        # the set of ids: open addressing over token index + 1 (0 = empty), load <= 1/2
+        cdef uint32_t* ids = NULL
+        cdef uint32_t* nids
+        cdef Py_ssize_t icap = 1024, iused = 0, slot, j
+        cdef uint64_t h
+        cur = <Py_ssize_t*>PyMem_Malloc(2 * cap * sizeof(Py_ssize_t))
+        ids = <uint32_t*>PyMem_Calloc(icap, sizeof(uint32_t))
+        if cur == NULL or ids == NULL:
+            PyMem_Free(cur)
+            PyMem_Free(ids)
+            raise MemoryError()
+        cend = cur + cap
+        try:
+            while True:
+                count += 1
+                if count > max_nodes:
+                    return False
+                t = &tape[node]
+                if t.kind != T_OBJ:
+                    return False
+                has_id = has_kind = False
+                children = -1
+                k = node + 1
+                end = t.a
+                while k < end:
+                    kt = &tape[k]
+                    vi = k + 1
+                    v = &tape[vi]
+                    s = self.tstr(kt)
+                    L = kt.b
+                    if L == 2 and s[0] == 0x69 and s[1] == 0x64:  # id
+                        if v.kind != T_STR:
+                            return False
+                        s = self.tstr(v)
+                        if not _name_ok(s, v.b, 128, N_ID_FIRST, N_ID_REST):
+                            return False
+                        if 2 * (iused + 1) > icap:
+                            nids = <uint32_t*>PyMem_Calloc(2 * icap, sizeof(uint32_t))
+                            if nids == NULL:
+                                raise MemoryError()
+                            for j in range(icap):
+                                if ids[j]:
+                                    other = &tape[ids[j] - 1]
+                                    slot = <Py_ssize_t>(_fnv(self.tstr(other), other.b)
+                                                        & <uint64_t>(2 * icap - 1))
+                                    while nids[slot]:
+                                        slot = (slot + 1) & (2 * icap - 1)
+                                    nids[slot] = ids[j]
+                            PyMem_Free(ids)
+                            ids = nids
+                            icap *= 2
+                        h = _fnv(s, v.b)
+                        slot = <Py_ssize_t>(h & <uint64_t>(icap - 1))
+                        while ids[slot]:
+                            other = &tape[ids[slot] - 1]
+                            if other.b == v.b and memcmp(self.tstr(other), s, v.b) == 0:
+                                return False  # a duplicate id
+                            slot = (slot + 1) & (icap - 1)
+                        ids[slot] = <uint32_t>(vi + 1)
+                        iused += 1
+                        has_id = True
+                    elif L == 4 and memcmp(s, b"kind", 4) == 0:
+                        if v.kind != T_STR or not _kind_ok(self.tstr(v), v.b):
+                            return False
+                        has_kind = True
+                    elif L == 5 and memcmp(s, b"attrs", 5) == 0:
+                        if v.kind != T_OBJ:
+                            return False
+                        if v.b == 0:
+                            kt.flags |= F_SKIP
+                        else:
+                            a = vi + 1
+                            while a < v.a:
+                                if not _name_ok(self.tstr(&tape[a]), tape[a].b, 128,
+                                                N_ATTR_FIRST, N_ATTR_REST):
+                                    return False
+                                a = self.vend(a + 1)
+                    elif L == 8 and memcmp(s, b"children", 8) == 0:
+                        if v.kind != T_ARR:
+                            return False
+                        if v.a == vi + 1:
+                            kt.flags |= F_SKIP
+                        else:
+                            children = vi
+                    else:
+                        return False
+                    k = self.vend(vi)
+                if not (has_id and has_kind):
+                    return False
+                if children >= 0:
+                    if sp >= cap:  # cannot happen: nodes nest at most maxd / 2 deep
+                        return False
+                    cur[sp] = children + 1
+                    cend[sp] = tape[children].a
+                    sp += 1
+                while sp > 0 and cur[sp - 1] == cend[sp - 1]:
+                    sp -= 1
+                if sp == 0:
+                    return True
+                node = cur[sp - 1]
+                if tape[node].kind != T_OBJ:
+                    return False
+                cur[sp - 1] = tape[node].a
+        finally:
+            PyMem_Free(cur)
+            PyMem_Free(ids)
+
     # -- the canonical writer -----------------------------------------------------------------
     cdef object write(self):
         cdef _Buf out = _Buf(self.n + 64)
@@ -1487,13 +1841,15 @@ cdef class _Parser:
                         out.putc(0x7D if wobj[sp - 1] else 0x5D)
                         sp -= 1
                         continue
-                    if not wfirst[sp - 1]:
-                        out.putc(0x2C)
-                    wfirst[sp - 1] = 0
                     if wobj[sp - 1]:
                         kt = order[wnext[sp - 1]]
                         wnext[sp - 1] += 1
                         tk = &tape[kt]
+                        if tk.flags & F_SKIP:  # only canonical_document sets it
+                            continue
+                        if not wfirst[sp - 1]:
+                            out.putc(0x2C)
+                        wfirst[sp - 1] = 0
                         src = (self.arena if tk.flags & F_ESC else self.p) + tk.a
                         L = tk.b
                         if tk.flags & F_NEEDS_ESC:
@@ -1512,6 +1868,9 @@ cdef class _Parser:
                             out.n += L + 3
                         t = kt + 1
                     else:
+                        if not wfirst[sp - 1]:
+                            out.putc(0x2C)
+                        wfirst[sp - 1] = 0
                         t = wnext[sp - 1]
                         tk = &tape[t]
                         wnext[sp - 1] = tk.a if (tk.kind == T_ARR or tk.kind == T_OBJ) else t + 1
@@ -1538,8 +1897,16 @@ def loads(data, max_depth):
         return _tw().loads(data, max_depth)
     cdef bytes b = <bytes>data
     cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, False)
+    cdef int gc_was_on
     ps.validate()
-    ps.run()
+    # the values built here hold no reference cycles: the cyclic collector would only walk the
+    # growing tree again and again (about a third of the time on large documents)
+    gc_was_on = PyGC_Disable()
+    try:
+        ps.run()
+    finally:
+        if gc_was_on:
+            PyGC_Enable()
     return ps.result
 
 
@@ -1551,6 +1918,28 @@ def canonical_json(data, max_depth):
     cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     ps.validate()
     ps.run()
+    return ps.write()
+
+
+def canonical_document(data, max_depth, max_nodes):
+    """The canonical text of a valid NUIF document, or None when it has any schema problem.
+
+    Text errors are raised exactly as ``canonical_json`` raises them.  The schema (NUIF-0 §3:
+    members, types, id/kind/attribute-name rules, unique ids, at most ``max_nodes`` nodes,
+    ``"nuif"`` equal to 0) is checked on the token tape; the result is the RFC 8785 text of the
+    normalized document (no empty ``attrs``, ``children`` or ``meta``).  None means: let the
+    Python checker (``_document``) report the problems.
+    """
+    if (type(data) is not bytes or type(max_depth) is not int or type(max_nodes) is not int
+            or len(data) >= LIMIT_TAPE):
+        return _tw().canonical_document(data, max_depth, max_nodes)
+    cdef bytes b = <bytes>data
+    cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
+    cdef Py_ssize_t mn = max_nodes if max_nodes < (1 << 40) else (1 << 40)
+    ps.validate()
+    ps.run()
+    if not ps.check_document(mn):
+        return None
     return ps.write()
 
 

@@ -1,0 +1,354 @@
+"""The compiled fast path for documents (``_speedups.canonical_document``) against the Python path.
+
+``canonicalize``, ``validate``, ``is_canonical``, ``document_hash``, ``inspect`` and the patch
+engine first ask ``_codec.canonical_document`` (parse + NUIF-0 §3 + canonical text in one
+compiled pass); it answers for valid documents and returns None at any schema problem, so the
+Python checker (the oracle) keeps reporting every diagnostic.  These properties pin that split:
+identical bytes for valid documents, None (never a wrong answer) for damaged ones, identical text
+errors, and public results identical to the pure Python path.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nuif_core
+from nuif_core import Limits, NuifError, _codec, _codec_py, _document
+from nuif_core._document import Diagnostic, ValidationReport, hash_bytes, normalize
+
+_speedups = pytest.importorskip("nuif_core._speedups")
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+ids = st.from_regex(r"\A[A-Za-z0-9_][A-Za-z0-9_.:-]{0,12}\Z")
+kinds = st.from_regex(r"\A[a-z][a-z0-9-]{0,6}(?:[.:/][a-z][a-z0-9-]{0,4}){0,2}\Z")
+attr_names = st.from_regex(r"\A[A-Za-z_$@][A-Za-z0-9_$@.:-]{0,10}\Z")
+text = st.text(
+    st.characters(blacklist_categories=("Cs",)), max_size=10
+).filter(lambda s: not any(0xFDD0 <= ord(c) <= 0xFDEF or (ord(c) & 0xFFFE) == 0xFFFE for c in s))
+numbers = st.one_of(
+    st.integers(-(2**53) + 1, 2**53 - 1),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+values = st.recursive(
+    st.one_of(st.none(), st.booleans(), numbers, text),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(text, inner, max_size=3)),
+    max_leaves=8,
+)
+# every spelling of the version number 0
+ZEROS = ["0", "-0", "0.0", "-0.0", "0e5", "0E-3", "1e-400", "-0.000e+10"]
+
+
+@st.composite
+def documents(draw: Any) -> dict[str, Any]:
+    """Valid documents, empty ``attrs``/``children``/``meta`` included (normalization drops them)."""
+    used: set[str] = set()
+
+    def node(depth: int) -> dict[str, Any]:
+        node_id = draw(ids.filter(lambda i: i not in used))
+        used.add(node_id)
+        out: dict[str, Any] = {"id": node_id, "kind": draw(kinds)}
+        if draw(st.booleans()):
+            out["attrs"] = draw(st.dictionaries(attr_names, values, max_size=3))
+        if depth < 4 and draw(st.booleans()):
+            out["children"] = [node(depth + 1) for _ in range(draw(st.integers(0, 3)))]
+        return out
+
+    doc: dict[str, Any] = {"nuif": 0, "root": node(0)}
+    if draw(st.booleans()):
+        doc["meta"] = draw(st.dictionaries(text, values, max_size=2))
+    return doc
+
+
+def _write(doc: Any, rng: random.Random) -> bytes:
+    """Some text of ``doc``: shuffled members, any indentation, escapes or not, any zero."""
+
+    def shuffle(v: Any) -> Any:
+        if isinstance(v, dict):
+            items = list(v.items())
+            rng.shuffle(items)
+            return {k: shuffle(x) for k, x in items}
+        if isinstance(v, list):
+            return [shuffle(x) for x in v]
+        return v
+
+    out = json.dumps(
+        shuffle(doc), indent=rng.choice([None, 0, 2]), ensure_ascii=rng.random() < 0.3
+    )
+    if isinstance(doc, dict) and doc.get("nuif") == 0 and type(doc.get("nuif")) is int:
+        out = out.replace('"nuif": 0', '"nuif": ' + rng.choice(ZEROS), 1)
+    return out.encode("utf-8")
+
+
+def _python_canonical(data: bytes, limits: Limits) -> bytes | None:
+    """The Python path: compiled ``loads``, the Python checker, normalize, compiled ``dumps``."""
+    value, checker = _document._parse_checked(data, limits, 1)
+    if checker.found:
+        return None
+    return _codec.dumps(normalize(value), limits.max_depth)
+
+
+def _python_validate(data: bytes, limits: Limits, max_diagnostics: int = 100) -> ValidationReport:
+    """``validate`` as it was before the fast path (the oracle of every diagnostic)."""
+    try:
+        value, checker = _document._parse_checked(data, limits, max_diagnostics)
+    except NuifError as err:
+        return ValidationReport(False, None, (Diagnostic.from_error(err),))
+    if checker.found:
+        return ValidationReport(False, None, checker.diagnostics(data), checker.truncated)
+    return ValidationReport(True, hash_bytes(_codec.dumps(normalize(value), limits.max_depth)))
+
+
+def _err(fn: Any, *args: Any) -> tuple[Any, ...] | None:
+    try:
+        fn(*args)
+    except NuifError as e:
+        return (e.code, e.message, e.pointer, e.line, e.column)
+    return None
+
+
+@SETTINGS
+@given(documents(), st.randoms(use_true_random=False))
+def test_fast_path_writes_the_python_paths_canonical_text_for_valid_documents(
+    doc: dict[str, Any], rnd: random.Random
+) -> None:
+    data = _write(doc, rnd)
+    lim = Limits.DEFAULT
+    expected = _python_canonical(data, lim)
+    assert expected is not None
+    fast = _speedups.canonical_document(data, lim.max_depth, lim.max_nodes)
+    assert fast == expected
+    assert _codec_py.canonical_document(data, lim.max_depth, lim.max_nodes) == expected
+    result = nuif_core.canonicalize(data)
+    assert result.canonical == expected and result.hash == hash_bytes(expected)
+    assert nuif_core.validate(data) == _python_validate(data, lim)
+    assert nuif_core.is_canonical(data) is (data == expected)
+
+
+def _damage(doc: dict[str, Any], rng: random.Random) -> Any:
+    """``doc`` with one or more schema problems (§3), as Python values."""
+    nodes: list[dict[str, Any]] = []
+    stack = [doc["root"]]
+    while stack:
+        n = stack.pop()
+        nodes.append(n)
+        stack.extend(n.get("children", ()))
+    for _ in range(rng.randint(1, 3)):
+        node = rng.choice(nodes)
+        what = rng.randrange(22)
+        if what == 0:
+            node["id"] = rng.choice(["", ".x", "a b", "é", "x" * 129, "a\n", "-a", "a/b"])
+        elif what == 1:
+            node["id"] = rng.choice(nodes)["id"]  # maybe a duplicate
+        elif what == 2:
+            node["kind"] = rng.choice(["", "A", "a..b", "a/", "1a", "a" * 65, "ä", "a:B"])
+        elif what == 3:
+            node.setdefault("attrs", {})[rng.choice(["", "1x", "a b", "é", "x" * 129, "-"])] = 1
+        elif what == 4:
+            node[rng.choice(["id", "kind", "attrs", "children"])] = rng.choice(
+                [None, 1, 1.5, True, "s", [], {}, [1]]
+            )
+        elif what == 5:
+            node.pop(rng.choice(["id", "kind"]), None)
+        elif what == 6:
+            node[rng.choice(["extra", "ID", "child", ""])] = 1
+        elif what == 7:
+            node.setdefault("children", []).append(rng.choice([None, 1, "x", [], {}, {"id": "z"}]))
+        elif what == 8:
+            doc["nuif"] = rng.choice([1, -1, 0.5, "0", None, True, False, [], 2e-300])
+        elif what == 9:
+            doc.pop(rng.choice(["nuif", "root"]), None)
+        elif what == 10:
+            doc["meta"] = rng.choice([None, [], 1, "x", True])
+        elif what == 11:
+            doc[rng.choice(["extra", "Nuif", "", "metadata"])] = {}
+        elif what == 12:
+            doc["root"] = rng.choice([None, [], 1, "x", {}])
+        elif what == 13:
+            node["id"] = node["id"] + "\u00e9"
+        elif what == 14:
+            node["kind"] = "button\u0131"
+        elif what == 15:
+            node["id"] = "x" * 128  # a valid edge: 128 characters
+        elif what == 16:
+            node["kind"] = "k" * 64  # a valid edge: 64 characters
+        elif what == 17:
+            node.setdefault("attrs", {})["a" * 128] = None  # a valid edge
+        elif what == 18:
+            node.setdefault("attrs", {})["ok"] = {"id": 1, "kind": [], "attrs": 5}  # any JSON
+        elif what == 19:
+            node["children"] = [{"id": "dup", "kind": "k"}, {"id": "dup", "kind": "k"}]
+        elif what == 20:
+            node["children"] = []
+            node["attrs"] = {}
+        else:
+            return rng.choice([[], None, 1, "doc", [doc]])
+    return doc
+
+
+@SETTINGS
+@given(documents(), st.randoms(use_true_random=False), st.integers(1, 40), st.integers(1, 100))
+def test_fast_path_returns_none_at_every_schema_problem_and_validate_reports_as_before(
+    doc: dict[str, Any], rnd: random.Random, max_nodes: int, max_diagnostics: int
+) -> None:
+    damaged = _damage(doc, rnd)
+    data = _write(damaged, rnd)
+    lim = Limits.DEFAULT.tighten(max_nodes=max_nodes)
+    expected = _python_canonical(data, lim)
+    fast = _speedups.canonical_document(data, lim.max_depth, lim.max_nodes)
+    assert fast == expected  # None exactly when the Python checker finds a problem
+    assert _codec_py.canonical_document(data, lim.max_depth, lim.max_nodes) == expected
+    assert nuif_core.validate(data, limits=lim, max_diagnostics=max_diagnostics) == _python_validate(
+        data, lim, max_diagnostics
+    )
+    try:
+        got: Any = nuif_core.canonicalize(data, limits=lim).canonical
+    except NuifError as e:
+        got = (e.code, e.message, e.pointer, e.line, e.column)
+    if expected is None:
+        first = _python_validate(data, lim, 1).diagnostics[0]
+        assert got == (first.code, first.message, first.pointer, first.line, first.column)
+    else:
+        assert got == expected
+
+
+def _mutate(data: bytes, rng: random.Random) -> bytes:
+    """Byte-level damage: the kind of text errors a fuzzer finds first."""
+    b = bytearray(data)
+    for _ in range(rng.randint(1, 3)):
+        at = rng.randrange(len(b) + 1)
+        what = rng.randrange(6)
+        if what == 0 and b:
+            del b[min(at, len(b) - 1)]
+        elif what == 1:
+            b[at:at] = bytes([rng.choice(b'{}[],:"\\ 0-e.tnu\x00\x1f\xff\xc3\xed\xef')])
+        elif what == 2:
+            b[at:at] = rng.choice([b"\\ud800", b"\\ufdd0", "\ufdd0".encode(), b"1e400",
+                                   b"9007199254740993", b"\xef\xbb\xbf", b'"a":1,"a":2'])
+        elif what == 3:
+            del b[at:]
+        elif what == 4:
+            b[at:at] = b"[" * rng.randint(1, 12)
+        else:
+            b[at:at] = b" \t\r\n"[rng.randrange(4) :]
+    return bytes(b)
+
+
+@SETTINGS
+@given(documents(), st.randoms(use_true_random=False), st.integers(1, 12))
+def test_fast_path_raises_the_text_errors_loads_raises(
+    doc: dict[str, Any], rnd: random.Random, max_depth: int
+) -> None:
+    data = _mutate(_write(doc, rnd), rnd)
+    lim = Limits.DEFAULT.tighten(max_depth=max_depth)
+    text_error = _err(_codec_py.loads, data, max_depth)
+    fast_error = _err(_speedups.canonical_document, data, max_depth, lim.max_nodes)
+    assert fast_error == text_error
+    assert _err(_codec_py.canonical_document, data, max_depth, lim.max_nodes) == text_error
+    if text_error is not None:
+        report = nuif_core.validate(data, limits=lim)
+        assert report == ValidationReport(False, None, (Diagnostic(*text_error),))
+        try:
+            nuif_core.canonicalize(data, limits=lim)
+        except NuifError as e:
+            assert (e.code, e.message, e.pointer, e.line, e.column) == text_error
+        else:  # pragma: no cover - a text error always raises
+            pytest.fail("canonicalize accepted a text with a text error")
+    else:
+        assert nuif_core.validate(data, limits=lim) == _python_validate(data, lim)
+
+
+def test_the_node_limit_counts_every_node_like_the_checker() -> None:
+    doc = {"nuif": 0, "root": {"id": "r", "kind": "k", "children": [
+        {"id": f"c{i}", "kind": "k"} for i in range(9)]}}
+    data = json.dumps(doc).encode()
+    assert _speedups.canonical_document(data, 128, 10) is not None
+    assert _speedups.canonical_document(data, 128, 9) is None
+    err = nuif_core.validate(data, limits=Limits(max_nodes=9)).diagnostics[0]
+    assert err.code == "NUIF_LIMIT_NODES"
+
+
+def test_many_ids_grow_the_id_set_and_a_late_duplicate_is_still_found() -> None:
+    kids = [{"id": f"n{i}", "kind": "k"} for i in range(5000)]
+    doc = {"nuif": 0, "root": {"id": "r", "kind": "k", "children": kids}}
+    data = json.dumps(doc).encode()
+    assert _speedups.canonical_document(data, 128, 250_000) == _python_canonical(data, Limits())
+    kids.append({"id": "n1234", "kind": "k"})
+    data = json.dumps(doc).encode()
+    assert _speedups.canonical_document(data, 128, 250_000) is None
+    assert nuif_core.validate(data).diagnostics[0].code == "NUIF_DUPLICATE_ID"
+
+
+def test_escaped_names_are_checked_after_unescaping() -> None:
+    data = rb'{"nu\u0069f": 0, "root": {"\u0069d": "\u0041b", "kind": "\u0062utton",' \
+           rb' "attrs": {"\u0061ria-label": "x"}}}'
+    assert _speedups.canonical_document(data, 128, 10) == (
+        b'{"nuif":0,"root":{"attrs":{"aria-label":"x"},"id":"Ab","kind":"button"}}'
+    )
+    bad = rb'{"nuif": 0, "root": {"id": "a\"b", "kind": "k"}}'
+    assert _speedups.canonical_document(bad, 128, 10) is None
+    assert nuif_core.validate(bad).diagnostics[0].code == "NUIF_ID"
+
+
+def test_a_canonical_text_that_does_not_parse_back_still_gives_the_patch_engine_its_model() -> None:
+    # 2^53 as a float is a valid value whose canonical form is an integer literal beyond
+    # 2^53 - 1, which the strict parser refuses: the model must come from the input then
+    data = b'{"nuif": 0, "root": {"id": "r", "kind": "k", "attrs": {"x": 9007199254740992.0}}}'
+    canonical = nuif_core.canonicalize(data).canonical
+    assert canonical == b'{"nuif":0,"root":{"attrs":{"x":9007199254740992},"id":"r","kind":"k"}}'
+    _, got, doc = _document.parse_canonical(data)
+    assert got == canonical and doc["root"]["attrs"]["x"] == 2.0**53
+    result = nuif_core.apply_patch(
+        data, b'{"nuif_patch": 0, "transactions": [{"ops": [{"op": "set", "id": "r", "attr": "y",'
+        b' "value": 1}]}]}'
+    )
+    assert result.base == hash_bytes(canonical)
+    assert result.canonical == canonical.replace(b"9007199254740992}", b"9007199254740992,\"y\":1}")
+
+
+_UTF8_PIECES = [b"a", b" ", b'"', b"\xc3\xa9", b"\xe6\x9d\xb1", b"\xf0\x9f\x98\x80", b"\xed\x9f\xbf",
+                b"\xee\x80\x80", b"\xf4\x8f\xbf\xbd", b"\x80", b"\xc0\xaf", b"\xc2", b"\xe0\x9f\x80",
+                b"\xed\xa0\x80", b"\xf0\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5", b"\xff",
+                b"\xe6\x9d", b"\xf0\x9f\x98"]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(_UTF8_PIECES), max_size=40), st.integers(0, 3))
+def test_the_fast_utf8_check_reports_the_first_bad_byte_like_pythons_decoder(
+    pieces: list[bytes], pad: int
+) -> None:
+    body = b"".join(pieces).replace(b'"', b"")
+    data = b'["' + b"x" * pad + body + b'"]'
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        expected: Any = ("NUIF_UTF8", e.start)
+    else:
+        expected = None
+    for fn in (_speedups.canonical_json, _speedups.loads):
+        try:
+            fn(data, 8)
+        except NuifError as err:
+            got: Any = err.code
+            if err.code == "NUIF_UTF8":
+                assert expected is not None
+                assert (err.line, err.column) == _codec_py_position(data, expected[1])
+                continue
+        else:
+            got = None
+        assert expected is None, got
+
+
+def _codec_py_position(data: bytes, offset: int) -> tuple[int | None, int | None]:
+    try:
+        _codec_py.loads(data, 8)
+    except NuifError as err:
+        assert err.code == "NUIF_UTF8"
+        return err.line, err.column
+    raise AssertionError("the twin accepted invalid UTF-8")
