@@ -155,15 +155,27 @@ def shape(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
+#: the functions ``nuif_core._codec`` dispatches to (every public callable both codecs have)
+CODEC_FUNCTIONS = tuple(
+    name
+    for name in getattr(_codec, "__all__", ("loads", "dumps", "canonical_json"))
+    if callable(getattr(_codec, name, None))
+    and hasattr(_speedups, name)
+    and hasattr(_codec_py, name)
+)
+
+
 @contextlib.contextmanager
 def using(impl: Any) -> Iterator[None]:
     """Run the higher layers of nuif_core over one codec (``_speedups`` or ``_codec_py``)."""
-    saved = (_codec.loads, _codec.dumps, _codec.canonical_json)
-    _codec.loads, _codec.dumps, _codec.canonical_json = impl.loads, impl.dumps, impl.canonical_json
+    saved = {name: getattr(_codec, name) for name in CODEC_FUNCTIONS}
+    for name in CODEC_FUNCTIONS:
+        setattr(_codec, name, getattr(impl, name))
     try:
         yield
     finally:
-        _codec.loads, _codec.dumps, _codec.canonical_json = saved
+        for name, fn in saved.items():
+            setattr(_codec, name, fn)
 
 
 def twin_outcomes(fn: Callable[..., Any], *args: Any, render: Callable[[Any], Any] = lambda r: r,

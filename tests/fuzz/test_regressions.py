@@ -192,3 +192,49 @@ def test_pack_refuses_a_document_whose_canonical_text_cannot_be_read_back() -> N
     for ok in ("1e21", "9007199254740991", "3.5e15"):
         data = package.pack(doc.replace("3e20", ok))
         assert package.read(data).document == canonicalize(doc.replace("3e20", ok)).canonical
+
+
+# -- F6 (document target, tightened limits): validate reported more than max_diagnostics ---------
+#
+# The node limit is a fatal finding: the checker appended NUIF_LIMIT_NODES and stopped, without
+# looking at the bound, so validate(max_diagnostics=1) could return two diagnostics with
+# truncated=False.  Fixed in _document.Checker: at the bound it stops with truncated=True, like
+# every other diagnostic.
+
+
+def test_validate_never_reports_more_than_max_diagnostics() -> None:
+    doc = _d({"id": "r", "kind": "k", "attrs": {"é": 1}, "children": [_n("a", _n("b"))]})
+    lim = Limits(max_nodes=2)
+    report = nuif_core.validate(doc, max_diagnostics=1, limits=lim)
+    assert [d.code for d in report.diagnostics] == ["NUIF_ATTR"] and report.truncated
+    full = nuif_core.validate(doc, max_diagnostics=5, limits=lim)
+    assert [d.code for d in full.diagnostics] == ["NUIF_ATTR", "NUIF_LIMIT_NODES"]
+    assert not full.truncated
+    with pytest.raises(NuifError) as info:
+        canonicalize(doc, limits=lim)
+    assert info.value.code == "NUIF_ATTR"
+
+
+# -- F7 (diff target, tightened limits): diff returned a patch over the operation limits ---------
+#
+# When the minimal patch does not fit the cardinality limits, diff falls back to replacing the
+# root plus one meta operation, without checking that this fits: with max_operations=1 (or one
+# operation per transaction and one transaction) and a change in both root and meta, the patch
+# it returned was refused by apply_patch with NUIF_LIMIT_OPERATIONS.  Fixed in _diff.diff: diff
+# itself raises NUIF_LIMIT_OPERATIONS when no patch within the limits exists.
+
+
+@pytest.mark.parametrize(
+    "lim",
+    [Limits(max_operations=1), Limits(max_operations_per_transaction=1, max_transactions=1)],
+    ids=["one-operation", "one-transaction-of-one"],
+)
+def test_diff_refuses_when_no_patch_fits_the_operation_limits(lim: Limits) -> None:
+    a = '{"nuif":0,"root":{"id":"r","kind":"k"},"meta":{"m":1}}'
+    b = '{"nuif":0,"root":{"id":"r","kind":"x"},"meta":{"m":2}}'
+    with pytest.raises(NuifError) as info:
+        diff(a, b, limits=lim)
+    assert info.value.code == "NUIF_LIMIT_OPERATIONS"
+    # one change fits
+    c = '{"nuif":0,"root":{"id":"r","kind":"x"},"meta":{"m":1}}'
+    assert apply_patch(a, diff(a, c, limits=lim), limits=lim).canonical == canonicalize(c).canonical

@@ -65,6 +65,13 @@ def diff(a: Text, b: Text, *, limits: Limits | None = None) -> bytes:
     except _TooMany:
         ops = [{"op": "replace", "id": da["root"]["id"], "node": db["root"]}]
         ops.extend(_meta_ops(da, db))
+        if len(ops) > max_ops:  # the root and meta both change, and one operation is allowed
+            raise NuifError(
+                "NUIF_LIMIT_OPERATIONS",
+                f"no patch within the limits turns the first document into the second: even "
+                f"replacing the root and patching meta takes {len(ops)} operations; the limits "
+                f"allow {max_ops}",
+            )
     transactions = [{"ops": ops[k : k + per_tx]} for k in range(0, len(ops), per_tx)]
     patch = {"nuif_patch": 0, "base": base, "transactions": transactions}
     return _codec.dumps(patch, lim.max_depth + _WRAP_DEPTH)

@@ -343,13 +343,11 @@ class Checker:
     def _node(self, node: Any, pointer: str, depth: int) -> None:
         self.node_count += 1
         if self.node_count > self.limits.max_nodes:
-            self.found.append(
-                (
-                    "NUIF_LIMIT_NODES",
-                    f"the document has more than {self.limits.max_nodes} nodes (the node limit)",
-                    pointer,
-                    False,
-                )
+            # fatal: stop here, but within the diagnostics bound like any other finding
+            self.add(
+                "NUIF_LIMIT_NODES",
+                f"the document has more than {self.limits.max_nodes} nodes (the node limit)",
+                pointer,
             )
             raise _Stop
         if not isinstance(node, dict):
