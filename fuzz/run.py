@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import json
 import os
 import re
@@ -116,7 +117,15 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
         return found[0] if found else None
 
     site = site_dir()
-    if rebuild or site is None or not list((site / "nuif_core").glob("_speedups*.so")):
+    # rebuild when the extension's sources changed since the last ASan build
+    core = REPO / "packages" / "nuif-core"
+    stamp = hashlib.sha256()
+    for f in sorted([core / "CMakeLists.txt", core / "pyproject.toml",
+                     *(core / "src" / "nuif_core").glob("*.pyx")]):
+        stamp.update(f.name.encode() + b"\0" + f.read_bytes())
+    stamp_file = root / "sources.sha256"
+    stale = not stamp_file.exists() or stamp_file.read_text() != stamp.hexdigest()
+    if rebuild or stale or site is None or not list((site / "nuif_core").glob("_speedups*.so")):
         shutil.rmtree(root, ignore_errors=True)
         root.mkdir(parents=True)
         (root / "build-constraints.txt").write_text(ASAN_CONSTRAINTS)
@@ -134,6 +143,7 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
             check=True, env=build_env,
         )
         site = site_dir()
+        stamp_file.write_text(stamp.hexdigest())
     assert site is not None
     # overlay: this checkout's Python modules + the ASan extension
     overlay = root / "overlay" / "nuif_core"
