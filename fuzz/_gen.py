@@ -410,6 +410,16 @@ def mutate_document(fdp: FDP, doc: dict[str, Any]) -> dict[str, Any]:
             node["id"] = node["id"] + "r"  # a renamed id (the old one disappears)
         elif what == 8:
             node.setdefault("attrs", {})["deep"] = deep(fdp, fdp.ConsumeIntInRange(100, 125))
+        if parent is not None and node in parent.get("children", []) and fdp.ConsumeIntInRange(0, 3) == 0:
+            at = parent["children"].index(node)
+            if fdp.ConsumeBool():  # unwrap: the node dies, its children persist one level up
+                parent["children"][at : at + 1] = node.get("children", [])
+                nodes = [(n, parent if p is node else p) for n, p in nodes if n is not node]
+            else:  # wrap: a new node between the parent and this one
+                counter += 1
+                wrapper = {"id": f"wrap{counter}", "kind": "group", "children": [node]}
+                parent["children"][at] = wrapper
+                nodes = [(n, wrapper if n is node else p) for n, p in nodes] + [(wrapper, parent)]
     return doc
 
 
