@@ -246,7 +246,11 @@ def main() -> int:
     ap.add_argument("--rebuild-asan", action="store_true", help="rebuild the ASan environment")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the fuzzers (default 10)")
     ap.add_argument("extra", nargs="*", help="extra libFuzzer flags (after --)")
+    ap.add_argument("--summary", action="store_true",
+                    help="only print the totals of every run recorded in fuzz/out/runs.jsonl")
     args = ap.parse_args()
+    if args.summary:
+        return summary()
     names = list(TARGETS) if args.target == "all" else args.target.split(",")
     for n in names:
         if n not in TARGETS:
@@ -286,6 +290,39 @@ def main() -> int:
             bad += 1
             print(f"    {f['what'][:2]} {f['artifacts']} ({f['log']})")
     return 1 if bad else 0
+
+
+def summary() -> int:
+    """Totals per target and mode over ``fuzz/out/runs.jsonl`` (every run of this checkout)."""
+    rows: dict[tuple[str, str], list[float]] = {}
+    findings = 0
+    path = OUT / "runs.jsonl"
+    if not path.exists():
+        print("no runs recorded in fuzz/out/runs.jsonl")
+        return 0
+    first = last = ""
+    for line in path.read_text().splitlines():
+        r = json.loads(line)
+        first = min(first or r["date"], r["date"])
+        last = max(last, r["date"])
+        acc = rows.setdefault((r["target"], r["mode"]), [0.0, 0, 0, 0])
+        acc[0] += r["seconds"]
+        acc[1] += r["executions"]
+        acc[2] += 1
+        acc[3] += 1 if (r["rc"] or r["artifacts"]) else 0
+        findings += 1 if (r["rc"] or r["artifacts"]) else 0
+    print(f"runs from {first} to {last} ({os.uname().nodename}, {os.cpu_count()} CPUs)")
+    print(f"{'target':<10} {'mode':<11} {'minutes':>8} {'executions':>11} {'exec/s':>7} {'runs':>5} {'findings':>9}")
+    totals: dict[str, list[float]] = {}
+    for (target, mode), (sec, execs, runs, bad) in sorted(rows.items()):
+        print(f"{target:<10} {mode:<11} {sec / 60:>8.1f} {execs:>11} {execs / max(sec, 1):>7.0f} "
+              f"{runs:>5} {bad:>9}")
+        t = totals.setdefault(target, [0.0, 0])
+        t[0] += sec
+        t[1] += execs
+    for target, (sec, execs) in sorted(totals.items()):
+        print(f"{target:<10} {'all':<11} {sec / 60:>8.1f} {execs:>11}")
+    return 1 if findings else 0
 
 
 args: argparse.Namespace
