@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-__all__ = ["IMPLEMENTATION", "canonical_document", "canonical_json", "dumps", "loads"]
+__all__ = [
+    "IMPLEMENTATION", "canonical_document", "canonical_json", "dumps", "loads", "node_spans",
+]
 
 loads: Callable[[bytes, int], Any]
 dumps: Callable[[Any, int], bytes]
@@ -18,6 +20,9 @@ canonical_json: Callable[[bytes, int], bytes]
 #: ``(data, max_depth, max_nodes)`` → the canonical text of a valid NUIF document, or None when
 #: the document has any schema problem (text errors raise as in ``canonical_json``)
 canonical_document: Callable[[bytes, int, int], "bytes | None"]
+#: canonical document text → ``(root_start, {id: (start, head_end, kind_start, kind_end, depth)})``
+#: (see ``_codec_py.node_spans``); ValueError when the text does not have the canonical layout
+node_spans: Callable[[bytes], "tuple[int, dict[str, tuple[int, int, int, int, int]]]"]
 
 
 def _truthy(name: str) -> bool:
@@ -47,3 +52,4 @@ loads = _impl.loads
 dumps = _impl.dumps
 canonical_json = _impl.canonical_json
 canonical_document = _impl.canonical_document
+node_spans = _impl.node_spans

@@ -23,7 +23,7 @@ from typing import Any
 
 from ._errors import NuifError, describe_found, join_pointer, text_error
 
-__all__ = ["canonical_document", "canonical_json", "dumps", "format_number", "loads"]
+__all__ = ["canonical_document", "canonical_json", "dumps", "format_number", "loads", "node_spans"]
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -531,3 +531,105 @@ def canonical_document(data: bytes, max_depth: int, max_nodes: int) -> bytes | N
     if checker.found:
         return None
     return dumps(normalize(value), max_depth)
+
+
+# -- node spans of a canonical document ------------------------------------------------------
+
+_STRUCT = re.compile(rb'["{}\[\]]')
+_SCALAR_END = re.compile(rb"[,}\]]")
+
+
+def _skip_string(c: bytes, pos: int) -> int:
+    """``pos`` at an opening quote; returns the index just past the closing quote."""
+    pos += 1
+    while True:
+        q = c.index(b'"', pos)
+        k = q - 1
+        while c[k] == 0x5C:  # count the backslashes before the quote
+            k -= 1
+        if (q - 1 - k) % 2 == 0:
+            return q + 1
+        pos = q + 1
+
+
+def _skip_value(c: bytes, pos: int) -> int:
+    """The index just past the (compact) JSON value that starts at ``pos``."""
+    b = c[pos]
+    if b == 0x22:
+        return _skip_string(c, pos)
+    if b == 0x7B or b == 0x5B:
+        depth = 0
+        search = _STRUCT.search
+        while True:
+            m = search(c, pos)
+            if m is None:
+                raise ValueError("unterminated container")
+            p = m.start()
+            ch = c[p]
+            if ch == 0x22:
+                pos = _skip_string(c, p)
+                continue
+            depth += 1 if ch == 0x7B or ch == 0x5B else -1
+            pos = p + 1
+            if depth == 0:
+                return pos
+    m = _SCALAR_END.search(c, pos)
+    if m is None:
+        raise ValueError("unterminated scalar")
+    return m.start()
+
+
+def _expect(c: bytes, pos: int, token: bytes) -> int:
+    if not c.startswith(token, pos):
+        raise ValueError(f"not a canonical NUIF document: expected {token!r} at {pos}")
+    return pos + len(token)
+
+
+def node_spans(c: bytes) -> tuple[int, dict[str, tuple[int, int, int, int, int]]]:
+    """Where each node sits in the canonical text ``c`` of a valid NUIF document.
+
+    Returns ``(root_start, spans)``: ``root_start`` is the offset of the root node's ``{`` (the
+    bytes before it are ``{"meta":…,"nuif":0,"root":`` or ``{"nuif":0,"root":``), and ``spans``
+    maps each node id to ``(start, head_end, kind_start, kind_end, depth)``: ``c[start:head_end]``
+    is ``{"attrs":…,`` or just ``{``, ``c[kind_start:kind_end]`` is the quoted kind, ``depth`` the
+    tree depth (root = 1).  Raises ``ValueError`` when ``c`` does not have the canonical layout.
+    """
+    if c.startswith(b'{"meta":'):
+        pos = _expect(c, _skip_value(c, 8), b',"nuif":0,"root":')
+    else:
+        pos = _expect(c, 0, b'{"nuif":0,"root":')
+    root_start = pos
+    spans: dict[str, tuple[int, int, int, int, int]] = {}
+    stack: list[tuple[int, int]] = []
+    depth = 1
+    while True:
+        start = pos
+        pos = _expect(c, pos, b"{")
+        if c.startswith(b'"attrs":{', pos):
+            pos = _expect(c, _skip_value(c, pos + 8), b",")
+        head_end = pos
+        if c.startswith(b'"children":[', pos):
+            stack.append((start, head_end))
+            pos += 12
+            depth += 1
+            continue
+        while True:
+            pos = _expect(c, pos, b'"id":"')
+            q = c.index(b'"', pos)
+            nid = c[pos:q].decode("ascii")
+            pos = _expect(c, q + 1, b',"kind":')
+            kind_start = pos
+            if c[pos] != 0x22:
+                raise ValueError("kind is not a string")
+            pos = _expect(c, _skip_string(c, pos), b"}")
+            spans[nid] = (start, head_end, kind_start, pos - 1, depth)
+            if not stack:
+                if pos != len(c) - 1 or c[pos] != 0x7D:
+                    raise ValueError("trailing bytes after the root node")
+                return root_start, spans
+            if c[pos] == 0x2C:
+                pos += 1
+                break
+            pos = _expect(c, pos, b"],")
+            start, head_end = stack.pop()
+            depth -= 1

@@ -493,6 +493,13 @@ def parse_canonical(
     lim = _limits(limits)
     data = as_bytes(text, lim.max_document_bytes)
     canonical, doc = _canonical_bytes(data, lim)
+    return data, canonical, _model(data, canonical, doc, lim)
+
+
+def _model(
+    data: bytes, canonical: bytes, doc: dict[str, Any] | None, lim: Limits
+) -> dict[str, Any]:
+    """The model of a valid document, given what ``_canonical_bytes`` returned for ``data``."""
     if doc is None:
         try:
             doc = _codec.loads(canonical, lim.max_depth)
@@ -500,7 +507,7 @@ def parse_canonical(
             # a double in [2^53, 1e21) is written as an integer literal that the strict parser
             # refuses (beyond 2^53 - 1): such a canonical text does not parse back
             doc = normalize(_codec.loads(data, lim.max_depth))
-    return data, canonical, doc
+    return doc  # type: ignore[no-any-return]
 
 
 def parse_document(text: Text, limits: Limits | None = None) -> tuple[bytes, dict[str, Any]]:

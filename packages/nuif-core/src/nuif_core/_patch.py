@@ -33,6 +33,8 @@ from ._document import (
     attr_problem,
     hash_bytes,
     id_problem,
+    _canonical_bytes,
+    _model,
     kind_problem,
     parse_canonical,
 )
@@ -501,8 +503,13 @@ class Session:
         return self
 
     def _init(self, document: Text, limits: Limits, undoable: bool) -> None:
-        self._limits = limits
         _, canonical, doc = parse_canonical(document, limits)
+        self._init_model(canonical, doc, limits, undoable)
+
+    def _init_model(
+        self, canonical: bytes, doc: dict[str, Any], limits: Limits, undoable: bool
+    ) -> None:
+        self._limits = limits
         self._doc: dict[str, Any] = doc
         nodes: dict[str, dict[str, Any]] = {}
         parents: dict[str, dict[str, Any] | None] = {}
@@ -1154,5 +1161,127 @@ def apply_patch(
     ``inverse=True`` also returns the inverse patch (canonical text, ``base`` = the new hash).
     """
     lim = _limits(limits)
-    session = Session._scratch(document, lim)
-    return session.apply(patch, inverse=inverse)
+    data = as_bytes(document, lim.max_document_bytes)
+    canonical, doc = _canonical_bytes(data, lim)
+    base = hash_bytes(canonical)
+    transactions = read_patch(patch, lim, base)
+    session: Session | None = None
+    if doc is None and _spliceable(transactions):
+        session = _SpliceSession._open(canonical, base, transactions, lim)
+    if session is None:
+        session = Session.__new__(Session)
+        session._init_model(canonical, _model(data, canonical, doc, lim), lim, False)
+    return session._run(transactions, inverse)
+
+
+#: operations that touch only one node's ``attrs`` or ``kind`` (or ``meta``): a patch made of
+#: these can run on a :class:`_SpliceSession`
+_SPLICE_OPS = frozenset({"set", "unset", "edit", "retype", "test", "meta"})
+
+
+def _spliceable(transactions: list[_Transaction]) -> bool:
+    for tx in transactions:
+        for op in tx.ops:
+            if op.name not in _SPLICE_OPS or (op.name == "test" and "hash" in op.args):
+                return False
+    return True
+
+
+class _SpliceSession(Session):
+    """A scratch session for patches that only change node attributes and kinds (and ``meta``).
+
+    It never builds the whole model.  ``_codec.node_spans`` locates every node in the base
+    canonical text; only the nodes the patch names are parsed, as childless
+    ``{"attrs", "id", "kind"}`` dicts, and the operation handlers of :class:`Session` run on
+    them unchanged (``_depth`` reads the depth from the spans).  The result is the base text
+    with the head (``{"attrs":…,``) and the kind of each of those nodes written again (and the
+    ``{"meta":…,`` prefix when a ``meta`` operation ran): every other byte is copied.
+    """
+
+    __slots__ = ("_text0", "_spans", "_root_start", "_meta_loaded")
+
+    @classmethod
+    def _open(
+        cls, canonical: bytes, base: str, transactions: list[_Transaction], limits: Limits
+    ) -> _SpliceSession | None:
+        """The session, or None when the text does not allow it (the caller takes the full
+        path, which gives the same result or error)."""
+        loads = _codec.loads
+        depth = limits.max_depth
+        nodes: dict[str, dict[str, Any]] = {}
+        doc: dict[str, Any] = {}
+        meta_loaded = False
+        try:
+            root_start, spans = _codec.node_spans(canonical)
+            for tx in transactions:
+                for op in tx.ops:
+                    if op.name == "meta":
+                        if not meta_loaded and root_start > 17:
+                            doc["meta"] = loads(canonical[8 : root_start - 17], depth)
+                        meta_loaded = True
+                        continue
+                    nid = op.args["id"]
+                    if nid in nodes:
+                        continue
+                    span = spans.get(nid)
+                    if span is None:
+                        continue  # _find raises NUIF_PATCH_NOT_FOUND, as on the full model
+                    start, head_end, kind_start, kind_end, _ = span
+                    node: dict[str, Any] = {}
+                    if head_end - start > 1:
+                        node["attrs"] = loads(canonical[start + 9 : head_end - 1], depth)
+                    node["id"] = nid
+                    node["kind"] = canonical[kind_start + 1 : kind_end - 1].decode("ascii")
+                    nodes[nid] = node
+        except (NuifError, ValueError):
+            # e.g. a double in [2^53, 1e21): its canonical integer literal does not parse back
+            return None
+        self = cls.__new__(cls)
+        self._limits = limits
+        self._doc = doc
+        self._nodes = nodes
+        self._parents = {}
+        self._canonical = canonical
+        self._hash = base
+        self._attrs_bytes = {}
+        self._base = base
+        self._log = None
+        self._undoable = False
+        self._text0 = canonical
+        self._spans = spans
+        self._root_start = root_start
+        self._meta_loaded = meta_loaded
+        return self
+
+    def _depth(self, node: dict[str, Any]) -> int:
+        return self._spans[node["id"]][4]
+
+    def _serialize(self) -> bytes:
+        dumps = _codec.dumps
+        depth = self._limits.max_depth
+        text = memoryview(self._text0)
+        spans = self._spans
+        out: list[Any] = []
+        append = out.append
+        pos = 0
+        if self._meta_loaded:
+            meta = self._doc.get("meta")
+            append(b'{"meta":' + dumps(meta, depth) + b',"nuif":0,"root":' if meta else b'{"nuif":0,"root":')
+            pos = self._root_start
+        # a node's head and its kind are two separate edits: the node's children (which may be
+        # edited too) lie between them
+        edits: list[tuple[int, int, bytes]] = []
+        for nid, node in self._nodes.items():
+            start, head_end, kind_start, kind_end, _ = spans[nid]
+            attrs = node.get("attrs")
+            edits.append(
+                (start, head_end, b'{"attrs":' + dumps(attrs, depth) + b"," if attrs else b"{")
+            )
+            edits.append((kind_start, kind_end, dumps(node["kind"], depth)))
+        edits.sort()
+        for start, end, new in edits:
+            append(text[pos:start])
+            append(new)
+            pos = end
+        append(text[pos:])
+        return b"".join(out)
