@@ -31,6 +31,7 @@ from _gen import py_value
 
 compiled, twin = c._speedups, c._codec_py
 DEPTH = 128
+HAS_DOCUMENT_PATH = hasattr(compiled, "canonical_document") and hasattr(twin, "canonical_document")
 
 
 def both(fn_name: str, *args: object) -> tuple:
@@ -44,6 +45,9 @@ def both(fn_name: str, *args: object) -> tuple:
 
 
 def check_text(data: bytes) -> None:
+    if HAS_DOCUMENT_PATH:  # the compiled document fast path parses raw text too
+        both("canonical_document", data, DEPTH, 250_000)
+        both("canonical_document", data, 5, 3)
     canon = both("canonical_json", data, DEPTH)
     loaded = both("loads", data, DEPTH)
     both("canonical_json", data, 3)

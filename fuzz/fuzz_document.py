@@ -32,6 +32,13 @@ def render_report(r: object) -> object:
 
 
 def check(data: bytes, lim: object = None) -> None:
+    if "canonical_document" in c.CODEC_FUNCTIONS:
+        # the compiled fast path directly: bytes, None (a schema problem) or the same error
+        eff = lim or nc.Limits.DEFAULT
+        fast = [c.outcome(impl.canonical_document, data, eff.max_depth, eff.max_nodes)
+                for _, impl in c.TWINS]
+        if fast[0] != fast[1]:
+            c.fail("twins disagree on canonical_document", fast[0], fast[1], data)
     report = c.twin_outcomes(nc.validate, data, limits=lim, render=render_report)
     if report[0] != "ok":
         c.fail("validate raised NuifError", report, data)
@@ -56,6 +63,8 @@ def check(data: bytes, lim: object = None) -> None:
                 c.fail(f"{other.__name__} fails differently from canonicalize", o, canon)
         return
     result = canon[1]
+    if "canonical_document" in c.CODEC_FUNCTIONS and fast[0] != ("ok", result.canonical):
+        c.fail("the fast path does not give the canonical text of a valid document", fast[0])
     if result.hash != report.hash:
         c.fail("validate and canonicalize hash differently", report, result)
     if result.changed != (result.canonical != data):
