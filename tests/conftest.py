@@ -8,6 +8,14 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hypothesis import settings
+
+# Property tests are repeatable by default, so that CI on main is deterministic: the same
+# examples every run.  HYPOTHESIS_PROFILE=explore draws new examples (the fuzzers in fuzz/ and
+# local exploration runs look for new failures; each one found becomes a regression test).
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 # tests/cross_surface.py (the corpus shared by the cross-surface tests) is importable everywhere
 sys.path.insert(0, str(Path(__file__).resolve().parent))
