@@ -39,7 +39,7 @@ from ._document import (
 )
 from ._diff import diff
 from ._errors import ERROR_CODES, NuifError
-from ._limits import Limits
+from ._limits import Limits, resolve_limits as _limits
 from ._patch import PatchCounts, PatchResult, Session, apply_patch
 
 __version__ = "0.1.0"
@@ -83,14 +83,6 @@ def __getattr__(name: str) -> Any:
 
         return importlib.import_module(".package", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _limits(limits: Limits | None) -> Limits:
-    if limits is None:
-        return Limits.DEFAULT
-    if not isinstance(limits, Limits):
-        raise TypeError(f"limits must be a nuif_core.Limits, not {type(limits).__name__}")
-    return limits
 
 
 def canonical_json(text: Text, *, limits: Limits | None = None) -> bytes:

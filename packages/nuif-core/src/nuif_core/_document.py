@@ -10,7 +10,7 @@ from typing import Any, Iterator, Union
 
 from . import _codec
 from ._errors import NuifError, escape_pointer, line_column
-from ._limits import Limits
+from ._limits import Limits, resolve_limits as _limits
 from ._locate import locate
 
 __all__ = [
@@ -447,14 +447,6 @@ def normalize(doc: dict[str, Any]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------------
 # the public operations
-
-
-def _limits(limits: Limits | None) -> Limits:
-    if limits is None:
-        return Limits.DEFAULT
-    if not isinstance(limits, Limits):
-        raise TypeError(f"limits must be a nuif_core.Limits, not {type(limits).__name__}")
-    return limits
 
 
 def _parse_checked(data: bytes, limits: Limits, max_diagnostics: int) -> tuple[Any, Checker]:

@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-__all__ = ["Limits"]
+__all__ = ["Limits", "resolve_limits"]
 
 MiB = 1024 * 1024
 
@@ -73,3 +73,12 @@ class Limits:
 
 Limits.DEFAULT = Limits()
 Limits.MCP = Limits(max_document_bytes=1 * MiB, max_patch_bytes=1 * MiB)
+
+
+def resolve_limits(limits: Limits | None) -> Limits:
+    """``limits``, or the defaults for ``None``; anything else is a ``TypeError``."""
+    if limits is None:
+        return Limits.DEFAULT
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a nuif_core.Limits, not {type(limits).__name__}")
+    return limits

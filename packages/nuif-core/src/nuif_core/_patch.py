@@ -34,6 +34,7 @@ from ._document import (
     hash_bytes,
     id_problem,
     _canonical_bytes,
+    _json_type,
     _model,
     kind_problem,
     parse_canonical,
@@ -46,7 +47,7 @@ from ._jsonpatch import (
     run_json_patch,
     value_depth,
 )
-from ._limits import Limits
+from ._limits import Limits, resolve_limits as _limits
 
 __all__ = ["PatchCounts", "PatchResult", "Session", "apply_patch", "read_patch"]
 
@@ -145,26 +146,6 @@ class PatchResult:
 # reading a patch
 
 
-def _limits(limits: Limits | None) -> Limits:
-    if limits is None:
-        return Limits.DEFAULT
-    if not isinstance(limits, Limits):
-        raise TypeError(f"limits must be a nuif_core.Limits, not {type(limits).__name__}")
-    return limits
-
-
-def _kind_of(value: Any) -> str:
-    if value is None:
-        return "null"
-    if value is True or value is False:
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "an array" if isinstance(value, list) else "an object"
-
-
 def _q(s: str) -> str:
     from ._codec_py import _quote
 
@@ -199,7 +180,7 @@ def _load_patch(patch: Any, limits: Limits) -> Any:
 def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
     """Top-level shape and cardinality limits; returns ``(transactions, base)``."""
     if type(value) is not dict:
-        raise _schema(f"a NUIF patch is a JSON object, found {_kind_of(value)}", "")
+        raise _schema(f"a NUIF patch is a JSON object, found {_json_type(value)}", "")
     for key in value:
         if key not in ("nuif_patch", "base", "transactions"):
             raise _schema(
@@ -210,7 +191,7 @@ def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
         raise _schema('the patch has no "nuif_patch" member (it must be 0)', "")
     version = value["nuif_patch"]
     if type(version) not in (int, float):
-        raise _schema(f'"nuif_patch" must be the number 0, found {_kind_of(version)}', "/nuif_patch")
+        raise _schema(f'"nuif_patch" must be the number 0, found {_json_type(version)}', "/nuif_patch")
     if version != 0:
         raise NuifError(
             "NUIF_VERSION",
@@ -229,7 +210,7 @@ def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
     transactions = value["transactions"]
     if type(transactions) is not list:
         raise _schema(
-            f'"transactions" must be an array, found {_kind_of(transactions)}', "/transactions"
+            f'"transactions" must be an array, found {_json_type(transactions)}', "/transactions"
         )
     if len(transactions) > limits.max_transactions:
         raise NuifError(
@@ -242,7 +223,7 @@ def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
     for i, tx in enumerate(transactions):
         at = f"/transactions/{i}"
         if type(tx) is not dict:
-            raise _schema(f"transactions/{i}: a transaction is a JSON object, found {_kind_of(tx)}", at)
+            raise _schema(f"transactions/{i}: a transaction is a JSON object, found {_json_type(tx)}", at)
         for key in tx:
             if key not in ("label", "ops"):
                 raise _schema(
@@ -253,7 +234,7 @@ def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
             label = tx["label"]
             if type(label) is not str:
                 raise _schema(
-                    f'transactions/{i}: "label" must be a string, found {_kind_of(label)}',
+                    f'transactions/{i}: "label" must be a string, found {_json_type(label)}',
                     at + "/label",
                 )
             if len(label) > LABEL_MAX:
@@ -266,7 +247,7 @@ def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
             raise _schema(f'transactions/{i}: the transaction has no "ops" member (an array)', at)
         ops = tx["ops"]
         if type(ops) is not list:
-            raise _schema(f'transactions/{i}: "ops" must be an array, found {_kind_of(ops)}', at + "/ops")
+            raise _schema(f'transactions/{i}: "ops" must be an array, found {_json_type(ops)}', at + "/ops")
         if len(ops) > limits.max_operations_per_transaction:
             raise NuifError(
                 "NUIF_LIMIT_OPERATIONS",
@@ -349,12 +330,12 @@ def _compile_op(raw: Any, i: int, j: int, limits: Limits) -> _Op:
     loc = f"/transactions/{i}/ops/{j}"
     where = f"transactions/{i}/ops/{j}"
     if type(raw) is not dict:
-        raise _schema(f"{where}: an operation is a JSON object, found {_kind_of(raw)}", loc)
+        raise _schema(f"{where}: an operation is a JSON object, found {_json_type(raw)}", loc)
     name = raw.get("op")
     if type(name) is not str or name not in OP_MEMBERS:
         if "op" not in raw:
             raise _schema(f'{where}: the operation has no "op" member', loc)
-        shown = _q(name) if type(name) is str else _kind_of(name)
+        shown = _q(name) if type(name) is str else _json_type(name)
         raise _schema(
             f"{where}: unknown op {shown} (insert, remove, move, replace, set, unset, edit, "
             "retype, rename, meta, test)",
@@ -376,7 +357,7 @@ def _compile_op(raw: Any, i: int, j: int, limits: Limits) -> _Op:
     for key in ("id", "parent", "attr", "kind", "to", "hash"):
         if key in raw and type(raw[key]) is not str:
             raise op.error(
-                "NUIF_PATCH_SCHEMA", f'"{key}" must be a string, found {_kind_of(raw[key])}', "/" + key
+                "NUIF_PATCH_SCHEMA", f'"{key}" must be a string, found {_json_type(raw[key])}', "/" + key
             )
     if "index" in raw:
         index = raw["index"]
@@ -384,7 +365,7 @@ def _compile_op(raw: Any, i: int, j: int, limits: Limits) -> _Op:
             raw["index"] = index = int(index)
         if type(index) is not int:
             raise op.error(
-                "NUIF_PATCH_SCHEMA", f'"index" must be an integer, found {_kind_of(index)}', "/index"
+                "NUIF_PATCH_SCHEMA", f'"index" must be an integer, found {_json_type(index)}', "/index"
             )
     if "node" in raw:
         checker = Checker(limits, 1)
@@ -1059,7 +1040,7 @@ class Session:
             raise op.error(exc.code, exc.message, "/patch" + (exc.pointer or "")) from None
         if type(new) is not dict:
             raise op.error(
-                "NUIF_SCHEMA", f'"meta" must stay an object; the patch makes it {_kind_of(new)}',
+                "NUIF_SCHEMA", f'"meta" must stay an object; the patch makes it {_json_type(new)}',
                 "/patch",
             )
         total = 1 + value_depth(new)

@@ -45,7 +45,7 @@ from types import MappingProxyType
 from typing import IO, Any, Union
 
 from ._errors import NuifError, escape_pointer
-from ._limits import Limits
+from ._limits import Limits, resolve_limits as _limits
 
 __all__ = [
     "ASSETS_DIR",
@@ -92,14 +92,6 @@ _FORBIDDEN_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\\:]")
 
 #: where a package comes from: bytes of the archive, a path, or a seekable binary file object
 Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", IO[bytes]]
-
-
-def _limits(limits: Limits | None) -> Limits:
-    if limits is None:
-        return Limits.DEFAULT
-    if not isinstance(limits, Limits):
-        raise TypeError(f"limits must be a nuif_core.Limits, not {type(limits).__name__}")
-    return limits
 
 
 def _refuse(message: str, pointer: str | None = None) -> NuifError:
