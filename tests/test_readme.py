@@ -13,8 +13,19 @@ def test_readme_python_tour_runs_and_its_comments_hold() -> None:
     assert blocks, "the README has no python block"
     namespace: dict = {}
     exec(compile(blocks[0], str(README), "exec"), namespace)  # noqa: S102 - our own README
-    result, err = namespace["result"], namespace["err"]
+    result = namespace["result"]
     assert result.text == '{"nuif":0,"root":{"attrs":{"title":"Hi"},"id":"home","kind":"screen"}}'
     assert result.changed is True
-    assert (err.code, err.pointer, err.line, err.column) == ("NUIF_DUPLICATE_KEY", "/root/id", 1, 46)
+    # the tour's last comment: the error it catches
+    import nuif_core
+
+    try:
+        nuif_core.canonicalize('{"nuif": 0, "root": {"id": "a", "kind": "k", "id": "b"}}')
+    except nuif_core.NuifError as err:
+        assert (err.code, err.pointer, err.line, err.column) == (
+            "NUIF_DUPLICATE_KEY", "/root/id", 1, 46,
+        )
+    else:
+        raise AssertionError("the duplicate key was accepted")
+    assert "('NUIF_DUPLICATE_KEY', '/root/id', 1, 46)" in blocks[0]
     assert namespace["applied"].inverse is not None
