@@ -238,3 +238,36 @@ def test_diff_refuses_when_no_patch_fits_the_operation_limits(lim: Limits) -> No
     # one change fits
     c = '{"nuif":0,"root":{"id":"r","kind":"x"},"meta":{"m":1}}'
     assert apply_patch(a, diff(a, c, limits=lim), limits=lim).canonical == canonicalize(c).canonical
+
+
+# -- F8 (package target, ASan run, tightened limits): pack wrote a manifest read refuses ---------
+#
+# read caps document.json and manifest.json at min(max_asset_bytes, max_document_bytes); pack
+# checked document.json against max_asset_bytes only and manifest.json not at all, so with a
+# small max_asset_bytes (or a canonical text longer than its input, "1e21" -> "1e+21", at the
+# document size limit) it wrote packages that read refused with NUIF_PACKAGE_LIMIT.  Fixed in
+# package.pack: both entries are checked against the cap read applies.
+
+
+def test_pack_refuses_a_manifest_larger_than_read_accepts() -> None:
+    from nuif_core import package
+
+    doc = '{"nuif":0,"root":{"id":"r","kind":"k"}}'
+    lim = Limits(max_asset_bytes=72)  # the document fits, the 115-byte manifest does not
+    with pytest.raises(NuifError) as info:
+        package.pack(doc, limits=lim)
+    assert info.value.code == "NUIF_PACKAGE_LIMIT" and "manifest.json" in info.value.message
+    assert package.read(package.pack(doc, limits=Limits(max_asset_bytes=115)),
+                        limits=Limits(max_asset_bytes=115)).document == canonicalize(doc).canonical
+
+
+def test_pack_refuses_a_canonical_document_longer_than_the_document_limit() -> None:
+    from nuif_core import package
+
+    doc = '{"nuif":0,"root":{"id":"r","kind":"k","attrs":{"a":1e21,"b":1e21}}}'
+    lim = Limits(max_document_bytes=len(doc))  # the input fits; "1e+21" twice does not
+    assert len(canonicalize(doc, limits=lim).canonical) > len(doc)
+    with pytest.raises(NuifError) as info:
+        package.pack(doc, limits=lim)
+    # refused by the read-back check of F5 (the canonical text passes the document limit)
+    assert info.value.code == "NUIF_TOO_LARGE" and "cannot be read back" in info.value.message

@@ -287,13 +287,16 @@ def pack(
         entries[name] = (hashlib.sha256(data).hexdigest(), size)
         blobs[name] = data
     canonical, doc_hash = _document_canonical(document, lim)
-    if len(canonical) > lim.max_asset_bytes:
+    # the cap read applies to document.json and manifest.json (_Reader._cap)
+    cap = min(lim.max_asset_bytes, lim.max_document_bytes)
+    if len(canonical) > cap:
         raise _limit(
-            f"document.json is {len(canonical)} bytes; one entry may hold at most "
-            f"{lim.max_asset_bytes}",
+            f"document.json is {len(canonical)} bytes; it may hold at most {cap}",
             "/document",
         )
     manifest = _manifest_bytes(doc_hash, entries)
+    if len(manifest) > cap:
+        raise _limit(f"manifest.json would be {len(manifest)} bytes; it may hold at most {cap}")
     total += len(canonical) + len(manifest)
     if total > lim.max_package_bytes:
         raise _limit(
