@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from nuif_strategies import attr_names, ids, kinds, text, values
 
 import nuif_core
 from nuif_core import Limits, NuifError, _codec, _codec_py, _document
@@ -26,21 +27,6 @@ _speedups = pytest.importorskip("nuif_core._speedups")
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-ids = st.from_regex(r"\A[A-Za-z0-9_][A-Za-z0-9_.:-]{0,12}\Z")
-kinds = st.from_regex(r"\A[a-z][a-z0-9-]{0,6}(?:[.:/][a-z][a-z0-9-]{0,4}){0,2}\Z")
-attr_names = st.from_regex(r"\A[A-Za-z_$@][A-Za-z0-9_$@.:-]{0,10}\Z")
-text = st.text(
-    st.characters(blacklist_categories=("Cs",)), max_size=10
-).filter(lambda s: not any(0xFDD0 <= ord(c) <= 0xFDEF or (ord(c) & 0xFFFE) == 0xFFFE for c in s))
-numbers = st.one_of(
-    st.integers(-(2**53) + 1, 2**53 - 1),
-    st.floats(allow_nan=False, allow_infinity=False),
-)
-values = st.recursive(
-    st.one_of(st.none(), st.booleans(), numbers, text),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(text, inner, max_size=3)),
-    max_leaves=8,
-)
 # every spelling of the version number 0
 ZEROS = ["0", "-0", "0.0", "-0.0", "0e5", "0E-3", "1e-400", "-0.000e+10"]
 

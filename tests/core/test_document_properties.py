@@ -7,29 +7,12 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from nuif_strategies import attr_names, ids, kinds, text, values
 
 import nuif_core
 from nuif_core import ERROR_CODES, NuifError
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-ids = st.from_regex(r"\A[A-Za-z0-9_][A-Za-z0-9_.:-]{0,12}\Z")
-kinds = st.from_regex(r"\A[a-z][a-z0-9-]{0,6}(?:[.:/][a-z][a-z0-9-]{0,4}){0,2}\Z")
-attr_names = st.from_regex(r"\A[A-Za-z_$@][A-Za-z0-9_$@.:-]{0,10}\Z")
-text = st.text(
-    st.characters(blacklist_categories=("Cs",), blacklist_characters="\ufdd0\ufffe\uffff"),
-    max_size=12,
-).filter(lambda s: not any(0xFDD0 <= ord(c) <= 0xFDEF or (ord(c) & 0xFFFE) == 0xFFFE for c in s))
-numbers = st.one_of(
-    st.integers(-(2**53) + 1, 2**53 - 1),
-    st.floats(allow_nan=False, allow_infinity=False),
-)
-values = st.recursive(
-    st.one_of(st.none(), st.booleans(), numbers, text),
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(text, inner, max_size=4)),
-    max_leaves=12,
-)
-
 
 @st.composite
 def documents(draw) -> dict:
