@@ -226,15 +226,10 @@ def _prefix(tokens: list[str], n: int) -> str:
 
 
 def _kind(v: Any) -> str:
-    if v is None:
-        return "null"
-    if v is True or v is False:
-        return "boolean"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    return "array" if isinstance(v, list) else "object"
+    """The JSON type name without its article ("boolean", "array", ...)."""
+    from ._document import _json_type
+
+    return _json_type(v).rsplit(" ", 1)[-1]
 
 
 def resolve_pointer(doc: Any, pointer: str | list[str]) -> Any:
