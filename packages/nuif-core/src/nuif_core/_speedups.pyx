@@ -54,6 +54,11 @@ cdef extern from "Python.h":
     int PyGC_Disable()
     int PyGC_Enable()
 
+cdef extern from "nuif_float.h":
+    int nuif_parse_double(const char* s, size_t n, double* out) noexcept nogil
+    int nuif_shortest_double(double x, char* buf) noexcept nogil
+    int nuif_float_backend() noexcept nogil
+
 from nuif_core._errors import NuifError, describe_found, join_pointer, text_error
 # The twin (``_codec_py``) owns the message texts; it is imported on the first error only, so that
 # importing the compiled codec stays cheap.
@@ -68,7 +73,7 @@ cdef object _tw():
     return _twin_mod
 
 
-__all__ = ["canonical_document", "canonical_json", "dumps", "loads"]
+__all__ = ["canonical_document", "canonical_json", "dumps", "float_backend", "loads"]
 
 # ---------------------------------------------------------------------------------------------
 # constants and tables
@@ -507,13 +512,39 @@ cdef Py_ssize_t _fmt_es(char* o, bint neg, const char* d, int64_t k, int64_t n) 
     return w
 
 
+# The C++ standard library's <charconv> (Ryu printing, Eisel-Lemire parsing; csrc/nuif_float.h)
+# when the build found it, else CPython's dtoa.  Both are correctly rounded and give the same
+# bytes; ``_set_charconv(False)`` switches to dtoa so the tests can compare the two.
+cdef bint _charconv = nuif_float_backend() == 1
+
+
+def float_backend():
+    """``"charconv"`` (C++17 <charconv>) or ``"dtoa"`` (CPython's): what converts doubles."""
+    return "charconv" if _charconv else "dtoa"
+
+
+def _set_charconv(bint on):
+    """Testing only: use <charconv> (when built with it) or CPython's dtoa. Returns the old state."""
+    global _charconv
+    cdef bint old = _charconv
+    _charconv = on and nuif_float_backend() == 1
+    return old
+
+
 cdef Py_ssize_t _fmt_double(char* o, double x) except -1:
     """ECMAScript Number.prototype.toString of a finite double into o (48 bytes)."""
     cdef NumInfo r
     cdef char* s
+    cdef char sb[40]
+    cdef int sl
     if x == 0.0:
         o[0] = 0x30
         return 1
+    if _charconv:
+        sl = nuif_shortest_double(x, sb)
+        if sl > 0:
+            _analyze(<const uint8_t*>sb, sl, &r)
+            return _fmt_es(o, r.neg, r.d, r.k, r.n)
     s = PyOS_double_to_string(x, b'r', 0, 0, NULL)
     try:
         _analyze(<const uint8_t*>s, <Py_ssize_t>strlen(s), &r)
@@ -554,6 +585,8 @@ cdef double _literal_double(const uint8_t* s, Py_ssize_t L, NumInfo* r) except? 
             else:
                 x = <double>m / POW10[-e]
             return -x if r.neg else x
+    if _charconv and nuif_parse_double(<const char*>s, <size_t>L, &x) == 0:
+        return x
     # the bytes object is NUL-terminated and a literal never continues into what follows it
     x = PyOS_string_to_double(<const char*>s, &end, NULL)
     return x

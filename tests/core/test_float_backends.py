@@ -1,0 +1,144 @@
+"""The compiled codec's two float back ends give identical results.
+
+Doubles are converted by the C++ standard library's ``<charconv>`` (``std::from_chars`` /
+``std::to_chars``) when the build found it, else by CPython's dtoa (``PyOS_string_to_double`` /
+``PyOS_double_to_string``).  Both are correctly rounded; these tests hold them to the same bytes,
+to Python's ``float()`` / ``repr()`` and to the RFC 8785 number file.  CI builds with GCC 12, so
+``.ci/run`` sets ``NUIF_REQUIRE_CHARCONV=1`` and the fast back end must be the one in use.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nuif_core import _codec_py as twin
+from nuif_core import _speedups as compiled
+from nuif_core._errors import NuifError
+
+MAX_DEPTH = 128
+HAVE_CHARCONV = compiled.float_backend() == "charconv"
+needs_charconv = pytest.mark.skipif(not HAVE_CHARCONV, reason="built without <charconv> floats")
+
+
+@contextmanager
+def dtoa() -> Iterator[None]:
+    old = compiled._set_charconv(False)
+    try:
+        assert compiled.float_backend() == "dtoa"
+        yield
+    finally:
+        compiled._set_charconv(old)
+
+
+def both(fn, *args):  # type: ignore[no-untyped-def]
+    """(charconv result, dtoa result), each a value or ("error", code, message, pointer)."""
+
+    def one():  # type: ignore[no-untyped-def]
+        try:
+            return fn(*args)
+        except NuifError as exc:
+            return ("error", exc.code, exc.message, exc.pointer)
+
+    fast = one()
+    with dtoa():
+        slow = one()
+    return fast, slow
+
+
+def twin_outcome(text: bytes):  # type: ignore[no-untyped-def]
+    try:
+        return twin.canonical_json(text, MAX_DEPTH)
+    except NuifError as exc:
+        return ("error", exc.code, exc.message, exc.pointer)
+
+
+def test_ci_build_uses_charconv() -> None:
+    if os.environ.get("NUIF_REQUIRE_CHARCONV") != "1":
+        pytest.skip("NUIF_REQUIRE_CHARCONV is not set (CI sets it)")
+    assert compiled.float_backend() == "charconv"
+
+
+def test_switching_back_ends_is_reported_and_restored() -> None:
+    before = compiled.float_backend()
+    with dtoa():
+        assert compiled.float_backend() == "dtoa"
+    assert compiled.float_backend() == before
+
+
+@needs_charconv
+def test_es6_number_file_through_both_back_ends(testdata: Path) -> None:
+    lines = (testdata / "jcs-es6-numbers" / "es6testfile-first10000.txt").read_text().splitlines()
+    values = [struct.unpack(">d", bytes.fromhex(line.split(",")[0].rjust(16, "0")))[0] for line in lines]
+    expected = ",".join(line.split(",")[1] for line in lines)
+    fast, slow = both(compiled.dumps, values, MAX_DEPTH)
+    assert fast == slow == f"[{expected}]".encode()
+
+
+EDGE_LITERALS = [
+    "0.1", "-0.0", "0e0", "1E3", "2.50", "1e-7", "1e21", "1e+21", "123456789012345678e-2",
+    "9007199254740993.0",  # halfway between two doubles: rounds to even
+    "2.2250738585072011e-308", "2.2250738585072014e-308",  # around the smallest normal
+    "4.9406564584124654e-324", "5e-324", "2.4703282292062328e-324",  # rounds up to 5e-324
+    "2.4703282292062327e-324", "1e-400", "-1e-400",  # underflow to zero
+    "1.7976931348623157e308", "1.7976931348623158e308",  # rounds to the largest double
+    "1.7976931348623159e308", "1e309", "-1e400",  # overflow: NUIF_NUMBER
+    "0." + "0" * 400 + "1", "1" + "0" * 300 + ".5", "3." + "14159265358979323846" * 40,
+    "7.2057594037927933e16", "8.98846567431158e307", "0.30000000000000004",
+]
+
+
+@needs_charconv
+@pytest.mark.parametrize("literal", EDGE_LITERALS)
+def test_edge_literals_agree_with_dtoa_and_python(literal: str) -> None:
+    text = f"[{literal}]".encode()
+    fast, slow = both(compiled.canonical_json, text, MAX_DEPTH)
+    assert fast == slow == twin_outcome(text)
+    loaded_fast, loaded_slow = both(compiled.loads, text, MAX_DEPTH)
+    assert loaded_fast == loaded_slow
+    if isinstance(loaded_fast, list):
+        assert loaded_fast[0] == float(literal)
+    else:
+        assert loaded_fast[1] == "NUIF_NUMBER"  # only overflow is refused
+
+
+def bits_to_double(bits: int) -> float:
+    return struct.unpack("<d", struct.pack("<Q", bits))[0]
+
+
+finite_doubles = st.integers(0, 2**64 - 1).map(bits_to_double).filter(lambda x: x == x and abs(x) != float("inf"))
+
+
+@needs_charconv
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.one_of(finite_doubles, st.floats(allow_nan=False, allow_infinity=False)), min_size=1, max_size=50))
+def test_printing_any_double_agrees_with_dtoa_and_reparses(values: list[float]) -> None:
+    fast, slow = both(compiled.dumps, values, MAX_DEPTH)
+    assert fast == slow == twin.dumps(values, MAX_DEPTH)
+    assert [float(v) for v in fast.decode()[1:-1].split(",")] == values
+
+
+digits = st.text("0123456789", min_size=1, max_size=40)
+literals = st.builds(
+    lambda neg, i, f, e: ("-" if neg else "") + i.lstrip("0").rjust(1, "0") + (f".{f}" if f else "") + e,
+    st.booleans(),
+    digits,
+    st.one_of(st.just(""), digits),
+    st.one_of(st.just(""), st.integers(-340, 320).map(lambda n: f"e{n:+d}")),
+)
+
+
+@needs_charconv
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.one_of(literals, finite_doubles.map(repr)), min_size=1, max_size=30))
+def test_parsing_any_literal_agrees_with_dtoa_and_python(items: list[str]) -> None:
+    text = ("[" + ",".join(items) + "]").encode()
+    fast, slow = both(compiled.canonical_json, text, MAX_DEPTH)
+    assert fast == slow == twin_outcome(text)
