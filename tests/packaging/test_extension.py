@@ -42,7 +42,9 @@ def test_contradictory_switches_fail_loudly() -> None:
 
 
 def test_wheel_ships_the_extension_and_no_cython_sources(tmp_path) -> None:
+    """`uv build` makes the sdist and builds the wheel *from it*, as pip does from PyPI."""
     import shutil
+    import tarfile
     import zipfile
     from pathlib import Path
 
@@ -50,11 +52,16 @@ def test_wheel_ships_the_extension_and_no_cython_sources(tmp_path) -> None:
     assert uv, "uv runs the test suite, so it must be reachable"
     core = Path(__file__).resolve().parents[2] / "packages" / "nuif-core"
     subprocess.run(
-        [uv, "build", "--wheel", "--out-dir", str(tmp_path), str(core)],
+        [uv, "build", "--out-dir", str(tmp_path), str(core)],
         check=True, capture_output=True, timeout=600,
     )
+    (sdist,) = tmp_path.glob("nuif_core-*.tar.gz")
+    sources = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}
+    for needed in ("CMakeLists.txt", "src/nuif_core/_speedups.pyx", "csrc/nuif_float.h",
+                   "csrc/nuif_float.cpp", "csrc/nuif_float_none.c"):
+        assert needed in sources, needed
     (wheel,) = tmp_path.glob("nuif_core-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "nuif_core/py.typed" in names
     assert any(n.startswith("nuif_core/_speedups.") and n.endswith(".so") for n in names), names
-    assert not any(n.endswith((".pyx", ".pxd", ".c")) for n in names), names
+    assert not any(n.endswith((".pyx", ".pxd", ".c", ".cpp", ".h")) for n in names), names

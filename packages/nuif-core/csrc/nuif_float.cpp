@@ -1,7 +1,7 @@
-// See nuif_float.h.  This file only adapts std::from_chars / std::to_chars to C.
+// See nuif_float.h.  This file only adapts std::from_chars / std::to_chars to C; CMake builds it
+// when the C++ compiler has them, else nuif_float_none.c.
 #include "nuif_float.h"
 
-#if NUIF_HAVE_CHARCONV
 #include <charconv>
 #include <system_error>
 
@@ -24,11 +24,3 @@ extern "C" int nuif_shortest_double(double x, char *buf) {
 }
 
 extern "C" int nuif_float_backend(void) { return 1; }
-
-#else
-
-extern "C" int nuif_parse_double(const char *, size_t, double *) { return -1; }
-extern "C" int nuif_shortest_double(double, char *) { return -1; }
-extern "C" int nuif_float_backend(void) { return 0; }
-
-#endif

@@ -3,9 +3,9 @@
  * Both functions come from the C++17 standard library (<charconv>): libstdc++ 12+ implements
  * std::from_chars(double) with the Eisel-Lemire algorithm (fast_float) and std::to_chars(double)
  * with Ryu; MSVC and libc++ ship equivalent proven implementations.  Nothing here computes digits
- * itself.  When the toolchain lacks floating-point <charconv> (NUIF_HAVE_CHARCONV is 0) both
- * functions return -1 and the caller uses CPython's dtoa (PyOS_string_to_double /
- * PyOS_double_to_string), which gives the same results more slowly.
+ * itself (nuif_float.cpp).  When the toolchain lacks a C++ compiler or floating-point <charconv>,
+ * CMake links nuif_float_none.c instead: every function returns -1 and the caller uses CPython's
+ * dtoa (PyOS_string_to_double / PyOS_double_to_string), which gives the same results more slowly.
  */
 #ifndef NUIF_FLOAT_H
 #define NUIF_FLOAT_H
