@@ -121,7 +121,7 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
     core = REPO / "packages" / "nuif-core"
     stamp = hashlib.sha256()
     for f in sorted([core / "CMakeLists.txt", core / "pyproject.toml",
-                     *(core / "src" / "nuif_core").glob("*.pyx")]):
+                     *(core / "src" / "nuif_core").glob("*.pyx"), *(core / "csrc").glob("*.*")]):
         stamp.update(f.name.encode() + b"\0" + f.read_bytes())
     stamp_file = root / "sources.sha256"
     stale = not stamp_file.exists() or stamp_file.read_text() != stamp.hexdigest()
@@ -130,9 +130,12 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
         root.mkdir(parents=True)
         (root / "build-constraints.txt").write_text(ASAN_CONSTRAINTS)
         subprocess.run(["uv", "venv", "-q", str(venv), "--python", sys.executable], check=True)
-        build_env = {**os.environ, "CC": cc}
+        # the C++ file (csrc/nuif_float.cpp) must come from the same toolchain: a g++-linked
+        # extension pulls in gcc's ASan runtime, which clang's refuses to share the process with
+        cxx = cc.replace("clang", "clang++") if toolchain == "clang" else "g++"
+        build_env = {**os.environ, "CC": cc, "CXX": cxx}
         if toolchain == "clang":
-            build_env["CFLAGS"] = "-fsanitize=fuzzer-no-link"
+            build_env["CFLAGS"] = build_env["CXXFLAGS"] = "-fsanitize=fuzzer-no-link"
         subprocess.run(
             [
                 "uv", "pip", "install", "--python", str(py), "--no-cache",
