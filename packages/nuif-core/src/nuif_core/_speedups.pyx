@@ -73,7 +73,10 @@ cdef object _tw():
     return _twin_mod
 
 
-__all__ = ["canonical_document", "canonical_json", "dumps", "float_backend", "loads"]
+__all__ = [
+    "canonical_document", "canonical_json", "canonical_result", "dumps", "float_backend",
+    "hash_bytes", "loads",
+]
 
 # ---------------------------------------------------------------------------------------------
 # constants and tables
@@ -1966,7 +1969,11 @@ def canonical_document(data, max_depth, max_nodes):
     if (type(data) is not bytes or type(max_depth) is not int or type(max_nodes) is not int
             or len(data) >= LIMIT_TAPE):
         return _tw().canonical_document(data, max_depth, max_nodes)
-    cdef bytes b = <bytes>data
+    return _document_text(<bytes>data, max_depth, max_nodes)
+
+
+cdef object _document_text(bytes b, object max_depth, object max_nodes):
+    """canonical_document for arguments already checked (bytes below LIMIT_TAPE, two ints)."""
     cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     cdef Py_ssize_t mn = max_nodes if max_nodes < (1 << 40) else (1 << 40)
     ps.validate()
@@ -1974,6 +1981,102 @@ def canonical_document(data, max_depth, max_nodes):
     if not ps.check_document(mn):
         return None
     return ps.write()
+
+
+# ---------------------------------------------------------------------------------------------
+# canonicalize in one call: canonical text, its hash, ``changed``, and the result object
+
+cdef extern from *:
+    """
+    static PyObject* nuif_type_alloc(PyObject* cls) {
+        PyTypeObject* t = (PyTypeObject*)cls;
+        return t->tp_alloc(t, 0);
+    }
+    static int nuif_descr_set(PyObject* descr, PyObject* obj, PyObject* value) {
+        return Py_TYPE(descr)->tp_descr_set(descr, obj, value);
+    }
+    """
+    object nuif_type_alloc(object cls)
+    int nuif_descr_set(object descr, object obj, object value) except -1
+
+from hashlib import sha256 as _sha256
+
+# the class canonical_result fills directly, and its three slot descriptors (set on first use)
+cdef object _res_cls = None
+cdef object _res_canonical = None
+cdef object _res_hash = None
+cdef object _res_changed = None
+
+
+cdef object _hash_text(object canonical):
+    """``"sha256:"`` + lowercase hex SHA-256: hashlib's digest, hex written here."""
+    cdef bytes dg = _sha256(canonical).digest()
+    cdef const uint8_t* d = <const uint8_t*>PyBytes_AS_STRING(dg)
+    cdef char* o
+    cdef Py_ssize_t k
+    if PyBytes_GET_SIZE(dg) != 32:  # pragma: no cover - hashlib's sha256 is SHA-256
+        raise ValueError("hashlib.sha256 did not return 32 bytes")
+    s = PyUnicode_New(71, 127)
+    o = <char*>PyUnicode_DATA(s)
+    memcpy(o, b"sha256:", 7)
+    for k in range(32):
+        o[7 + 2 * k] = HEXDIGITS[d[k] >> 4]
+        o[8 + 2 * k] = HEXDIGITS[d[k] & 15]
+    return s
+
+
+def hash_bytes(canonical):
+    """``"sha256:"`` + lowercase hex SHA-256 of ``canonical`` (NUIF-0 §3)."""
+    return _hash_text(canonical)
+
+
+cdef bint _bind_result(object cls) except -1:
+    """Whether ``cls`` is a slots class whose instances canonical_result may fill directly:
+    exactly the fields (canonical, hash, changed) as slot member descriptors, no ``__init__``
+    logic beyond setting them (a frozen slots dataclass without ``__post_init__``)."""
+    global _res_cls, _res_canonical, _res_hash, _res_changed
+    import dataclasses, types
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        return False
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    if names != ("canonical", "hash", "changed") or hasattr(cls, "__post_init__"):
+        return False
+    attrs = (<type>cls).__dict__
+    for name in names:
+        if type(attrs.get(name)) is not types.MemberDescriptorType:
+            return False
+    if (<type>cls).__new__ is not object.__new__:
+        return False
+    _res_canonical = attrs["canonical"]
+    _res_hash = attrs["hash"]
+    _res_changed = attrs["changed"]
+    _res_cls = cls
+    return True
+
+
+def canonical_result(data, max_depth, max_nodes, make):
+    """``make(canonical, hash, changed)`` for a valid NUIF document, or None when it has a schema
+    problem (see ``_codec_py.canonical_result``).  When ``make`` is the frozen slots dataclass
+    ``CanonicalResult``, its instance is allocated and its three slots set here, as its generated
+    ``__init__`` would (``object.__setattr__`` per field), without the Python-level calls."""
+    if (type(data) is not bytes or type(max_depth) is not int or type(max_nodes) is not int
+            or len(data) >= LIMIT_TAPE):
+        return _tw().canonical_result(data, max_depth, max_nodes, make)
+    cdef bytes b = <bytes>data
+    canonical = _document_text(b, max_depth, max_nodes)
+    if canonical is None:
+        return None
+    h = _hash_text(canonical)
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(canonical)
+    changed = not (n == PyBytes_GET_SIZE(b)
+                   and memcmp(PyBytes_AS_STRING(canonical), PyBytes_AS_STRING(b), n) == 0)
+    if make is not _res_cls and not _bind_result(make):
+        return make(canonical, h, changed)
+    r = nuif_type_alloc(make)
+    nuif_descr_set(_res_canonical, r, canonical)
+    nuif_descr_set(_res_hash, r, h)
+    nuif_descr_set(_res_changed, r, changed)
+    return r
 
 
 # ---------------------------------------------------------------------------------------------
