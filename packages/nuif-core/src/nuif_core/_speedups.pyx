@@ -1690,8 +1690,12 @@ cdef class _Parser:
         # the set of ids: open addressing over token index + 1 (0 = empty), load <= 1/2
         cdef uint32_t* ids = NULL
         cdef uint32_t* nids
-        cdef Py_ssize_t icap = 1024, iused = 0, slot, j
+        cdef Py_ssize_t icap = 16, iused = 0, slot, j
         cdef uint64_t h
+        # a node takes at least 5 tokens: size the id set for every node the tape can hold (no
+        # growth), up to 1024 slots (small documents then zero a few hundred bytes, not 4 KiB)
+        while icap < 1024 and icap < 2 * (self.ntok // 5 + 1):
+            icap *= 2
         cur = <Py_ssize_t*>PyMem_Malloc(2 * cap * sizeof(Py_ssize_t))
         ids = <uint32_t*>PyMem_Calloc(icap, sizeof(uint32_t))
         if cur == NULL or ids == NULL:
