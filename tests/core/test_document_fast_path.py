@@ -445,3 +445,57 @@ def test_the_id_set_is_sized_from_the_tape_and_still_finds_every_duplicate(child
         kids.pop()
         assert _speedups.canonical_document(bad, 128, 250_000) is None
         assert nuif_core.validate(bad).diagnostics[0].code == "NUIF_DUPLICATE_ID"
+
+
+def _deep_document(depth: int, tail: str = "") -> bytes:
+    """A valid document whose meta nests ``depth`` arrays (the parser's stack grows)."""
+    return (b'{"nuif": 0, "root": {"id": "r", "kind": "k"}, "meta": {"m": '
+            + b"[" * depth + tail.encode() + b"]" * depth + b"}}")
+
+
+def test_buffers_kept_between_calls_serve_deep_then_shallow_then_failing_texts() -> None:
+    texts = [_deep_document(100), _deep_document(1), _deep_document(60, '{"a": 1, "a": 2}'),
+             _deep_document(3, '{"b": 1, "a": 2, "c": [1, 2]}'), _deep_document(127),
+             _deep_document(128), b'{"nuif": 0, "root": {"id": "r", "kind": "k", "x": 1}}']
+    for _ in range(3):
+        for data in texts:
+            for max_depth in (128, 5):
+                expected = _err(_codec_py.canonical_document, data, max_depth, 100)
+                assert _err(_speedups.canonical_document, data, max_depth, 100) == expected
+                if expected is None:
+                    assert _speedups.canonical_document(data, max_depth, 100) == (
+                        _codec_py.canonical_document(data, max_depth, 100))
+
+
+def test_a_parse_started_while_another_holds_the_kept_buffers_gets_its_own() -> None:
+    # a garbage collection during a parse (here: while the error is built) may run any Python
+    # code, such as another canonicalize; the inner call must not share the outer's buffers
+    import gc
+
+    inner_text = _deep_document(40, '{"z": 1, "y": [true, null, "s"]}')
+    inner_expected = _codec_py.canonical_document(inner_text, 128, 100)
+    # objects in the path: the error's pointer reads every frame of the parser's stack
+    outer_text = _deep_document(3, '{"k": ' * 30 + '{"a": 1, "a": 2}' + "}" * 30)
+    seen: list[bytes | None] = []
+    armed = [False]
+
+    def nested(phase: str, info: dict[str, int]) -> None:
+        if armed[0] and phase == "start":
+            seen.append(_speedups.canonical_document(inner_text, 128, 100))
+
+    old = gc.get_threshold()
+    gc.callbacks.append(nested)
+    try:
+        gc.set_threshold(1, 1, 1)
+        armed[0] = True
+        outer = _err(_speedups.canonical_document, outer_text, 128, 100)
+    finally:
+        armed[0] = False
+        gc.set_threshold(*old)
+        gc.callbacks.remove(nested)
+    assert seen and all(s == inner_expected for s in seen)
+    assert outer == _err(_codec_py.canonical_document, outer_text, 128, 100)
+    assert outer is not None and outer[0] == "NUIF_DUPLICATE_KEY"
+    assert _speedups.canonical_document(inner_text, 128, 100) == inner_expected
+    assert _speedups.canonical_document(outer_text.replace(b'"a": 2', b'"b": 2'), 128, 100) == (
+        _codec_py.canonical_document(outer_text.replace(b'"a": 2', b'"b": 2'), 128, 100))

@@ -697,6 +697,7 @@ cdef void _sort_ents(SEnt* a, SEnt* tmp, Py_ssize_t n) noexcept nogil:
 # growing output: a bytes object resized in place
 
 @cython.final
+@cython.freelist(4)  # one per call of the codec: reuse the object's memory
 cdef class _Buf:
     cdef PyObject* ob
     cdef char* b
@@ -839,9 +840,14 @@ cdef uint32_t* _c_order = NULL
 cdef Py_ssize_t _c_order_cap = 0
 cdef uint32_t* _c_mstack = NULL
 cdef Py_ssize_t _c_mstack_cap = 0
+cdef Frame* _c_st = NULL
+cdef Py_ssize_t _c_st_cap = 0
+cdef SEnt* _c_sbuf = NULL
+cdef Py_ssize_t _c_sbuf_cap = 0
 
 
 @cython.final
+@cython.freelist(4)  # one per call of the codec: reuse the object's memory
 cdef class _Parser:
     cdef bytes data
     cdef const uint8_t* p
@@ -907,16 +913,23 @@ cdef class _Parser:
 
     cdef void take_cache(self) noexcept:
         global _c_tape, _c_tape_cap, _c_arena, _c_arena_cap, _c_order, _c_order_cap
-        global _c_mstack, _c_mstack_cap
+        global _c_mstack, _c_mstack_cap, _c_st, _c_st_cap, _c_sbuf, _c_sbuf_cap
         self.tape, self.tape_cap, _c_tape, _c_tape_cap = _c_tape, _c_tape_cap, NULL, 0
         self.arena, self.arena_cap, _c_arena, _c_arena_cap = _c_arena, _c_arena_cap, NULL, 0
         self.order, self.ocap, _c_order, _c_order_cap = _c_order, _c_order_cap, NULL, 0
         self.mstack, self.mcap, _c_mstack, _c_mstack_cap = _c_mstack, _c_mstack_cap, NULL, 0
+        # the stack and the sort buffer too: small, but a fresh malloc + free per call
+        self.st, self.st_cap, _c_st, _c_st_cap = _c_st, _c_st_cap, NULL, 0
+        self.sbuf, self.scap, _c_sbuf, _c_sbuf_cap = _c_sbuf, _c_sbuf_cap, NULL, 0
 
     def __dealloc__(self):
         global _c_tape, _c_tape_cap, _c_arena, _c_arena_cap, _c_order, _c_order_cap
-        global _c_mstack, _c_mstack_cap
+        global _c_mstack, _c_mstack_cap, _c_st, _c_st_cap, _c_sbuf, _c_sbuf_cap
         if self.tape_mode:
+            if _c_st == NULL and self.st_cap * <Py_ssize_t>sizeof(Frame) <= CACHE_MAX:
+                _c_st, _c_st_cap, self.st = self.st, self.st_cap, NULL
+            if _c_sbuf == NULL and self.scap * <Py_ssize_t>sizeof(SEnt) <= CACHE_MAX:
+                _c_sbuf, _c_sbuf_cap, self.sbuf = self.sbuf, self.scap, NULL
             if _c_tape == NULL and self.tape_cap * <Py_ssize_t>sizeof(Tok) <= CACHE_MAX:
                 _c_tape, _c_tape_cap, self.tape = self.tape, self.tape_cap, NULL
             if _c_arena == NULL and self.arena_cap <= CACHE_MAX:
@@ -1922,13 +1935,16 @@ cdef class _Parser:
         return out.finish()
 
 
-cdef Py_ssize_t _clamp_depth(object max_depth, Py_ssize_t n):
+cdef Py_ssize_t _clamp_depth(object max_depth, Py_ssize_t n) except? -2:
     # no text of n bytes nests deeper than n: clamp so huge limits fit a C integer
-    if max_depth > n + 1:
+    # (max_depth is an int: the callers checked its type)
+    cdef int overflow = 0
+    cdef long long v = PyLong_AsLongLongAndOverflow(max_depth, &overflow)
+    if overflow > 0 or v > n + 1:
         return n + 1
-    if max_depth < -1:
+    if overflow < 0 or v < -1:
         return -1
-    return max_depth
+    return <Py_ssize_t>v
 
 
 def loads(data, max_depth):
@@ -2012,6 +2028,19 @@ cdef object _res_hash = None
 cdef object _res_changed = None
 
 
+cdef char HEX2[512]  # the two lowercase hex digits of every byte
+
+
+cdef void _init_hex2() noexcept:
+    cdef int k
+    for k in range(256):
+        HEX2[2 * k] = HEXDIGITS[k >> 4]
+        HEX2[2 * k + 1] = HEXDIGITS[k & 15]
+
+
+_init_hex2()
+
+
 cdef object _hash_text(object canonical):
     """``"sha256:"`` + lowercase hex SHA-256: hashlib's digest, hex written here."""
     cdef bytes dg = _sha256(canonical).digest()
@@ -2024,8 +2053,7 @@ cdef object _hash_text(object canonical):
     o = <char*>PyUnicode_DATA(s)
     memcpy(o, b"sha256:", 7)
     for k in range(32):
-        o[7 + 2 * k] = HEXDIGITS[d[k] >> 4]
-        o[8 + 2 * k] = HEXDIGITS[d[k] & 15]
+        memcpy(o + 7 + 2 * k, HEX2 + 2 * d[k], 2)
     return s
 
 
