@@ -848,6 +848,7 @@ cdef Py_ssize_t _c_sbuf_cap = 0
 
 @cython.final
 @cython.freelist(4)  # one per call of the codec: reuse the object's memory
+@cython.no_gc  # its objects (the input, limits, values being built) never refer back to it
 cdef class _Parser:
     cdef bytes data
     cdef const uint8_t* p
@@ -891,7 +892,9 @@ cdef class _Parser:
     cdef list dupkeys
     cdef object result
 
-    def __cinit__(self, bytes data, Py_ssize_t max_depth, object max_depth_obj, bint tape_mode):
+    cdef int init(self, bytes data, Py_ssize_t max_depth, object max_depth_obj,
+                  bint tape_mode) except -1:
+        """Set up a parser made by ``_new_parser`` (no argument parsing through ``__cinit__``)."""
         self.data = data
         self.p = <const uint8_t*>PyBytes_AS_STRING(data)
         self.n = PyBytes_GET_SIZE(data)
@@ -910,6 +913,7 @@ cdef class _Parser:
             self.conts = []
             self.keys = []
             self.dupkeys = []
+        return 0
 
     cdef void take_cache(self) noexcept:
         global _c_tape, _c_tape_cap, _c_arena, _c_arena_cap, _c_order, _c_order_cap
@@ -1935,6 +1939,12 @@ cdef class _Parser:
         return out.finish()
 
 
+cdef _Parser _new_parser(bytes data, Py_ssize_t max_depth, object max_depth_obj, bint tape_mode):
+    cdef _Parser ps = _Parser.__new__(_Parser)
+    ps.init(data, max_depth, max_depth_obj, tape_mode)
+    return ps
+
+
 cdef Py_ssize_t _clamp_depth(object max_depth, Py_ssize_t n) except? -2:
     # no text of n bytes nests deeper than n: clamp so huge limits fit a C integer
     # (max_depth is an int: the callers checked its type)
@@ -1952,7 +1962,7 @@ def loads(data, max_depth):
     if type(data) is not bytes or type(max_depth) is not int:
         return _tw().loads(data, max_depth)
     cdef bytes b = <bytes>data
-    cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, False)
+    cdef _Parser ps = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, False)
     cdef int gc_was_on
     ps.validate()
     # the values built here hold no reference cycles: the cyclic collector would only walk the
@@ -1971,7 +1981,7 @@ def canonical_json(data, max_depth):
     if type(data) is not bytes or type(max_depth) is not int or len(data) >= LIMIT_TAPE:
         return _tw().canonical_json(data, max_depth)
     cdef bytes b = <bytes>data
-    cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
+    cdef _Parser ps = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     ps.validate()
     ps.run()
     return ps.write()
@@ -1994,7 +2004,7 @@ def canonical_document(data, max_depth, max_nodes):
 
 cdef object _document_text(bytes b, object max_depth, object max_nodes):
     """canonical_document for arguments already checked (bytes below LIMIT_TAPE, two ints)."""
-    cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
+    cdef _Parser ps = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     cdef Py_ssize_t mn = max_nodes if max_nodes < (1 << 40) else (1 << 40)
     ps.validate()
     ps.run()
