@@ -75,7 +75,7 @@ cdef object _tw():
 
 __all__ = [
     "canonical_document", "canonical_json", "canonical_result", "dumps", "float_backend",
-    "hash_bytes", "loads",
+    "hash_backend", "hash_bytes", "loads",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -2051,14 +2051,45 @@ cdef void _init_hex2() noexcept:
 _init_hex2()
 
 
+cdef extern from "nuif_sha256.h":
+    int nuif_sha256(const void* p, size_t n, unsigned char* out) noexcept nogil
+    int nuif_sha256_backend() noexcept nogil
+
+# libcrypto directly (csrc/nuif_sha256.h) when the build linked it, for texts up to
+# SHA_DIRECT_MAX bytes; larger texts go through hashlib, which releases the GIL while it hashes
+# (the direct path shares one context and must not).  ``_set_openssl(False)`` switches to
+# hashlib so the tests can compare the two.
+cdef bint _openssl = nuif_sha256_backend() == 1
+cdef Py_ssize_t SHA_DIRECT_MAX = 64 * 1024
+
+
+def hash_backend():
+    """``"openssl"`` (libcrypto called directly, texts up to 64 KiB) or ``"hashlib"``."""
+    return "openssl" if _openssl else "hashlib"
+
+
+def _set_openssl(bint on):
+    """Testing only: hash through libcrypto (when built with it) or hashlib. Returns the old state."""
+    global _openssl
+    cdef bint old = _openssl
+    _openssl = on and nuif_sha256_backend() == 1
+    return old
+
+
 cdef object _hash_text(object canonical):
-    """``"sha256:"`` + lowercase hex SHA-256: hashlib's digest, hex written here."""
-    cdef bytes dg = _sha256(canonical).digest()
-    cdef const uint8_t* d = <const uint8_t*>PyBytes_AS_STRING(dg)
+    """``"sha256:"`` + lowercase hex SHA-256: libcrypto's or hashlib's digest, hex written here."""
+    cdef unsigned char raw[32]
+    cdef const uint8_t* d = raw
     cdef char* o
     cdef Py_ssize_t k
-    if PyBytes_GET_SIZE(dg) != 32:  # pragma: no cover - hashlib's sha256 is SHA-256
-        raise ValueError("hashlib.sha256 did not return 32 bytes")
+    cdef bytes dg = None
+    if not (_openssl and type(canonical) is bytes
+            and PyBytes_GET_SIZE(canonical) <= SHA_DIRECT_MAX
+            and nuif_sha256(PyBytes_AS_STRING(canonical), PyBytes_GET_SIZE(canonical), raw) == 0):
+        dg = _sha256(canonical).digest()
+        if PyBytes_GET_SIZE(dg) != 32:  # pragma: no cover - hashlib's sha256 is SHA-256
+            raise ValueError("hashlib.sha256 did not return 32 bytes")
+        d = <const uint8_t*>PyBytes_AS_STRING(dg)
     s = PyUnicode_New(71, 127)
     o = <char*>PyUnicode_DATA(s)
     memcpy(o, b"sha256:", 7)
