@@ -395,12 +395,24 @@ def test_canonical_result_calls_make_when_it_cannot_fill_its_slots() -> None:
         hash: str
         changed: bool
 
+    @dataclasses.dataclass(frozen=True, slots=True, init=False)
+    class OwnInit:
+        canonical: bytes
+        hash: str
+        changed: bool
+
+        def __init__(self, canonical: bytes, hash: str, changed: bool) -> None:
+            object.__setattr__(self, "canonical", canonical)
+            object.__setattr__(self, "hash", "own")
+            object.__setattr__(self, "changed", changed)
+
     data = b'{"nuif": 0, "root": {"id": "a", "kind": "b"}}'
     for impl in (_speedups, _codec_py):
         as_tuple = impl.canonical_result(data, 128, 10, lambda *a: a)
         assert as_tuple == (b'{"nuif":0,"root":{"id":"a","kind":"b"}}', hash_bytes(as_tuple[0]), True)
         assert impl.canonical_result(data, 128, 10, Checked).hash == as_tuple[1].upper()
         assert impl.canonical_result(data, 128, 10, NoSlots) == NoSlots(*as_tuple)
+        assert impl.canonical_result(data, 128, 10, OwnInit).hash == "own"
         # and the plain class still gets its slots filled after another class was refused
         got = impl.canonical_result(data, 128, 10, _document.CanonicalResult)
         assert got == _document.CanonicalResult(*as_tuple)

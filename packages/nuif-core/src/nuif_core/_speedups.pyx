@@ -2112,7 +2112,8 @@ cdef bint _bind_result(object cls) except -1:
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         return False
     names = tuple(f.name for f in dataclasses.fields(cls))
-    if names != ("canonical", "hash", "changed") or hasattr(cls, "__post_init__"):
+    if (names != ("canonical", "hash", "changed") or hasattr(cls, "__post_init__")
+            or not cls.__dataclass_params__.init):
         return False
     attrs = (<type>cls).__dict__
     for name in names:
