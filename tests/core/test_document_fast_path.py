@@ -438,9 +438,9 @@ def test_canonicalize_keeps_the_size_limit_for_bytes_str_and_buffers() -> None:
     lim = Limits(max_document_bytes=len(data))
     assert nuif_core.canonicalize(data, limits=lim).changed is True
     small = Limits(max_document_bytes=len(data) - 1)
-    for text in (data, data.decode(), bytearray(data), memoryview(data)):
+    for value in (data, data.decode(), bytearray(data), memoryview(data)):
         with pytest.raises(NuifError) as info:
-            nuif_core.canonicalize(text, limits=small)
+            nuif_core.canonicalize(value, limits=small)
         assert info.value.code == "NUIF_TOO_LARGE"
 
 

@@ -12,11 +12,10 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import nuif_core
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import nuif_core
 from nuif_core import _speedups as compiled
 
 HAVE_OPENSSL = compiled.hash_backend() == "openssl"

@@ -20,7 +20,8 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ._errors import NuifError, describe_found, join_pointer, text_error
 
