@@ -338,3 +338,176 @@ def _codec_py_position(data: bytes, offset: int) -> tuple[int | None, int | None
         assert err.code == "NUIF_UTF8"
         return err.line, err.column
     raise AssertionError("the twin accepted invalid UTF-8")
+
+
+# -- canonicalize in one compiled call (``_codec.canonical_result``) ------------------------------
+
+
+@SETTINGS
+@given(documents(), st.randoms(use_true_random=False))
+def test_canonical_result_builds_the_result_the_dataclass_constructor_builds(
+    doc: dict[str, Any], rnd: random.Random
+) -> None:
+    data = _write(doc, rnd)
+    lim = Limits.DEFAULT
+    canonical = _python_canonical(data, lim)
+    assert canonical is not None
+    expected = _document.CanonicalResult(canonical, hash_bytes(canonical), canonical != data)
+    for impl in (_speedups, _codec_py):
+        got = impl.canonical_result(data, lim.max_depth, lim.max_nodes, _document.CanonicalResult)
+        assert type(got) is _document.CanonicalResult
+        assert got == expected and hash(got) == hash(expected) and repr(got) == repr(expected)
+        assert type(got.changed) is bool
+    assert nuif_core.canonicalize(data) == expected
+    assert nuif_core.canonicalize(data.decode("utf-8")) == expected
+    assert nuif_core.canonicalize(bytearray(data)) == expected
+
+
+def test_a_result_filled_by_the_compiled_call_is_frozen_like_any_other() -> None:
+    import dataclasses
+
+    r = _speedups.canonical_result(
+        b'{"nuif":0,"root":{"id":"a","kind":"b"}}', 128, 10, _document.CanonicalResult
+    )
+    assert r == _document.CanonicalResult(r.canonical, r.hash, False)
+    assert r.text == '{"nuif":0,"root":{"id":"a","kind":"b"}}'
+    assert r.to_dict() == {"canonical": r.text, "hash": r.hash, "changed": False}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.hash = "x"  # type: ignore[misc]
+    assert dataclasses.replace(r, changed=True).changed is True
+
+
+def test_canonical_result_calls_make_when_it_cannot_fill_its_slots() -> None:
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked:
+        canonical: bytes
+        hash: str
+        changed: bool
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "hash", self.hash.upper())
+
+    @dataclasses.dataclass(frozen=True)
+    class NoSlots:
+        canonical: bytes
+        hash: str
+        changed: bool
+
+    @dataclasses.dataclass(frozen=True, slots=True, init=False)
+    class OwnInit:
+        canonical: bytes
+        hash: str
+        changed: bool
+
+        def __init__(self, canonical: bytes, hash: str, changed: bool) -> None:
+            object.__setattr__(self, "canonical", canonical)
+            object.__setattr__(self, "hash", "own")
+            object.__setattr__(self, "changed", changed)
+
+    data = b'{"nuif": 0, "root": {"id": "a", "kind": "b"}}'
+    for impl in (_speedups, _codec_py):
+        as_tuple = impl.canonical_result(data, 128, 10, lambda *a: a)
+        assert as_tuple == (b'{"nuif":0,"root":{"id":"a","kind":"b"}}', hash_bytes(as_tuple[0]), True)
+        assert impl.canonical_result(data, 128, 10, Checked).hash == as_tuple[1].upper()
+        assert impl.canonical_result(data, 128, 10, NoSlots) == NoSlots(*as_tuple)
+        assert impl.canonical_result(data, 128, 10, OwnInit).hash == "own"
+        # and the plain class still gets its slots filled after another class was refused
+        got = impl.canonical_result(data, 128, 10, _document.CanonicalResult)
+        assert got == _document.CanonicalResult(*as_tuple)
+        assert impl.canonical_result(b'{"nuif": 0, "root": {}}', 128, 10, tuple) is None
+
+
+def test_hash_bytes_is_hashlibs_sha256_for_bytes_and_buffers() -> None:
+    import hashlib
+
+    for data in (b"", b"a", b'{"nuif":0}', bytes(range(256)) * 9):
+        expected = "sha256:" + hashlib.sha256(data).hexdigest()
+        for value in (data, bytearray(data), memoryview(data)):
+            assert _speedups.hash_bytes(value) == expected
+            assert _codec_py.hash_bytes(value) == expected
+            assert hash_bytes(value) == expected
+    for impl in (_speedups, _codec_py):
+        with pytest.raises(TypeError):
+            impl.hash_bytes("text")
+
+
+def test_canonicalize_keeps_the_size_limit_for_bytes_str_and_buffers() -> None:
+    data = b'{"nuif": 0, "root": {"id": "a", "kind": "b"}}'
+    lim = Limits(max_document_bytes=len(data))
+    assert nuif_core.canonicalize(data, limits=lim).changed is True
+    small = Limits(max_document_bytes=len(data) - 1)
+    for value in (data, data.decode(), bytearray(data), memoryview(data)):
+        with pytest.raises(NuifError) as info:
+            nuif_core.canonicalize(value, limits=small)
+        assert info.value.code == "NUIF_TOO_LARGE"
+
+
+@pytest.mark.parametrize("children", [0, 1, 2, 3, 5, 6, 7, 12, 13, 25, 26, 51, 52, 100, 101, 102,
+                                      203, 204, 205, 408, 409, 410, 511, 512, 513, 1023, 1024, 1025])
+def test_the_id_set_is_sized_from_the_tape_and_still_finds_every_duplicate(children: int) -> None:
+    kids = [{"id": f"n{i}", "kind": "k"} for i in range(children)]
+    doc = {"nuif": 0, "root": {"id": "r", "kind": "k", "children": kids}}
+    data = json.dumps(doc).encode()
+    assert _speedups.canonical_document(data, 128, 250_000) == _python_canonical(data, Limits())
+    for dup in ("r", f"n{children - 1}" if children else "r"):
+        kids.append({"id": dup, "kind": "k"})
+        bad = json.dumps(doc).encode()
+        kids.pop()
+        assert _speedups.canonical_document(bad, 128, 250_000) is None
+        assert nuif_core.validate(bad).diagnostics[0].code == "NUIF_DUPLICATE_ID"
+
+
+def _deep_document(depth: int, tail: str = "") -> bytes:
+    """A valid document whose meta nests ``depth`` arrays (the parser's stack grows)."""
+    return (b'{"nuif": 0, "root": {"id": "r", "kind": "k"}, "meta": {"m": '
+            + b"[" * depth + tail.encode() + b"]" * depth + b"}}")
+
+
+def test_buffers_kept_between_calls_serve_deep_then_shallow_then_failing_texts() -> None:
+    texts = [_deep_document(100), _deep_document(1), _deep_document(60, '{"a": 1, "a": 2}'),
+             _deep_document(3, '{"b": 1, "a": 2, "c": [1, 2]}'), _deep_document(127),
+             _deep_document(128), b'{"nuif": 0, "root": {"id": "r", "kind": "k", "x": 1}}']
+    for _ in range(3):
+        for data in texts:
+            for max_depth in (128, 5):
+                expected = _err(_codec_py.canonical_document, data, max_depth, 100)
+                assert _err(_speedups.canonical_document, data, max_depth, 100) == expected
+                if expected is None:
+                    assert _speedups.canonical_document(data, max_depth, 100) == (
+                        _codec_py.canonical_document(data, max_depth, 100))
+
+
+def test_a_parse_started_while_another_holds_the_kept_buffers_gets_its_own() -> None:
+    # a garbage collection during a parse (here: while the error is built) may run any Python
+    # code, such as another canonicalize; the inner call must not share the outer's buffers
+    import gc
+
+    inner_text = _deep_document(40, '{"z": 1, "y": [true, null, "s"]}')
+    inner_expected = _codec_py.canonical_document(inner_text, 128, 100)
+    # objects in the path: the error's pointer reads every frame of the parser's stack
+    outer_text = _deep_document(3, '{"k": ' * 30 + '{"a": 1, "a": 2}' + "}" * 30)
+    seen: list[bytes | None] = []
+    armed = [False]
+
+    def nested(phase: str, info: dict[str, int]) -> None:
+        if armed[0] and phase == "start":
+            seen.append(_speedups.canonical_document(inner_text, 128, 100))
+
+    old = gc.get_threshold()
+    gc.callbacks.append(nested)
+    try:
+        gc.set_threshold(1, 1, 1)
+        armed[0] = True
+        outer = _err(_speedups.canonical_document, outer_text, 128, 100)
+    finally:
+        armed[0] = False
+        gc.set_threshold(*old)
+        gc.callbacks.remove(nested)
+    assert seen and all(s == inner_expected for s in seen)
+    assert outer == _err(_codec_py.canonical_document, outer_text, 128, 100)
+    assert outer is not None and outer[0] == "NUIF_DUPLICATE_KEY"
+    assert _speedups.canonical_document(inner_text, 128, 100) == inner_expected
+    assert _speedups.canonical_document(outer_text.replace(b'"a": 2', b'"b": 2'), 128, 100) == (
+        _codec_py.canonical_document(outer_text.replace(b'"a": 2', b'"b": 2'), 128, 100))

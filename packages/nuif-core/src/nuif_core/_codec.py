@@ -11,7 +11,8 @@ import os
 from typing import Any, Callable
 
 __all__ = [
-    "IMPLEMENTATION", "canonical_document", "canonical_json", "dumps", "loads", "node_spans",
+    "IMPLEMENTATION", "canonical_document", "canonical_json", "canonical_result", "dumps",
+    "hash_bytes", "loads", "node_spans",
 ]
 
 loads: Callable[[bytes, int], Any]
@@ -20,6 +21,11 @@ canonical_json: Callable[[bytes, int], bytes]
 #: ``(data, max_depth, max_nodes)`` → the canonical text of a valid NUIF document, or None when
 #: the document has any schema problem (text errors raise as in ``canonical_json``)
 canonical_document: Callable[[bytes, int, int], "bytes | None"]
+#: ``(data, max_depth, max_nodes, make)`` → ``make(canonical, hash, changed)`` for a valid NUIF
+#: document, or None as ``canonical_document`` (``canonicalize`` in one call)
+canonical_result: Callable[[bytes, int, int, Callable[[bytes, str, bool], Any]], Any]
+#: ``"sha256:"`` + lowercase hex SHA-256 of the bytes
+hash_bytes: Callable[[bytes], str]
 #: canonical document text → ``(root_start, {id: (start, head_end, kind_start, kind_end, depth)})``
 #: (see ``_codec_py.node_spans``); ValueError when the text does not have the canonical layout
 node_spans: Callable[[bytes], "tuple[int, dict[str, tuple[int, int, int, int, int]]]"]
@@ -52,4 +58,6 @@ loads = _impl.loads
 dumps = _impl.dumps
 canonical_json = _impl.canonical_json
 canonical_document = _impl.canonical_document
+canonical_result = _impl.canonical_result
+hash_bytes = _impl.hash_bytes
 node_spans = _impl.node_spans

@@ -17,13 +17,18 @@ Error procedure, in order:
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ._errors import NuifError, describe_found, join_pointer, text_error
 
-__all__ = ["canonical_document", "canonical_json", "dumps", "format_number", "loads", "node_spans"]
+__all__ = [
+    "canonical_document", "canonical_json", "canonical_result", "dumps", "format_number",
+    "hash_bytes", "loads", "node_spans",
+]
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -531,6 +536,28 @@ def canonical_document(data: bytes, max_depth: int, max_nodes: int) -> bytes | N
     if checker.found:
         return None
     return dumps(normalize(value), max_depth)
+
+
+def hash_bytes(canonical: bytes) -> str:
+    """``"sha256:"`` + lowercase hex SHA-256 of ``canonical`` (NUIF-0 §3)."""
+    return "sha256:" + hashlib.sha256(canonical).hexdigest()
+
+
+R = TypeVar("R")
+
+
+def canonical_result(
+    data: bytes, max_depth: int, max_nodes: int, make: Callable[[bytes, str, bool], R]
+) -> R | None:
+    """``make(canonical, hash, changed)`` for a valid NUIF document, or None when it has a
+    schema problem (``canonical_document``, then ``hash_bytes``, then ``canonical != data``).
+
+    ``make`` is ``_document.CanonicalResult``; the compiled twin fills its slots directly.
+    """
+    canonical = canonical_document(data, max_depth, max_nodes)
+    if canonical is None:
+        return None
+    return make(canonical, hash_bytes(canonical), canonical != data)
 
 
 # -- node spans of a canonical document ------------------------------------------------------

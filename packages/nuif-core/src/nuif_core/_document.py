@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Union
@@ -45,7 +44,7 @@ NODE_MEMBERS = frozenset({"id", "kind", "attrs", "children"})
 
 def hash_bytes(canonical: bytes) -> str:
     """``"sha256:"`` + lowercase hex SHA-256 of ``canonical`` (NUIF-0 §3)."""
-    return "sha256:" + hashlib.sha256(canonical).hexdigest()
+    return _codec.hash_bytes(canonical)
 
 
 def as_bytes(text: Text, limit: int, what: str = "document") -> bytes:
@@ -467,6 +466,12 @@ def _canonical_bytes(data: bytes, lim: Limits) -> tuple[bytes, dict[str, Any] | 
     canonical = _codec.canonical_document(data, lim.max_depth, lim.max_nodes)
     if canonical is not None:
         return canonical, None
+    return _checked_canonical(data, lim)
+
+
+def _checked_canonical(data: bytes, lim: Limits) -> tuple[bytes, dict[str, Any]]:
+    """The Python path of ``_canonical_bytes``: raises the first problem, or returns the
+    canonical text and the normalized model (for the rare valid document the fast path left)."""
     value, checker = _parse_checked(data, lim, 1)
     if checker.found:
         raise checker.diagnostics(data)[0].error()
@@ -508,10 +513,20 @@ def parse_document(text: Text, limits: Limits | None = None) -> tuple[bytes, dic
     return data, doc
 
 
+def _bytes_and_limits(text: Text, limits: Limits | None) -> tuple[bytes, Limits]:
+    """``as_bytes`` and ``resolve_limits`` for the one-shot operations, bytes input inlined."""
+    lim = Limits.DEFAULT if limits is None else _limits(limits)
+    if type(text) is bytes and len(text) <= lim.max_document_bytes:
+        return text, lim
+    return as_bytes(text, lim.max_document_bytes), lim
+
+
 def _canonical(text: Text, limits: Limits | None) -> tuple[bytes, bytes]:
-    lim = _limits(limits)
-    data = as_bytes(text, lim.max_document_bytes)
-    return data, _canonical_bytes(data, lim)[0]
+    data, lim = _bytes_and_limits(text, limits)
+    canonical = _codec.canonical_document(data, lim.max_depth, lim.max_nodes)
+    if canonical is None:
+        canonical = _checked_canonical(data, lim)[0]
+    return data, canonical
 
 
 def validate(
@@ -531,14 +546,14 @@ def validate(
         data = as_bytes(text, lim.max_document_bytes)
         canonical = _codec.canonical_document(data, lim.max_depth, lim.max_nodes)
         if canonical is not None:
-            return ValidationReport(True, hash_bytes(canonical))
+            return ValidationReport(True, _codec.hash_bytes(canonical))
         value, checker = _parse_checked(data, lim, max_diagnostics)
     except NuifError as err:
         return ValidationReport(False, None, (Diagnostic.from_error(err),))
     if checker.found:
         return ValidationReport(False, None, checker.diagnostics(data), checker.truncated)
     canonical = _codec.dumps(normalize(value), lim.max_depth)
-    return ValidationReport(True, hash_bytes(canonical))
+    return ValidationReport(True, _codec.hash_bytes(canonical))
 
 
 def canonicalize(text: Text, *, limits: Limits | None = None) -> CanonicalResult:
@@ -546,8 +561,17 @@ def canonicalize(text: Text, *, limits: Limits | None = None) -> CanonicalResult
 
     Raises :class:`NuifError` with the first problem when the text is not a valid document.
     """
-    data, canonical = _canonical(text, limits)
-    return CanonicalResult(canonical, hash_bytes(canonical), canonical != data)
+    lim = Limits.DEFAULT if limits is None else _limits(limits)
+    if type(text) is bytes and len(text) <= lim.max_document_bytes:
+        data = text
+    else:
+        data = as_bytes(text, lim.max_document_bytes)
+    # the fast path: parse, §3 check, canonical text, hash and the result in one compiled call
+    result = _codec.canonical_result(data, lim.max_depth, lim.max_nodes, CanonicalResult)
+    if result is None:  # a schema problem (raised here), or a document only Python handles
+        canonical = _checked_canonical(data, lim)[0]
+        result = CanonicalResult(canonical, _codec.hash_bytes(canonical), canonical != data)
+    return result  # type: ignore[no-any-return]
 
 
 def is_canonical(text: Text, *, limits: Limits | None = None) -> bool:
@@ -558,7 +582,7 @@ def is_canonical(text: Text, *, limits: Limits | None = None) -> bool:
 
 def document_hash(text: Text, *, limits: Limits | None = None) -> str:
     """The document hash: ``"sha256:"`` + hex SHA-256 of the canonical text."""
-    return hash_bytes(_canonical(text, limits)[1])
+    return _codec.hash_bytes(_canonical(text, limits)[1])
 
 
 def iter_nodes(root: dict[str, Any]) -> Iterator[tuple[dict[str, Any], int]]:

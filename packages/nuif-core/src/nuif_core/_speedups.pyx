@@ -73,7 +73,10 @@ cdef object _tw():
     return _twin_mod
 
 
-__all__ = ["canonical_document", "canonical_json", "dumps", "float_backend", "loads"]
+__all__ = [
+    "canonical_document", "canonical_json", "canonical_result", "dumps", "float_backend",
+    "hash_backend", "hash_bytes", "loads",
+]
 
 # ---------------------------------------------------------------------------------------------
 # constants and tables
@@ -694,6 +697,7 @@ cdef void _sort_ents(SEnt* a, SEnt* tmp, Py_ssize_t n) noexcept nogil:
 # growing output: a bytes object resized in place
 
 @cython.final
+@cython.freelist(4)  # one per call of the codec: reuse the object's memory
 cdef class _Buf:
     cdef PyObject* ob
     cdef char* b
@@ -836,9 +840,15 @@ cdef uint32_t* _c_order = NULL
 cdef Py_ssize_t _c_order_cap = 0
 cdef uint32_t* _c_mstack = NULL
 cdef Py_ssize_t _c_mstack_cap = 0
+cdef Frame* _c_st = NULL
+cdef Py_ssize_t _c_st_cap = 0
+cdef SEnt* _c_sbuf = NULL
+cdef Py_ssize_t _c_sbuf_cap = 0
 
 
 @cython.final
+@cython.freelist(4)  # one per call of the codec: reuse the object's memory
+@cython.no_gc  # its objects (the input, limits, values being built) never refer back to it
 cdef class _Parser:
     cdef bytes data
     cdef const uint8_t* p
@@ -882,7 +892,9 @@ cdef class _Parser:
     cdef list dupkeys
     cdef object result
 
-    def __cinit__(self, bytes data, Py_ssize_t max_depth, object max_depth_obj, bint tape_mode):
+    cdef int init(self, bytes data, Py_ssize_t max_depth, object max_depth_obj,
+                  bint tape_mode) except -1:
+        """Set up a parser made by ``_new_parser`` (no argument parsing through ``__cinit__``)."""
         self.data = data
         self.p = <const uint8_t*>PyBytes_AS_STRING(data)
         self.n = PyBytes_GET_SIZE(data)
@@ -901,19 +913,27 @@ cdef class _Parser:
             self.conts = []
             self.keys = []
             self.dupkeys = []
+        return 0
 
     cdef void take_cache(self) noexcept:
         global _c_tape, _c_tape_cap, _c_arena, _c_arena_cap, _c_order, _c_order_cap
-        global _c_mstack, _c_mstack_cap
+        global _c_mstack, _c_mstack_cap, _c_st, _c_st_cap, _c_sbuf, _c_sbuf_cap
         self.tape, self.tape_cap, _c_tape, _c_tape_cap = _c_tape, _c_tape_cap, NULL, 0
         self.arena, self.arena_cap, _c_arena, _c_arena_cap = _c_arena, _c_arena_cap, NULL, 0
         self.order, self.ocap, _c_order, _c_order_cap = _c_order, _c_order_cap, NULL, 0
         self.mstack, self.mcap, _c_mstack, _c_mstack_cap = _c_mstack, _c_mstack_cap, NULL, 0
+        # the stack and the sort buffer too: small, but a fresh malloc + free per call
+        self.st, self.st_cap, _c_st, _c_st_cap = _c_st, _c_st_cap, NULL, 0
+        self.sbuf, self.scap, _c_sbuf, _c_sbuf_cap = _c_sbuf, _c_sbuf_cap, NULL, 0
 
     def __dealloc__(self):
         global _c_tape, _c_tape_cap, _c_arena, _c_arena_cap, _c_order, _c_order_cap
-        global _c_mstack, _c_mstack_cap
+        global _c_mstack, _c_mstack_cap, _c_st, _c_st_cap, _c_sbuf, _c_sbuf_cap
         if self.tape_mode:
+            if _c_st == NULL and self.st_cap * <Py_ssize_t>sizeof(Frame) <= CACHE_MAX:
+                _c_st, _c_st_cap, self.st = self.st, self.st_cap, NULL
+            if _c_sbuf == NULL and self.scap * <Py_ssize_t>sizeof(SEnt) <= CACHE_MAX:
+                _c_sbuf, _c_sbuf_cap, self.sbuf = self.sbuf, self.scap, NULL
             if _c_tape == NULL and self.tape_cap * <Py_ssize_t>sizeof(Tok) <= CACHE_MAX:
                 _c_tape, _c_tape_cap, self.tape = self.tape, self.tape_cap, NULL
             if _c_arena == NULL and self.arena_cap <= CACHE_MAX:
@@ -1687,8 +1707,12 @@ cdef class _Parser:
         # the set of ids: open addressing over token index + 1 (0 = empty), load <= 1/2
         cdef uint32_t* ids = NULL
         cdef uint32_t* nids
-        cdef Py_ssize_t icap = 1024, iused = 0, slot, j
+        cdef Py_ssize_t icap = 16, iused = 0, slot, j
         cdef uint64_t h
+        # a node takes at least 5 tokens: size the id set for every node the tape can hold (no
+        # growth), up to 1024 slots (small documents then zero a few hundred bytes, not 4 KiB)
+        while icap < 1024 and icap < 2 * (self.ntok // 5 + 1):
+            icap *= 2
         cur = <Py_ssize_t*>PyMem_Malloc(2 * cap * sizeof(Py_ssize_t))
         ids = <uint32_t*>PyMem_Calloc(icap, sizeof(uint32_t))
         if cur == NULL or ids == NULL:
@@ -1915,13 +1939,22 @@ cdef class _Parser:
         return out.finish()
 
 
-cdef Py_ssize_t _clamp_depth(object max_depth, Py_ssize_t n):
+cdef _Parser _new_parser(bytes data, Py_ssize_t max_depth, object max_depth_obj, bint tape_mode):
+    cdef _Parser ps = _Parser.__new__(_Parser)
+    ps.init(data, max_depth, max_depth_obj, tape_mode)
+    return ps
+
+
+cdef Py_ssize_t _clamp_depth(object max_depth, Py_ssize_t n) except? -2:
     # no text of n bytes nests deeper than n: clamp so huge limits fit a C integer
-    if max_depth > n + 1:
+    # (max_depth is an int: the callers checked its type)
+    cdef int overflow = 0
+    cdef long long v = PyLong_AsLongLongAndOverflow(max_depth, &overflow)
+    if overflow > 0 or v > n + 1:
         return n + 1
-    if max_depth < -1:
+    if overflow < 0 or v < -1:
         return -1
-    return max_depth
+    return <Py_ssize_t>v
 
 
 def loads(data, max_depth):
@@ -1929,7 +1962,7 @@ def loads(data, max_depth):
     if type(data) is not bytes or type(max_depth) is not int:
         return _tw().loads(data, max_depth)
     cdef bytes b = <bytes>data
-    cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, False)
+    cdef _Parser ps = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, False)
     cdef int gc_was_on
     ps.validate()
     # the values built here hold no reference cycles: the cyclic collector would only walk the
@@ -1948,7 +1981,7 @@ def canonical_json(data, max_depth):
     if type(data) is not bytes or type(max_depth) is not int or len(data) >= LIMIT_TAPE:
         return _tw().canonical_json(data, max_depth)
     cdef bytes b = <bytes>data
-    cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
+    cdef _Parser ps = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     ps.validate()
     ps.run()
     return ps.write()
@@ -1966,14 +1999,158 @@ def canonical_document(data, max_depth, max_nodes):
     if (type(data) is not bytes or type(max_depth) is not int or type(max_nodes) is not int
             or len(data) >= LIMIT_TAPE):
         return _tw().canonical_document(data, max_depth, max_nodes)
-    cdef bytes b = <bytes>data
-    cdef _Parser ps = _Parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
+    return _document_text(<bytes>data, max_depth, max_nodes)
+
+
+cdef object _document_text(bytes b, object max_depth, object max_nodes):
+    """canonical_document for arguments already checked (bytes below LIMIT_TAPE, two ints)."""
+    cdef _Parser ps = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     cdef Py_ssize_t mn = max_nodes if max_nodes < (1 << 40) else (1 << 40)
     ps.validate()
     ps.run()
     if not ps.check_document(mn):
         return None
     return ps.write()
+
+
+# ---------------------------------------------------------------------------------------------
+# canonicalize in one call: canonical text, its hash, ``changed``, and the result object
+
+cdef extern from *:
+    """
+    static PyObject* nuif_type_alloc(PyObject* cls) {
+        PyTypeObject* t = (PyTypeObject*)cls;
+        return t->tp_alloc(t, 0);
+    }
+    static int nuif_descr_set(PyObject* descr, PyObject* obj, PyObject* value) {
+        return Py_TYPE(descr)->tp_descr_set(descr, obj, value);
+    }
+    """
+    object nuif_type_alloc(object cls)
+    int nuif_descr_set(object descr, object obj, object value) except -1
+
+from hashlib import sha256 as _sha256
+
+# the class canonical_result fills directly, and its three slot descriptors (set on first use)
+cdef object _res_cls = None
+cdef object _res_canonical = None
+cdef object _res_hash = None
+cdef object _res_changed = None
+
+
+cdef char HEX2[512]  # the two lowercase hex digits of every byte
+
+
+cdef void _init_hex2() noexcept:
+    cdef int k
+    for k in range(256):
+        HEX2[2 * k] = HEXDIGITS[k >> 4]
+        HEX2[2 * k + 1] = HEXDIGITS[k & 15]
+
+
+_init_hex2()
+
+
+cdef extern from "nuif_sha256.h":
+    int nuif_sha256(const void* p, size_t n, unsigned char* out) noexcept nogil
+    int nuif_sha256_backend() noexcept nogil
+
+# libcrypto directly (csrc/nuif_sha256.h) when the build linked it, for texts up to
+# SHA_DIRECT_MAX bytes; larger texts go through hashlib, which releases the GIL while it hashes
+# (the direct path shares one context and must not).  ``_set_openssl(False)`` switches to
+# hashlib so the tests can compare the two.
+cdef bint _openssl = nuif_sha256_backend() == 1
+cdef Py_ssize_t SHA_DIRECT_MAX = 64 * 1024
+
+
+def hash_backend():
+    """``"openssl"`` (libcrypto called directly, texts up to 64 KiB) or ``"hashlib"``."""
+    return "openssl" if _openssl else "hashlib"
+
+
+def _set_openssl(bint on):
+    """Testing only: hash through libcrypto (when built with it) or hashlib. Returns the old state."""
+    global _openssl
+    cdef bint old = _openssl
+    _openssl = on and nuif_sha256_backend() == 1
+    return old
+
+
+cdef object _hash_text(object canonical):
+    """``"sha256:"`` + lowercase hex SHA-256: libcrypto's or hashlib's digest, hex written here."""
+    cdef unsigned char raw[32]
+    cdef const uint8_t* d = raw
+    cdef char* o
+    cdef Py_ssize_t k
+    cdef bytes dg = None
+    if not (_openssl and type(canonical) is bytes
+            and PyBytes_GET_SIZE(canonical) <= SHA_DIRECT_MAX
+            and nuif_sha256(PyBytes_AS_STRING(canonical), PyBytes_GET_SIZE(canonical), raw) == 0):
+        dg = _sha256(canonical).digest()
+        if PyBytes_GET_SIZE(dg) != 32:  # pragma: no cover - hashlib's sha256 is SHA-256
+            raise ValueError("hashlib.sha256 did not return 32 bytes")
+        d = <const uint8_t*>PyBytes_AS_STRING(dg)
+    s = PyUnicode_New(71, 127)
+    o = <char*>PyUnicode_DATA(s)
+    memcpy(o, b"sha256:", 7)
+    for k in range(32):
+        memcpy(o + 7 + 2 * k, HEX2 + 2 * d[k], 2)
+    return s
+
+
+def hash_bytes(canonical):
+    """``"sha256:"`` + lowercase hex SHA-256 of ``canonical`` (NUIF-0 §3)."""
+    return _hash_text(canonical)
+
+
+cdef bint _bind_result(object cls) except -1:
+    """Whether ``cls`` is a slots class whose instances canonical_result may fill directly:
+    exactly the fields (canonical, hash, changed) as slot member descriptors, no ``__init__``
+    logic beyond setting them (a frozen slots dataclass without ``__post_init__``)."""
+    global _res_cls, _res_canonical, _res_hash, _res_changed
+    import dataclasses, types
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        return False
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    if (names != ("canonical", "hash", "changed") or hasattr(cls, "__post_init__")
+            or not cls.__dataclass_params__.init):
+        return False
+    attrs = (<type>cls).__dict__
+    for name in names:
+        if type(attrs.get(name)) is not types.MemberDescriptorType:
+            return False
+    if (<type>cls).__new__ is not object.__new__:
+        return False
+    _res_canonical = attrs["canonical"]
+    _res_hash = attrs["hash"]
+    _res_changed = attrs["changed"]
+    _res_cls = cls
+    return True
+
+
+def canonical_result(data, max_depth, max_nodes, make):
+    """``make(canonical, hash, changed)`` for a valid NUIF document, or None when it has a schema
+    problem (see ``_codec_py.canonical_result``).  When ``make`` is the frozen slots dataclass
+    ``CanonicalResult``, its instance is allocated and its three slots set here, as its generated
+    ``__init__`` would (``object.__setattr__`` per field), without the Python-level calls."""
+    if (type(data) is not bytes or type(max_depth) is not int or type(max_nodes) is not int
+            or len(data) >= LIMIT_TAPE):
+        return _tw().canonical_result(data, max_depth, max_nodes, make)
+    cdef bytes b = <bytes>data
+    canonical = _document_text(b, max_depth, max_nodes)
+    if canonical is None:
+        return None
+    h = _hash_text(canonical)
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(canonical)
+    changed = not (n == PyBytes_GET_SIZE(b)
+                   and memcmp(PyBytes_AS_STRING(canonical), PyBytes_AS_STRING(b), n) == 0)
+    if make is not _res_cls and not _bind_result(make):
+        return make(canonical, h, changed)
+    r = nuif_type_alloc(make)
+    nuif_descr_set(_res_canonical, r, canonical)
+    nuif_descr_set(_res_hash, r, h)
+    nuif_descr_set(_res_changed, r, changed)
+    return r
 
 
 # ---------------------------------------------------------------------------------------------
