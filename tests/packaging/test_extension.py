@@ -58,7 +58,8 @@ def test_wheel_ships_the_extension_and_no_cython_sources(tmp_path) -> None:
     (sdist,) = tmp_path.glob("nuif_core-*.tar.gz")
     sources = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}
     for needed in ("CMakeLists.txt", "src/nuif_core/_speedups.pyx", "csrc/nuif_float.h",
-                   "csrc/nuif_float.cpp", "csrc/nuif_float_none.c"):
+                   "csrc/nuif_float.cpp", "csrc/nuif_float_none.c", "csrc/nuif_sha256.h",
+                   "csrc/nuif_sha256.c"):
         assert needed in sources, needed
     (wheel,) = tmp_path.glob("nuif_core-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())

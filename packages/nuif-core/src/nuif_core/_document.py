@@ -561,11 +561,7 @@ def canonicalize(text: Text, *, limits: Limits | None = None) -> CanonicalResult
 
     Raises :class:`NuifError` with the first problem when the text is not a valid document.
     """
-    lim = Limits.DEFAULT if limits is None else _limits(limits)
-    if type(text) is bytes and len(text) <= lim.max_document_bytes:
-        data = text
-    else:
-        data = as_bytes(text, lim.max_document_bytes)
+    data, lim = _bytes_and_limits(text, limits)
     # the fast path: parse, §3 check, canonical text, hash and the result in one compiled call
     result = _codec.canonical_result(data, lim.max_depth, lim.max_nodes, CanonicalResult)
     if result is None:  # a schema problem (raised here), or a document only Python handles
