@@ -94,6 +94,7 @@ cdef enum:
     F_DBL = 4        # number: the double is stored in the dbl array (slow path)
     F_NEGZERO = 8    # integer literal "-0"
     F_SKIP = 16      # member name: the writer omits this member (NUIF §3 normalization)
+    F_LIT = 32       # number: its canonical text is the first b bytes of the literal
 
 cdef enum:
     C_PLAIN = 0
@@ -531,6 +532,32 @@ def _set_charconv(bint on):
     return old
 
 
+cdef inline void _sci_info(const char* s, Py_ssize_t L, NumInfo* r) noexcept nogil:
+    """``_analyze`` of shortest scientific text (``-d.ddde+XX``: no leading or trailing zeros)."""
+    cdef Py_ssize_t i = 0
+    cdef int64_t k = 1, ex = 0
+    cdef bint eneg
+    r.neg = s[0] == 0x2D
+    if r.neg:
+        i = 1
+    r.d[0] = s[i]
+    i += 1
+    if s[i] == 0x2E:
+        i += 1
+        while s[i] != 0x65 and k < 24:
+            r.d[k] = s[i]
+            k += 1
+            i += 1
+    i += 1
+    eneg = s[i] == 0x2D
+    i += 1
+    while i < L:
+        ex = ex * 10 + (s[i] - 0x30)
+        i += 1
+    r.k = k
+    r.n = (-ex if eneg else ex) + 1
+
+
 cdef Py_ssize_t _fmt_double(char* o, double x) except -1:
     """ECMAScript Number.prototype.toString of a finite double into o (48 bytes)."""
     cdef NumInfo r
@@ -543,7 +570,7 @@ cdef Py_ssize_t _fmt_double(char* o, double x) except -1:
     if _charconv:
         sl = nuif_shortest_double(x, sb)
         if sl > 0:
-            _analyze(<const uint8_t*>sb, sl, &r)
+            _sci_info(sb, sl, &r)
             return _fmt_es(o, r.neg, r.d, r.k, r.n)
     s = PyOS_double_to_string(x, b'r', 0, 0, NULL)
     try:
@@ -1301,8 +1328,8 @@ cdef class _Parser:
 
     cdef Py_ssize_t number(self, Py_ssize_t i) except -1:
         cdef const uint8_t* p = self.p
-        cdef Py_ssize_t start = i, L, nd
-        cdef bint neg = False, integer = True
+        cdef Py_ssize_t start = i, L, nd, int_s, int_e, mant_e, fe, z
+        cdef bint neg = False, integer = True, has_exp = False
         cdef NumInfo r
         cdef double x
         cdef int64_t v
@@ -1310,6 +1337,7 @@ cdef class _Parser:
         if p[i] == 0x2D:
             neg = True
             i += 1
+        int_s = i
         if not (0x30 <= p[i] <= 0x39):
             self.syntax("EXPECT_DIGIT", i)
         if p[i] == 0x30:
@@ -1317,6 +1345,7 @@ cdef class _Parser:
         else:
             while 0x30 <= p[i] <= 0x39:
                 i += 1
+        int_e = i
         if p[i] == 0x2E:
             integer = False
             i += 1
@@ -1324,8 +1353,10 @@ cdef class _Parser:
                 self.syntax("EXPECT_DIGIT", i)
             while 0x30 <= p[i] <= 0x39:
                 i += 1
+        mant_e = i
         if p[i] == 0x65 or p[i] == 0x45:
             integer = False
+            has_exp = True
             i += 1
             if p[i] == 0x2B or p[i] == 0x2D:
                 i += 1
@@ -1351,10 +1382,38 @@ cdef class _Parser:
                     v = v * 10 + (p[nd] - 0x30)
                 self.attach(-v if neg else v)
             return i
-        _analyze(p + start, L, &r)
-        if self.tape_mode and (r.k == 0 or _fast_digits(&r)):
-            self.emit(T_FLT, 0, start, L, 0)
-            return i
+        if self.tape_mode and not has_exp:
+            # A plain decimal with at most 15 significant digits (so they are the shortest
+            # round-trip digits) and a nonzero value: its canonical text is the literal without
+            # the fraction's trailing zeros (and without the point when nothing is left), or the
+            # literal itself for 0.d with at most 5 zeros after the point (below, ES uses e-7).
+            fe = mant_e
+            while p[fe - 1] == 0x30:  # stops at the point
+                fe -= 1
+            if p[int_s] != 0x30:
+                if fe == int_e + 1:
+                    if int_e - int_s <= 15:
+                        self.emit(T_FLT, F_LIT, start, int_e - start, 0)
+                        return i
+                elif (int_e - int_s) + (fe - int_e - 1) <= 15:
+                    self.emit(T_FLT, F_LIT, start, fe - start, 0)
+                    return i
+            elif fe > int_e + 1:
+                z = int_e + 1
+                while p[z] == 0x30:  # stops at a nonzero digit before fe
+                    z += 1
+                if z - (int_e + 1) <= 5 and fe - z <= 15:
+                    self.emit(T_FLT, F_LIT, start, fe - start, 0)
+                    return i
+        if p[int_s] != 0x30 and p[mant_e - 1] != 0x30 and (int_e - int_s) + (
+                mant_e - int_e - 1 if mant_e > int_e else 0) > 15:
+            # more than 15 significant digits (no leading or trailing zeros): the double itself
+            r.k = 16
+        else:
+            _analyze(p + start, L, &r)
+            if self.tape_mode and (r.k == 0 or _fast_digits(&r)):
+                self.emit(T_FLT, 0, start, L, 0)
+                return i
         x = _literal_double(p + start, L, &r)
         if isinf(x):
             literal = (<char*>p)[start:i].decode("ascii")
@@ -1852,10 +1911,13 @@ cdef class _Parser:
                     else:
                         out.put(<const char*>self.p + tk.a, tk.b)
                 elif tk.kind == T_FLT:
-                    o = out.reserve(48)
-                    if tk.flags & F_DBL:
+                    if tk.flags & F_LIT:
+                        out.put(<const char*>self.p + tk.a, tk.b)
+                    elif tk.flags & F_DBL:
+                        o = out.reserve(48)
                         out.n += _fmt_double(o, self.dbl[tk.c])
                     else:
+                        o = out.reserve(48)
                         _analyze(self.p + tk.a, tk.b, &r)
                         if r.k == 0:
                             o[0] = 0x30
