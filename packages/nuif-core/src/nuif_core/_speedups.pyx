@@ -1743,13 +1743,15 @@ cdef class _Parser:
         cdef bint has_id, has_kind
         cdef Py_ssize_t* cur = NULL
         cdef Py_ssize_t* cend
-        # the set of ids: open addressing over token index + 1 (0 = empty), load <= 1/2
-        cdef uint32_t* ids = NULL
-        cdef uint32_t* nids
+        # the set of ids: open addressing, load <= 1/2; a slot holds (32-bit hash << 32) |
+        # (token index + 1), 0 = empty, so probes and growth never touch the tape or the text
+        # unless the hashes match (at 16 MiB those are cache misses)
+        cdef uint64_t* ids = NULL
+        cdef uint64_t* nids
         cdef Py_ssize_t icap = 1024, iused = 0, slot, j
-        cdef uint64_t h
+        cdef uint64_t h, e
         cur = <Py_ssize_t*>PyMem_Malloc(2 * cap * sizeof(Py_ssize_t))
-        ids = <uint32_t*>PyMem_Calloc(icap, sizeof(uint32_t))
+        ids = <uint64_t*>PyMem_Calloc(icap, sizeof(uint64_t))
         if cur == NULL or ids == NULL:
             PyMem_Free(cur)
             PyMem_Free(ids)
@@ -1780,28 +1782,30 @@ cdef class _Parser:
                         if not _name_ok(s, v.b, 128, N_ID_FIRST, N_ID_REST):
                             return False
                         if 2 * (iused + 1) > icap:
-                            nids = <uint32_t*>PyMem_Calloc(2 * icap, sizeof(uint32_t))
+                            nids = <uint64_t*>PyMem_Calloc(2 * icap, sizeof(uint64_t))
                             if nids == NULL:
                                 raise MemoryError()
                             for j in range(icap):
-                                if ids[j]:
-                                    other = &tape[ids[j] - 1]
-                                    slot = <Py_ssize_t>(_fnv(self.tstr(other), other.b)
-                                                        & <uint64_t>(2 * icap - 1))
+                                e = ids[j]
+                                if e:
+                                    slot = <Py_ssize_t>((e >> 32) & <uint64_t>(2 * icap - 1))
                                     while nids[slot]:
                                         slot = (slot + 1) & (2 * icap - 1)
-                                    nids[slot] = ids[j]
+                                    nids[slot] = e
                             PyMem_Free(ids)
                             ids = nids
                             icap *= 2
-                        h = _fnv(s, v.b)
+                        h = _fnv(s, v.b) & 0xFFFFFFFFULL
                         slot = <Py_ssize_t>(h & <uint64_t>(icap - 1))
+                        h <<= 32
                         while ids[slot]:
-                            other = &tape[ids[slot] - 1]
-                            if other.b == v.b and memcmp(self.tstr(other), s, v.b) == 0:
-                                return False  # a duplicate id
+                            e = ids[slot]
+                            if (e & 0xFFFFFFFF00000000ULL) == h:
+                                other = &tape[(e & 0xFFFFFFFFULL) - 1]
+                                if other.b == v.b and memcmp(self.tstr(other), s, v.b) == 0:
+                                    return False  # a duplicate id
                             slot = (slot + 1) & (icap - 1)
-                        ids[slot] = <uint32_t>(vi + 1)
+                        ids[slot] = h | <uint64_t>(vi + 1)
                         iused += 1
                         has_id = True
                     elif L == 4 and memcmp(s, b"kind", 4) == 0:
