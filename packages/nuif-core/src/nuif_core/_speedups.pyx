@@ -54,6 +54,11 @@ cdef extern from "Python.h":
     int PyGC_Disable()
     int PyGC_Enable()
 
+cdef extern from "nuif_scan.h":
+    Py_ssize_t nuif_ascii_run(const uint8_t* p, Py_ssize_t i, Py_ssize_t n) noexcept nogil
+    Py_ssize_t nuif_skip_ws(const uint8_t* p, Py_ssize_t i, Py_ssize_t n) noexcept nogil
+    Py_ssize_t nuif_str_run(const uint8_t* p, Py_ssize_t j, Py_ssize_t n, int* hi) noexcept nogil
+
 cdef extern from "nuif_float.h":
     int nuif_parse_double(const char* s, size_t n, double* out) noexcept nogil
     int nuif_shortest_double(double x, char* buf) noexcept nogil
@@ -333,23 +338,14 @@ cdef bint _utf8_ok(const uint8_t* p, Py_ssize_t n) noexcept nogil:
     only runs to locate an error.
     """
     cdef Py_ssize_t i = 0
-    cdef uint64_t m
     cdef uint32_t v
     cdef uint8_t c, L, c1
-    while i + 4 <= n:
-        if i + 8 <= n:
-            m = _load64(p + i) & HIGHS
-            if m == 0:
-                i += 8
-                continue
-            i += __builtin_ctzll(m) >> 3
-            if i + 4 > n:
-                break
+    while True:
+        i = nuif_ascii_run(p, i, n)
+        if i + 4 > n:
+            break
         c = p[i]
         L = U8_LEN[c]
-        if L == 1:
-            i += 1
-            continue
         if L == 0:
             return False
         memcpy(&v, p + i, 4)
@@ -1041,62 +1037,31 @@ cdef class _Parser:
 
     cdef inline Py_ssize_t ws(self, Py_ssize_t i) noexcept:
         # the bytes object ends with a NUL, which is not whitespace: no bound checks needed
-        cdef const uint8_t* p = self.p
-        cdef uint8_t c
-        cdef uint64_t x
-        if p[i] > 0x20:
+        if self.p[i] > 0x20:
             return i
-        while True:
-            c = p[i]
-            if c == 0x20:
-                if i + 8 <= self.n:
-                    x = _load64(p + i) ^ SPACES
-                    if x == 0:
-                        i += 8
-                    else:
-                        i += __builtin_ctzll(x) >> 3
-                else:
-                    i += 1
-            elif c == 0x0A or c == 0x09 or c == 0x0D:
-                i += 1
-            else:
-                return i
+        return nuif_skip_ws(self.p, i, self.n)
 
     cdef Py_ssize_t plain_run(self, Py_ssize_t j, bint is_key) except -1:
         """Index of the first quote, backslash, control character or the end, from j."""
         cdef const uint8_t* p = self.p
         cdef Py_ssize_t n = self.n
-        cdef uint8_t c, cls
-        cdef Py_ssize_t cp, j0 = j
-        cdef uint64_t w, m, acc = 0
+        cdef uint8_t c
+        cdef Py_ssize_t cp
+        cdef int hi = 0
         while True:
-            while j + 8 <= n:
-                w = _load64(p + j)
-                m = _str_special(w)
-                if m:
-                    m = __builtin_ctzll(m) >> 3
-                    acc |= w & ((<uint64_t>1 << (8 * m)) - 1) if m else 0
-                    j += m
-                    break
-                acc |= w
-                j += 8
+            j = nuif_str_run(p, j, n, &hi)
             if j >= n:
                 j = n
                 break
             c = p[j]
-            cls = STR_CLS[c]
-            if cls == C_PLAIN:
-                acc |= c
-                j += 1
-                continue
-            if cls < C_EF:
+            if STR_CLS[c] < C_EF:
                 break
-            acc |= 0x80
+            hi = 0x80
             cp = _nonchar_at(p, j)
             if cp >= 0:
                 self.fail_nonchar(j, cp, is_key)
             j += _seq_len(c)
-        if acc & HIGHS:
+        if hi:
             self.hi = 0x80
         return j
 
