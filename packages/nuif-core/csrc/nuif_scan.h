@@ -115,7 +115,10 @@ static inline ptrdiff_t nuif_skip_ws(const uint8_t *p, ptrdiff_t i, ptrdiff_t n)
                 i += 8;
             }
 #endif
-            i++;
+            /* the last < 16 (or 8) bytes; p[n] is a NUL, so this stops */
+            while (p[i] == 0x20) {
+                i++;
+            }
         } else if (c == 0x0A || c == 0x0D || c == 0x09) {
             i++;
         } else {
