@@ -91,21 +91,26 @@ static inline ptrdiff_t nuif_ascii_run(const uint8_t *p, ptrdiff_t i, ptrdiff_t 
 /* Index of the first byte that is not JSON whitespace (space, \n, \r, \t) from i; p[n] must be
  * a NUL (not whitespace), so the result is at most n. */
 static inline ptrdiff_t nuif_skip_ws(const uint8_t *p, ptrdiff_t i, ptrdiff_t n) {
+#if NUIF_SSE2
+    /* pretty-printed text: a newline and an indentation, 16 bytes classified per step */
+    const __m128i sp = _mm_set1_epi8(0x20);
+    const __m128i nl = _mm_set1_epi8(0x0A);
+    const __m128i cr = _mm_set1_epi8(0x0D);
+    const __m128i tb = _mm_set1_epi8(0x09);
+    while (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tb)));
+        unsigned m = (unsigned)_mm_movemask_epi8(w) ^ 0xFFFFu;
+        if (m) {
+            return i + NUIF_CTZ32(m);
+        }
+        i += 16;
+    }
+#elif !NUIF_BIG_ENDIAN
     for (;;) {
         uint8_t c = p[i];
         if (c == 0x20) {
-#if NUIF_SSE2
-            const __m128i sp = _mm_set1_epi8(0x20);
-            while (i + 16 <= n) {
-                unsigned m = (unsigned)_mm_movemask_epi8(
-                                 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i)), sp)) ^ 0xFFFFu;
-                if (m) {
-                    i += NUIF_CTZ32(m);
-                    goto next;
-                }
-                i += 16;
-            }
-#elif !NUIF_BIG_ENDIAN
             while (i + 8 <= n) {
                 uint64_t x = nuif_load64_(p + i) ^ 0x2020202020202020ULL;
                 if (x) {
@@ -114,17 +119,23 @@ static inline ptrdiff_t nuif_skip_ws(const uint8_t *p, ptrdiff_t i, ptrdiff_t n)
                 }
                 i += 8;
             }
-#endif
-            /* the last < 16 (or 8) bytes; p[n] is a NUL, so this stops */
-            while (p[i] == 0x20) {
-                i++;
-            }
+            break;
         } else if (c == 0x0A || c == 0x0D || c == 0x09) {
             i++;
         } else {
             return i;
         }
     next:;
+    }
+#endif
+    /* the last bytes; p[n] is a NUL, so this stops */
+    for (;;) {
+        uint8_t c = p[i];
+        if (c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09) {
+            i++;
+        } else {
+            return i;
+        }
     }
 }
 
@@ -204,6 +215,20 @@ static inline ptrdiff_t nuif_str_run(const uint8_t *p, ptrdiff_t j, ptrdiff_t n,
         j++;
     }
     return j;
+}
+
+/* memcpy(dst, src, L) in 16-byte blocks: dst and src must have 15 bytes of room past L (the
+ * bytes written there are garbage the caller overwrites or ignores). */
+static inline void nuif_copy16(char *dst, const uint8_t *src, ptrdiff_t L) {
+#if NUIF_SSE2
+    ptrdiff_t k = 0;
+    do {
+        _mm_storeu_si128((__m128i *)(dst + k), _mm_loadu_si128((const __m128i *)(src + k)));
+        k += 16;
+    } while (k < L);
+#else
+    memcpy(dst, src, (size_t)L);
+#endif
 }
 
 #endif

@@ -58,6 +58,7 @@ cdef extern from "nuif_scan.h":
     Py_ssize_t nuif_ascii_run(const uint8_t* p, Py_ssize_t i, Py_ssize_t n) noexcept nogil
     Py_ssize_t nuif_skip_ws(const uint8_t* p, Py_ssize_t i, Py_ssize_t n) noexcept nogil
     Py_ssize_t nuif_str_run(const uint8_t* p, Py_ssize_t j, Py_ssize_t n, int* hi) noexcept nogil
+    void nuif_copy16(char* dst, const uint8_t* src, Py_ssize_t L) noexcept nogil
 
 cdef extern from "nuif_float.h":
     int nuif_parse_double(const char* s, size_t n, double* out) noexcept nogil
@@ -772,6 +773,15 @@ cdef class _Buf:
         return r
 
 
+cdef inline void _copy(char* o, const uint8_t* src, Py_ssize_t L, const uint8_t* lim) noexcept nogil:
+    """memcpy(o, src, L) where o has 16 bytes of room past L: short runs whose source can be read
+    16 bytes past L (before lim) are copied in 16-byte blocks, without a call."""
+    if L <= 64 and src + L + 16 <= lim:
+        nuif_copy16(o, src, L)
+    else:
+        memcpy(o, src, L)
+
+
 cdef inline Py_ssize_t _esc1(char* o, uint8_t c) noexcept nogil:
     """Write the JSON.stringify escape of '"', '\\' or a control character; return its length."""
     o[0] = 0x5C
@@ -1037,9 +1047,12 @@ cdef class _Parser:
 
     cdef inline Py_ssize_t ws(self, Py_ssize_t i) noexcept:
         # the bytes object ends with a NUL, which is not whitespace: no bound checks needed
-        if self.p[i] > 0x20:
+        cdef const uint8_t* p = self.p
+        if p[i] > 0x20:
             return i
-        return nuif_skip_ws(self.p, i, self.n)
+        if p[i] == 0x20 and p[i + 1] > 0x20:  # ": " and ", "
+            return i + 1
+        return nuif_skip_ws(p, i, self.n)
 
     cdef Py_ssize_t plain_run(self, Py_ssize_t j, bint is_key) except -1:
         """Index of the first quote, backslash, control character or the end, from j."""
@@ -1101,8 +1114,12 @@ cdef class _Parser:
         cdef uint8_t flags
         cdef int cp, low
         cdef bint canon = self.tape_mode and not is_key
-        self.hi = 0
-        j = self.plain_run(start, is_key)
+        cdef int hi = 0
+        # most strings end at the first stop byte of the inlined scanner
+        j = nuif_str_run(p, start, n, &hi)
+        self.hi = <uint8_t>hi
+        if j < n and p[j] >= 0xEF:
+            j = self.plain_run(j, is_key)
         if j >= n:
             self.syntax("EXPECT_STRING_END", n)
         c = p[j]
@@ -1835,6 +1852,9 @@ cdef class _Parser:
         cdef uint8_t* wfirst
         cdef Py_ssize_t kt
         cdef Py_ssize_t wcap = self.maxd + 1
+        cdef const uint8_t* lim
+        cdef const uint8_t* p_lim = self.p + self.n
+        cdef const uint8_t* a_lim = self.arena + self.arena_cap
         wnext = <Py_ssize_t*>PyMem_Malloc(wcap * (2 * sizeof(Py_ssize_t) + 2))
         if wnext == NULL:
             raise MemoryError()
@@ -1845,7 +1865,12 @@ cdef class _Parser:
             while True:
                 tk = &tape[t]
                 if tk.kind == T_STR:
-                    src = (self.arena if tk.flags & F_ESC else self.p) + tk.a
+                    if tk.flags & F_ESC:
+                        src = self.arena + tk.a
+                        lim = a_lim
+                    else:
+                        src = self.p + tk.a
+                        lim = p_lim
                     L = tk.b
                     if tk.flags & F_NEEDS_ESC:
                         o = out.reserve(6 * L + 2)
@@ -1854,9 +1879,9 @@ cdef class _Parser:
                         o[L] = 0x22
                         out.n += L + 1
                     else:
-                        o = out.reserve(L + 2)
+                        o = out.reserve(L + 18)
                         o[0] = 0x22
-                        memcpy(o + 1, src, L)
+                        _copy(o + 1, src, L, lim)
                         o[L + 1] = 0x22
                         out.n += L + 2
                 elif tk.kind == T_ARR or tk.kind == T_OBJ:
@@ -1878,10 +1903,14 @@ cdef class _Parser:
                     if tk.flags & F_NEGZERO:
                         out.putc(0x30)
                     else:
-                        out.put(<const char*>self.p + tk.a, tk.b)
+                        o = out.reserve(tk.b + 16)
+                        _copy(o, self.p + tk.a, tk.b, p_lim)
+                        out.n += tk.b
                 elif tk.kind == T_FLT:
                     if tk.flags & F_LIT:
-                        out.put(<const char*>self.p + tk.a, tk.b)
+                        o = out.reserve(tk.b + 16)
+                        _copy(o, self.p + tk.a, tk.b, p_lim)
+                        out.n += tk.b
                     elif tk.flags & F_DBL:
                         o = out.reserve(48)
                         out.n += _fmt_double(o, self.dbl[tk.c])
@@ -1911,12 +1940,17 @@ cdef class _Parser:
                         tk = &tape[kt]
                         if tk.flags & F_SKIP:  # only canonical_document sets it
                             continue
-                        if not wfirst[sp - 1]:
-                            out.putc(0x2C)
-                        wfirst[sp - 1] = 0
-                        src = (self.arena if tk.flags & F_ESC else self.p) + tk.a
+                        if tk.flags & F_ESC:
+                            src = self.arena + tk.a
+                            lim = a_lim
+                        else:
+                            src = self.p + tk.a
+                            lim = p_lim
                         L = tk.b
                         if tk.flags & F_NEEDS_ESC:
+                            if not wfirst[sp - 1]:
+                                out.putc(0x2C)
+                            wfirst[sp - 1] = 0
                             o = out.reserve(6 * L + 3)
                             o[0] = 0x22
                             L = _escape_into(o + 1, src, L) + 1
@@ -1924,9 +1958,14 @@ cdef class _Parser:
                             o[L + 1] = 0x3A
                             out.n += L + 2
                         else:
-                            o = out.reserve(L + 3)
+                            o = out.reserve(L + 20)
+                            if not wfirst[sp - 1]:
+                                o[0] = 0x2C
+                                o += 1
+                                out.n += 1
+                            wfirst[sp - 1] = 0
                             o[0] = 0x22
-                            memcpy(o + 1, src, L)
+                            _copy(o + 1, src, L, lim)
                             o[L + 1] = 0x22
                             o[L + 2] = 0x3A
                             out.n += L + 3
