@@ -1099,24 +1099,37 @@ cdef class _Parser:
             v = (v << 4) | h
         return v
 
-    cdef Py_ssize_t scan_str(self, Py_ssize_t i, bint is_key) except -1:
+    cdef inline Py_ssize_t scan_str(self, Py_ssize_t i, bint is_key) except -1:
         """Scan the string whose quote is at i; return the index after its closing quote.
 
         Strings with escapes go to the arena: decoded (loads, and member names on the tape, which
         must compare decoded), or already in canonical escaped form (string values on the tape).
         """
         cdef const uint8_t* p = self.p
+        cdef Py_ssize_t start = i + 1
+        cdef Py_ssize_t j
+        cdef int hi = 0
+        # most strings end at the first stop byte of the scanner: this part is inlined
+        j = nuif_str_run(p, start, self.n, &hi)
+        if j < self.n and p[j] == 0x22:
+            self.hi = <uint8_t>hi
+            self.s_off = start
+            self.s_len = j - start
+            self.s_flags = 0
+            return j + 1
+        return self.scan_str_rest(i, j, hi, is_key)
+
+    cdef Py_ssize_t scan_str_rest(self, Py_ssize_t i, Py_ssize_t j, int hi, bint is_key) except -1:
+        """scan_str after its first run stopped at j (not at the closing quote)."""
+        cdef const uint8_t* p = self.p
         cdef Py_ssize_t n = self.n
         cdef Py_ssize_t start = i + 1
-        cdef Py_ssize_t j, k, esc_at, d0
+        cdef Py_ssize_t k, esc_at, d0
         cdef uint8_t* w
         cdef uint8_t c, e, h0, h1, h2, h3
         cdef uint8_t flags
         cdef int cp, low
         cdef bint canon = self.tape_mode and not is_key
-        cdef int hi = 0
-        # most strings end at the first stop byte of the inlined scanner
-        j = nuif_str_run(p, start, n, &hi)
         self.hi = <uint8_t>hi
         if j < n and p[j] >= 0xEF:
             j = self.plain_run(j, is_key)
