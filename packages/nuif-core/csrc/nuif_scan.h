@@ -231,4 +231,33 @@ static inline void nuif_copy16(char *dst, const uint8_t *src, ptrdiff_t L) {
 #endif
 }
 
+/* NUIF names (ids and attribute names) of 1..16 bytes with s[0:16] readable: 1 when every byte
+ * of s[0:L] is an ASCII letter, digit, '_', '.', ':' or '-' (or, when attr, '$' or '@'), else 0;
+ * -1 when this build has no vector code (the caller loops instead). */
+static inline int nuif_name16(const uint8_t *s, ptrdiff_t L, int attr) {
+#if NUIF_SSE2
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    __m128i ok = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+                               _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+    ok = _mm_or_si128(ok, _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                        _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+    ok = _mm_or_si128(ok, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')),
+                                                    _mm_cmpeq_epi8(v, _mm_set1_epi8('.'))),
+                                       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')),
+                                                    _mm_cmpeq_epi8(v, _mm_set1_epi8('-')))));
+    if (attr) {
+        ok = _mm_or_si128(ok, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('$')),
+                                           _mm_cmpeq_epi8(v, _mm_set1_epi8('@'))));
+    }
+    unsigned want = (1u << L) - 1u;
+    return ((unsigned)_mm_movemask_epi8(ok) & want) == want;
+#else
+    (void)s;
+    (void)L;
+    (void)attr;
+    return -1;
+#endif
+}
+
 #endif

@@ -59,6 +59,7 @@ cdef extern from "nuif_scan.h":
     Py_ssize_t nuif_skip_ws(const uint8_t* p, Py_ssize_t i, Py_ssize_t n) noexcept nogil
     Py_ssize_t nuif_str_run(const uint8_t* p, Py_ssize_t j, Py_ssize_t n, int* hi) noexcept nogil
     void nuif_copy16(char* dst, const uint8_t* src, Py_ssize_t L) noexcept nogil
+    int nuif_name16(const uint8_t* s, Py_ssize_t L, int attr) noexcept nogil
 
 cdef extern from "nuif_float.h":
     int nuif_parse_double(const char* s, size_t n, double* out) noexcept nogil
@@ -191,6 +192,21 @@ cdef inline bint _name_ok(const uint8_t* s, Py_ssize_t L, Py_ssize_t max_len, ui
         if not (NAME_CLS[s[i]] & rest):
             return False
     return True
+
+
+cdef inline bint _name_ok_at(const uint8_t* s, Py_ssize_t L, const uint8_t* lim, bint attr) noexcept nogil:
+    """``_name_ok`` of an id (attr False) or attribute name of at most 128 bytes; names of up to
+    16 bytes that can be read 16 bytes wide (s + 16 <= lim) are checked without a loop."""
+    cdef int r
+    if L < 1 or L > 128 or not (NAME_CLS[s[0]] & (N_ATTR_FIRST if attr else N_ID_FIRST)):
+        return False
+    if L <= 16 and s + 16 <= lim:
+        r = nuif_name16(s, L, attr)
+        if r >= 0:
+            return r
+    if attr:
+        return _name_ok(s, L, 128, N_ATTR_FIRST, N_ATTR_REST)
+    return _name_ok(s, L, 128, N_ID_FIRST, N_ID_REST)
 
 
 cdef inline bint _kind_ok(const uint8_t* s, Py_ssize_t L) noexcept nogil:
@@ -1667,6 +1683,10 @@ cdef class _Parser:
     cdef inline const uint8_t* tstr(self, const Tok* t) noexcept:
         return (self.arena if t.flags & F_ESC else self.p) + t.a
 
+    cdef inline const uint8_t* tlim(self, const Tok* t) noexcept:
+        """The end of the buffer that tstr(t) points into."""
+        return self.arena + self.arena_cap if t.flags & F_ESC else self.p + self.n
+
     cdef inline Py_ssize_t vend(self, Py_ssize_t v) noexcept:
         """The token index just past value v (its whole subtree)."""
         cdef const Tok* t = &self.tape[v]
@@ -1774,7 +1794,7 @@ cdef class _Parser:
                         if v.kind != T_STR:
                             return False
                         s = self.tstr(v)
-                        if not _name_ok(s, v.b, 128, N_ID_FIRST, N_ID_REST):
+                        if not _name_ok_at(s, v.b, self.tlim(v), False):
                             return False
                         if 2 * (iused + 1) > icap:
                             nids = <uint64_t*>PyMem_Calloc(2 * icap, sizeof(uint64_t))
@@ -1815,8 +1835,8 @@ cdef class _Parser:
                         else:
                             a = vi + 1
                             while a < v.a:
-                                if not _name_ok(self.tstr(&tape[a]), tape[a].b, 128,
-                                                N_ATTR_FIRST, N_ATTR_REST):
+                                if not _name_ok_at(self.tstr(&tape[a]), tape[a].b,
+                                                   self.tlim(&tape[a]), True):
                                     return False
                                 a = self.vend(a + 1)
                     elif L == 8 and memcmp(s, b"children", 8) == 0:
