@@ -172,6 +172,22 @@ def test_nesting_near_the_limit_gives_identical_results(depth: int, limit: int, 
     assert_twins(("[" * depth + "]" * depth).encode(), limit)
 
 
+# the scanners work in 8-, 16- and 64-byte blocks: runs of every length around those, with the
+# run's end (a special byte, invalid UTF-8, or the end of the text) at every offset in a block
+RUN_ENDS = [b"", b"0]", b'"', b"\\n", b"\x01", b"\x7f", b"\xc3\xa9", b"\xe4\xb8\xad", b"\xef\xbf\xbf",
+            b"\xf0\x9f\x98\x80", b"\xcd", b"\x80", b"\xed\xa0\x80", b"\t", b"\n", b"x"]
+
+
+def test_runs_longer_than_a_scan_block_give_identical_results() -> None:
+    for opener in (b"[", b'{"k":', b'["', b'{"', b""):
+        for unit in (b" ", b"\n", b"a", b"\xc3\xa9", b"\xe4\xb8\xad"):
+            for length in range(0, 72):
+                body = (unit * length)[:length] if len(unit) == 1 else unit * (length // len(unit))
+                for end in RUN_ENDS:
+                    assert_twins(opener + body + end)
+                    assert_twins(opener + body + end + b'"]}')
+
+
 @SETTINGS
 @given(json_text())
 def test_valid_texts_match_the_rfc8785_package(text: str) -> None:

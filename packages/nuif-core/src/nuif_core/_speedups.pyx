@@ -54,6 +54,13 @@ cdef extern from "Python.h":
     int PyGC_Disable()
     int PyGC_Enable()
 
+cdef extern from "nuif_scan.h":
+    Py_ssize_t nuif_ascii_run(const uint8_t* p, Py_ssize_t i, Py_ssize_t n) noexcept nogil
+    Py_ssize_t nuif_skip_ws(const uint8_t* p, Py_ssize_t i, Py_ssize_t n) noexcept nogil
+    Py_ssize_t nuif_str_run(const uint8_t* p, Py_ssize_t j, Py_ssize_t n, int* hi) noexcept nogil
+    void nuif_copy16(char* dst, const uint8_t* src, Py_ssize_t L) noexcept nogil
+    int nuif_name16(const uint8_t* s, Py_ssize_t L, int attr) noexcept nogil
+
 cdef extern from "nuif_float.h":
     int nuif_parse_double(const char* s, size_t n, double* out) noexcept nogil
     int nuif_shortest_double(double x, char* buf) noexcept nogil
@@ -97,6 +104,7 @@ cdef enum:
     F_DBL = 4        # number: the double is stored in the dbl array (slow path)
     F_NEGZERO = 8    # integer literal "-0"
     F_SKIP = 16      # member name: the writer omits this member (NUIF §3 normalization)
+    F_LIT = 32       # number: its canonical text is the first b bytes of the literal
 
 cdef enum:
     C_PLAIN = 0
@@ -187,6 +195,21 @@ cdef inline bint _name_ok(const uint8_t* s, Py_ssize_t L, Py_ssize_t max_len, ui
         if not (NAME_CLS[s[i]] & rest):
             return False
     return True
+
+
+cdef inline bint _name_ok_at(const uint8_t* s, Py_ssize_t L, const uint8_t* lim, bint attr) noexcept nogil:
+    """``_name_ok`` of an id (attr False) or attribute name of at most 128 bytes; names of up to
+    16 bytes that can be read 16 bytes wide (s + 16 <= lim) are checked without a loop."""
+    cdef int r
+    if L < 1 or L > 128 or not (NAME_CLS[s[0]] & (N_ATTR_FIRST if attr else N_ID_FIRST)):
+        return False
+    if L <= 16 and s + 16 <= lim:
+        r = nuif_name16(s, L, attr)
+        if r >= 0:
+            return r
+    if attr:
+        return _name_ok(s, L, 128, N_ATTR_FIRST, N_ATTR_REST)
+    return _name_ok(s, L, 128, N_ID_FIRST, N_ID_REST)
 
 
 cdef inline bint _kind_ok(const uint8_t* s, Py_ssize_t L) noexcept nogil:
@@ -335,23 +358,14 @@ cdef bint _utf8_ok(const uint8_t* p, Py_ssize_t n) noexcept nogil:
     only runs to locate an error.
     """
     cdef Py_ssize_t i = 0
-    cdef uint64_t m
     cdef uint32_t v
     cdef uint8_t c, L, c1
-    while i + 4 <= n:
-        if i + 8 <= n:
-            m = _load64(p + i) & HIGHS
-            if m == 0:
-                i += 8
-                continue
-            i += __builtin_ctzll(m) >> 3
-            if i + 4 > n:
-                break
+    while True:
+        i = nuif_ascii_run(p, i, n)
+        if i + 4 > n:
+            break
         c = p[i]
         L = U8_LEN[c]
-        if L == 1:
-            i += 1
-            continue
         if L == 0:
             return False
         memcpy(&v, p + i, 4)
@@ -534,6 +548,32 @@ def _set_charconv(bint on):
     return old
 
 
+cdef inline void _sci_info(const char* s, Py_ssize_t L, NumInfo* r) noexcept nogil:
+    """``_analyze`` of shortest scientific text (``-d.ddde+XX``: no leading or trailing zeros)."""
+    cdef Py_ssize_t i = 0
+    cdef int64_t k = 1, ex = 0
+    cdef bint eneg
+    r.neg = s[0] == 0x2D
+    if r.neg:
+        i = 1
+    r.d[0] = s[i]
+    i += 1
+    if s[i] == 0x2E:
+        i += 1
+        while s[i] != 0x65 and k < 24:
+            r.d[k] = s[i]
+            k += 1
+            i += 1
+    i += 1
+    eneg = s[i] == 0x2D
+    i += 1
+    while i < L:
+        ex = ex * 10 + (s[i] - 0x30)
+        i += 1
+    r.k = k
+    r.n = (-ex if eneg else ex) + 1
+
+
 cdef Py_ssize_t _fmt_double(char* o, double x) except -1:
     """ECMAScript Number.prototype.toString of a finite double into o (48 bytes)."""
     cdef NumInfo r
@@ -546,7 +586,7 @@ cdef Py_ssize_t _fmt_double(char* o, double x) except -1:
     if _charconv:
         sl = nuif_shortest_double(x, sb)
         if sl > 0:
-            _analyze(<const uint8_t*>sb, sl, &r)
+            _sci_info(sb, sl, &r)
             return _fmt_es(o, r.neg, r.d, r.k, r.n)
     s = PyOS_double_to_string(x, b'r', 0, 0, NULL)
     try:
@@ -751,6 +791,15 @@ cdef class _Buf:
         Py_DECREF(r)  # drop the buffer's own reference; r holds one
         self.ob = NULL
         return r
+
+
+cdef inline void _copy(char* o, const uint8_t* src, Py_ssize_t L, const uint8_t* lim) noexcept nogil:
+    """memcpy(o, src, L) where o has 16 bytes of room past L: short runs whose source can be read
+    16 bytes past L (before lim) are copied in 16-byte blocks, without a call."""
+    if L <= 64 and src + L + 16 <= lim:
+        nuif_copy16(o, src, L)
+    else:
+        memcpy(o, src, L)
 
 
 cdef inline Py_ssize_t _esc1(char* o, uint8_t c) noexcept nogil:
@@ -1035,61 +1084,33 @@ cdef class _Parser:
     cdef inline Py_ssize_t ws(self, Py_ssize_t i) noexcept:
         # the bytes object ends with a NUL, which is not whitespace: no bound checks needed
         cdef const uint8_t* p = self.p
-        cdef uint8_t c
-        cdef uint64_t x
         if p[i] > 0x20:
             return i
-        while True:
-            c = p[i]
-            if c == 0x20:
-                if i + 8 <= self.n:
-                    x = _load64(p + i) ^ SPACES
-                    if x == 0:
-                        i += 8
-                    else:
-                        i += __builtin_ctzll(x) >> 3
-                else:
-                    i += 1
-            elif c == 0x0A or c == 0x09 or c == 0x0D:
-                i += 1
-            else:
-                return i
+        if p[i] == 0x20 and p[i + 1] > 0x20:  # ": " and ", "
+            return i + 1
+        return nuif_skip_ws(p, i, self.n)
 
     cdef Py_ssize_t plain_run(self, Py_ssize_t j, bint is_key) except -1:
         """Index of the first quote, backslash, control character or the end, from j."""
         cdef const uint8_t* p = self.p
         cdef Py_ssize_t n = self.n
-        cdef uint8_t c, cls
-        cdef Py_ssize_t cp, j0 = j
-        cdef uint64_t w, m, acc = 0
+        cdef uint8_t c
+        cdef Py_ssize_t cp
+        cdef int hi = 0
         while True:
-            while j + 8 <= n:
-                w = _load64(p + j)
-                m = _str_special(w)
-                if m:
-                    m = __builtin_ctzll(m) >> 3
-                    acc |= w & ((<uint64_t>1 << (8 * m)) - 1) if m else 0
-                    j += m
-                    break
-                acc |= w
-                j += 8
+            j = nuif_str_run(p, j, n, &hi)
             if j >= n:
                 j = n
                 break
             c = p[j]
-            cls = STR_CLS[c]
-            if cls == C_PLAIN:
-                acc |= c
-                j += 1
-                continue
-            if cls < C_EF:
+            if STR_CLS[c] < C_EF:
                 break
-            acc |= 0x80
+            hi = 0x80
             cp = _nonchar_at(p, j)
             if cp >= 0:
                 self.fail_nonchar(j, cp, is_key)
             j += _seq_len(c)
-        if acc & HIGHS:
+        if hi:
             self.hi = 0x80
         return j
 
@@ -1114,23 +1135,40 @@ cdef class _Parser:
             v = (v << 4) | h
         return v
 
-    cdef Py_ssize_t scan_str(self, Py_ssize_t i, bint is_key) except -1:
+    cdef inline Py_ssize_t scan_str(self, Py_ssize_t i, bint is_key) except -1:
         """Scan the string whose quote is at i; return the index after its closing quote.
 
         Strings with escapes go to the arena: decoded (loads, and member names on the tape, which
         must compare decoded), or already in canonical escaped form (string values on the tape).
         """
         cdef const uint8_t* p = self.p
+        cdef Py_ssize_t start = i + 1
+        cdef Py_ssize_t j
+        cdef int hi = 0
+        # most strings end at the first stop byte of the scanner: this part is inlined
+        j = nuif_str_run(p, start, self.n, &hi)
+        if j < self.n and p[j] == 0x22:
+            self.hi = <uint8_t>hi
+            self.s_off = start
+            self.s_len = j - start
+            self.s_flags = 0
+            return j + 1
+        return self.scan_str_rest(i, j, hi, is_key)
+
+    cdef Py_ssize_t scan_str_rest(self, Py_ssize_t i, Py_ssize_t j, int hi, bint is_key) except -1:
+        """scan_str after its first run stopped at j (not at the closing quote)."""
+        cdef const uint8_t* p = self.p
         cdef Py_ssize_t n = self.n
         cdef Py_ssize_t start = i + 1
-        cdef Py_ssize_t j, k, esc_at, d0
+        cdef Py_ssize_t k, esc_at, d0
         cdef uint8_t* w
         cdef uint8_t c, e, h0, h1, h2, h3
         cdef uint8_t flags
         cdef int cp, low
         cdef bint canon = self.tape_mode and not is_key
-        self.hi = 0
-        j = self.plain_run(start, is_key)
+        self.hi = <uint8_t>hi
+        if j < n and p[j] >= 0xEF:
+            j = self.plain_run(j, is_key)
         if j >= n:
             self.syntax("EXPECT_STRING_END", n)
         c = p[j]
@@ -1321,8 +1359,8 @@ cdef class _Parser:
 
     cdef Py_ssize_t number(self, Py_ssize_t i) except -1:
         cdef const uint8_t* p = self.p
-        cdef Py_ssize_t start = i, L, nd
-        cdef bint neg = False, integer = True
+        cdef Py_ssize_t start = i, L, nd, int_s, int_e, mant_e, fe, z
+        cdef bint neg = False, integer = True, has_exp = False
         cdef NumInfo r
         cdef double x
         cdef int64_t v
@@ -1330,6 +1368,7 @@ cdef class _Parser:
         if p[i] == 0x2D:
             neg = True
             i += 1
+        int_s = i
         if not (0x30 <= p[i] <= 0x39):
             self.syntax("EXPECT_DIGIT", i)
         if p[i] == 0x30:
@@ -1337,6 +1376,7 @@ cdef class _Parser:
         else:
             while 0x30 <= p[i] <= 0x39:
                 i += 1
+        int_e = i
         if p[i] == 0x2E:
             integer = False
             i += 1
@@ -1344,8 +1384,10 @@ cdef class _Parser:
                 self.syntax("EXPECT_DIGIT", i)
             while 0x30 <= p[i] <= 0x39:
                 i += 1
+        mant_e = i
         if p[i] == 0x65 or p[i] == 0x45:
             integer = False
+            has_exp = True
             i += 1
             if p[i] == 0x2B or p[i] == 0x2D:
                 i += 1
@@ -1371,10 +1413,38 @@ cdef class _Parser:
                     v = v * 10 + (p[nd] - 0x30)
                 self.attach(-v if neg else v)
             return i
-        _analyze(p + start, L, &r)
-        if self.tape_mode and (r.k == 0 or _fast_digits(&r)):
-            self.emit(T_FLT, 0, start, L, 0)
-            return i
+        if self.tape_mode and not has_exp:
+            # A plain decimal with at most 15 significant digits (so they are the shortest
+            # round-trip digits) and a nonzero value: its canonical text is the literal without
+            # the fraction's trailing zeros (and without the point when nothing is left), or the
+            # literal itself for 0.d with at most 5 zeros after the point (below, ES uses e-7).
+            fe = mant_e
+            while p[fe - 1] == 0x30:  # stops at the point
+                fe -= 1
+            if p[int_s] != 0x30:
+                if fe == int_e + 1:
+                    if int_e - int_s <= 15:
+                        self.emit(T_FLT, F_LIT, start, int_e - start, 0)
+                        return i
+                elif (int_e - int_s) + (fe - int_e - 1) <= 15:
+                    self.emit(T_FLT, F_LIT, start, fe - start, 0)
+                    return i
+            elif fe > int_e + 1:
+                z = int_e + 1
+                while p[z] == 0x30:  # stops at a nonzero digit before fe
+                    z += 1
+                if z - (int_e + 1) <= 5 and fe - z <= 15:
+                    self.emit(T_FLT, F_LIT, start, fe - start, 0)
+                    return i
+        if p[int_s] != 0x30 and p[mant_e - 1] != 0x30 and (int_e - int_s) + (
+                mant_e - int_e - 1 if mant_e > int_e else 0) > 15:
+            # more than 15 significant digits (no leading or trailing zeros): the double itself
+            r.k = 16
+        else:
+            _analyze(p + start, L, &r)
+            if self.tape_mode and (r.k == 0 or _fast_digits(&r)):
+                self.emit(T_FLT, 0, start, L, 0)
+                return i
         x = _literal_double(p + start, L, &r)
         if isinf(x):
             literal = (<char*>p)[start:i].decode("ascii")
@@ -1633,6 +1703,10 @@ cdef class _Parser:
     cdef inline const uint8_t* tstr(self, const Tok* t) noexcept:
         return (self.arena if t.flags & F_ESC else self.p) + t.a
 
+    cdef inline const uint8_t* tlim(self, const Tok* t) noexcept:
+        """The end of the buffer that tstr(t) points into."""
+        return self.arena + self.arena_cap if t.flags & F_ESC else self.p + self.n
+
     cdef inline Py_ssize_t vend(self, Py_ssize_t v) noexcept:
         """The token index just past value v (its whole subtree)."""
         cdef const Tok* t = &self.tape[v]
@@ -1704,17 +1778,19 @@ cdef class _Parser:
         cdef bint has_id, has_kind
         cdef Py_ssize_t* cur = NULL
         cdef Py_ssize_t* cend
-        # the set of ids: open addressing over token index + 1 (0 = empty), load <= 1/2
-        cdef uint32_t* ids = NULL
-        cdef uint32_t* nids
+        # the set of ids: open addressing, load <= 1/2; a slot holds (32-bit hash << 32) |
+        # (token index + 1), 0 = empty, so probes and growth never touch the tape or the text
+        # unless the hashes match (at 16 MiB those are cache misses)
+        cdef uint64_t* ids = NULL
+        cdef uint64_t* nids
         cdef Py_ssize_t icap = 16, iused = 0, slot, j
-        cdef uint64_t h
+        cdef uint64_t h, e
         # a node takes at least 5 tokens: size the id set for every node the tape can hold (no
-        # growth), up to 1024 slots (small documents then zero a few hundred bytes, not 4 KiB)
+        # growth), up to 1024 slots (small documents then zero a few hundred bytes, not 8 KiB)
         while icap < 1024 and icap < 2 * (self.ntok // 5 + 1):
             icap *= 2
         cur = <Py_ssize_t*>PyMem_Malloc(2 * cap * sizeof(Py_ssize_t))
-        ids = <uint32_t*>PyMem_Calloc(icap, sizeof(uint32_t))
+        ids = <uint64_t*>PyMem_Calloc(icap, sizeof(uint64_t))
         if cur == NULL or ids == NULL:
             PyMem_Free(cur)
             PyMem_Free(ids)
@@ -1742,31 +1818,33 @@ cdef class _Parser:
                         if v.kind != T_STR:
                             return False
                         s = self.tstr(v)
-                        if not _name_ok(s, v.b, 128, N_ID_FIRST, N_ID_REST):
+                        if not _name_ok_at(s, v.b, self.tlim(v), False):
                             return False
                         if 2 * (iused + 1) > icap:
-                            nids = <uint32_t*>PyMem_Calloc(2 * icap, sizeof(uint32_t))
+                            nids = <uint64_t*>PyMem_Calloc(2 * icap, sizeof(uint64_t))
                             if nids == NULL:
                                 raise MemoryError()
                             for j in range(icap):
-                                if ids[j]:
-                                    other = &tape[ids[j] - 1]
-                                    slot = <Py_ssize_t>(_fnv(self.tstr(other), other.b)
-                                                        & <uint64_t>(2 * icap - 1))
+                                e = ids[j]
+                                if e:
+                                    slot = <Py_ssize_t>((e >> 32) & <uint64_t>(2 * icap - 1))
                                     while nids[slot]:
                                         slot = (slot + 1) & (2 * icap - 1)
-                                    nids[slot] = ids[j]
+                                    nids[slot] = e
                             PyMem_Free(ids)
                             ids = nids
                             icap *= 2
-                        h = _fnv(s, v.b)
+                        h = _fnv(s, v.b) & 0xFFFFFFFFULL
                         slot = <Py_ssize_t>(h & <uint64_t>(icap - 1))
+                        h <<= 32
                         while ids[slot]:
-                            other = &tape[ids[slot] - 1]
-                            if other.b == v.b and memcmp(self.tstr(other), s, v.b) == 0:
-                                return False  # a duplicate id
+                            e = ids[slot]
+                            if (e & 0xFFFFFFFF00000000ULL) == h:
+                                other = &tape[(e & 0xFFFFFFFFULL) - 1]
+                                if other.b == v.b and memcmp(self.tstr(other), s, v.b) == 0:
+                                    return False  # a duplicate id
                             slot = (slot + 1) & (icap - 1)
-                        ids[slot] = <uint32_t>(vi + 1)
+                        ids[slot] = h | <uint64_t>(vi + 1)
                         iused += 1
                         has_id = True
                     elif L == 4 and memcmp(s, b"kind", 4) == 0:
@@ -1781,8 +1859,8 @@ cdef class _Parser:
                         else:
                             a = vi + 1
                             while a < v.a:
-                                if not _name_ok(self.tstr(&tape[a]), tape[a].b, 128,
-                                                N_ATTR_FIRST, N_ATTR_REST):
+                                if not _name_ok_at(self.tstr(&tape[a]), tape[a].b,
+                                                   self.tlim(&tape[a]), True):
                                     return False
                                 a = self.vend(a + 1)
                     elif L == 8 and memcmp(s, b"children", 8) == 0:
@@ -1831,6 +1909,9 @@ cdef class _Parser:
         cdef uint8_t* wfirst
         cdef Py_ssize_t kt
         cdef Py_ssize_t wcap = self.maxd + 1
+        cdef const uint8_t* lim
+        cdef const uint8_t* p_lim = self.p + self.n
+        cdef const uint8_t* a_lim = self.arena + self.arena_cap
         wnext = <Py_ssize_t*>PyMem_Malloc(wcap * (2 * sizeof(Py_ssize_t) + 2))
         if wnext == NULL:
             raise MemoryError()
@@ -1841,7 +1922,12 @@ cdef class _Parser:
             while True:
                 tk = &tape[t]
                 if tk.kind == T_STR:
-                    src = (self.arena if tk.flags & F_ESC else self.p) + tk.a
+                    if tk.flags & F_ESC:
+                        src = self.arena + tk.a
+                        lim = a_lim
+                    else:
+                        src = self.p + tk.a
+                        lim = p_lim
                     L = tk.b
                     if tk.flags & F_NEEDS_ESC:
                         o = out.reserve(6 * L + 2)
@@ -1850,9 +1936,9 @@ cdef class _Parser:
                         o[L] = 0x22
                         out.n += L + 1
                     else:
-                        o = out.reserve(L + 2)
+                        o = out.reserve(L + 18)
                         o[0] = 0x22
-                        memcpy(o + 1, src, L)
+                        _copy(o + 1, src, L, lim)
                         o[L + 1] = 0x22
                         out.n += L + 2
                 elif tk.kind == T_ARR or tk.kind == T_OBJ:
@@ -1874,12 +1960,19 @@ cdef class _Parser:
                     if tk.flags & F_NEGZERO:
                         out.putc(0x30)
                     else:
-                        out.put(<const char*>self.p + tk.a, tk.b)
+                        o = out.reserve(tk.b + 16)
+                        _copy(o, self.p + tk.a, tk.b, p_lim)
+                        out.n += tk.b
                 elif tk.kind == T_FLT:
-                    o = out.reserve(48)
-                    if tk.flags & F_DBL:
+                    if tk.flags & F_LIT:
+                        o = out.reserve(tk.b + 16)
+                        _copy(o, self.p + tk.a, tk.b, p_lim)
+                        out.n += tk.b
+                    elif tk.flags & F_DBL:
+                        o = out.reserve(48)
                         out.n += _fmt_double(o, self.dbl[tk.c])
                     else:
+                        o = out.reserve(48)
                         _analyze(self.p + tk.a, tk.b, &r)
                         if r.k == 0:
                             o[0] = 0x30
@@ -1904,12 +1997,17 @@ cdef class _Parser:
                         tk = &tape[kt]
                         if tk.flags & F_SKIP:  # only canonical_document sets it
                             continue
-                        if not wfirst[sp - 1]:
-                            out.putc(0x2C)
-                        wfirst[sp - 1] = 0
-                        src = (self.arena if tk.flags & F_ESC else self.p) + tk.a
+                        if tk.flags & F_ESC:
+                            src = self.arena + tk.a
+                            lim = a_lim
+                        else:
+                            src = self.p + tk.a
+                            lim = p_lim
                         L = tk.b
                         if tk.flags & F_NEEDS_ESC:
+                            if not wfirst[sp - 1]:
+                                out.putc(0x2C)
+                            wfirst[sp - 1] = 0
                             o = out.reserve(6 * L + 3)
                             o[0] = 0x22
                             L = _escape_into(o + 1, src, L) + 1
@@ -1917,9 +2015,14 @@ cdef class _Parser:
                             o[L + 1] = 0x3A
                             out.n += L + 2
                         else:
-                            o = out.reserve(L + 3)
+                            o = out.reserve(L + 20)
+                            if not wfirst[sp - 1]:
+                                o[0] = 0x2C
+                                o += 1
+                                out.n += 1
+                            wfirst[sp - 1] = 0
                             o[0] = 0x22
-                            memcpy(o + 1, src, L)
+                            _copy(o + 1, src, L, lim)
                             o[L + 1] = 0x22
                             o[L + 2] = 0x3A
                             out.n += L + 3

@@ -1,0 +1,263 @@
+/* Byte-run scanners for the codec's hot loops (_speedups.pyx).
+ *
+ * Each function finds the end of a run of "uninteresting" bytes: 16 bytes at a time with SSE2
+ * (part of every x86-64 CPU), 8 bytes at a time with portable word-at-a-time (SWAR) code
+ * elsewhere.  Only unaligned loads that stay inside p[0:n) are made: the caller's buffer is a
+ * bytes object whose byte p[n] is a NUL, and nothing beyond it may be read.
+ */
+#ifndef NUIF_SCAN_H
+#define NUIF_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* NUIF_SCAN_PORTABLE forces the portable code (tests build it that way on x86-64 too). */
+#if !defined(NUIF_SCAN_PORTABLE) && \
+    (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+#include <emmintrin.h>
+#define NUIF_SSE2 1
+#else
+#define NUIF_SSE2 0
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NUIF_CTZ32(x) ((unsigned)__builtin_ctz(x))
+#define NUIF_CTZ64(x) ((unsigned)__builtin_ctzll(x))
+#define NUIF_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+static inline unsigned nuif_ctz64_(uint64_t x) {
+    unsigned n = 0;
+    while (!(x & 1)) { x >>= 1; n++; }
+    return n;
+}
+#define NUIF_CTZ32(x) nuif_ctz64_((uint64_t)(x))
+#define NUIF_CTZ64(x) nuif_ctz64_(x)
+#define NUIF_LIKELY(x) (x)
+#endif
+
+static inline uint64_t nuif_load64_(const uint8_t *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* Little-endian byte order is assumed by the SWAR paths' "first marked byte" arithmetic. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define NUIF_BIG_ENDIAN 1
+#else
+#define NUIF_BIG_ENDIAN 0
+#endif
+
+/* Index of the first byte >= 0x80 in p[i:n), or n. */
+static inline ptrdiff_t nuif_ascii_run(const uint8_t *p, ptrdiff_t i, ptrdiff_t n) {
+#if NUIF_SSE2
+    while (i + 64 <= n) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(p + i + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(p + i + 32));
+        __m128i d = _mm_loadu_si128((const __m128i *)(p + i + 48));
+        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) != 0) {
+            break;
+        }
+        i += 64;
+    }
+    while (i + 16 <= n) {
+        int m = _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(p + i)));
+        if (m) {
+            return i + NUIF_CTZ32((unsigned)m);
+        }
+        i += 16;
+    }
+#else
+    while (i + 8 <= n) {
+        uint64_t m = nuif_load64_(p + i) & 0x8080808080808080ULL;
+        if (m) {
+#if !NUIF_BIG_ENDIAN
+            return i + (NUIF_CTZ64(m) >> 3);
+#else
+            break;
+#endif
+        }
+        i += 8;
+    }
+#endif
+    while (i < n && p[i] < 0x80) {
+        i++;
+    }
+    return i;
+}
+
+/* Index of the first byte that is not JSON whitespace (space, \n, \r, \t) from i; p[n] must be
+ * a NUL (not whitespace), so the result is at most n. */
+static inline ptrdiff_t nuif_skip_ws(const uint8_t *p, ptrdiff_t i, ptrdiff_t n) {
+#if NUIF_SSE2
+    /* pretty-printed text: a newline and an indentation, 16 bytes classified per step */
+    const __m128i sp = _mm_set1_epi8(0x20);
+    const __m128i nl = _mm_set1_epi8(0x0A);
+    const __m128i cr = _mm_set1_epi8(0x0D);
+    const __m128i tb = _mm_set1_epi8(0x09);
+    while (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tb)));
+        unsigned m = (unsigned)_mm_movemask_epi8(w) ^ 0xFFFFu;
+        if (m) {
+            return i + NUIF_CTZ32(m);
+        }
+        i += 16;
+    }
+#elif !NUIF_BIG_ENDIAN
+    for (;;) {
+        uint8_t c = p[i];
+        if (c == 0x20) {
+            while (i + 8 <= n) {
+                uint64_t x = nuif_load64_(p + i) ^ 0x2020202020202020ULL;
+                if (x) {
+                    i += NUIF_CTZ64(x) >> 3;
+                    goto next;
+                }
+                i += 8;
+            }
+            break;
+        } else if (c == 0x0A || c == 0x0D || c == 0x09) {
+            i++;
+        } else {
+            return i;
+        }
+    next:;
+    }
+#endif
+    /* the last bytes; p[n] is a NUL, so this stops */
+    for (;;) {
+        uint8_t c = p[i];
+        if (c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09) {
+            i++;
+        } else {
+            return i;
+        }
+    }
+}
+
+#if !NUIF_SSE2
+static inline uint64_t nuif_haszero_(uint64_t v) {
+    return (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
+}
+#endif
+
+/* Index of the first byte in p[j:n) that is '"', '\\', a control character (< 0x20) or >= 0xEF
+ * (the lead bytes of possible noncharacters), or n.  *hi |= 0x80 when a skipped byte is >= 0x80.
+ */
+static inline ptrdiff_t nuif_str_run(const uint8_t *p, ptrdiff_t j, ptrdiff_t n, int *hi) {
+#if NUIF_SSE2
+    const __m128i q = _mm_set1_epi8(0x22);
+    const __m128i bs = _mm_set1_epi8(0x5C);
+    const __m128i c1f = _mm_set1_epi8(0x1F);
+    const __m128i cef = _mm_set1_epi8((char)0xEF);
+    int acc = 0;
+    while (j + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + j));
+        __m128i s = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
+            _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v),
+                         _mm_cmpeq_epi8(_mm_max_epu8(v, cef), v)));
+        unsigned m = (unsigned)_mm_movemask_epi8(s);
+        unsigned h = (unsigned)_mm_movemask_epi8(v);
+        if (m) {
+            unsigned k = NUIF_CTZ32(m);
+            if (h & ((1u << k) - 1u)) {
+                *hi = 0x80;
+            }
+            if (acc) {
+                *hi = 0x80;
+            }
+            return j + k;
+        }
+        acc |= (int)h;
+        j += 16;
+    }
+    if (acc) {
+        *hi = 0x80;
+    }
+#elif !NUIF_BIG_ENDIAN
+    uint64_t acc = 0;
+    while (j + 8 <= n) {
+        uint64_t w = nuif_load64_(p + j);
+        uint64_t m = (((w - 0x2020202020202020ULL) & ~w) | nuif_haszero_(w ^ 0x2222222222222222ULL) |
+                      nuif_haszero_(w ^ 0x5C5C5C5C5C5C5C5CULL) |
+                      (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x1111111111111111ULL) & w)) &
+                     0x8080808080808080ULL;
+        if (m) {
+            unsigned k = NUIF_CTZ64(m) >> 3;
+            if (k) {
+                acc |= w & ((1ULL << (8 * k)) - 1ULL);
+            }
+            if (acc & 0x8080808080808080ULL) {
+                *hi = 0x80;
+            }
+            return j + k;
+        }
+        acc |= w;
+        j += 8;
+    }
+    if (acc & 0x8080808080808080ULL) {
+        *hi = 0x80;
+    }
+#endif
+    while (j < n) {
+        uint8_t c = p[j];
+        if (c == 0x22 || c == 0x5C || c < 0x20 || c >= 0xEF) {
+            break;
+        }
+        if (c >= 0x80) {
+            *hi = 0x80;
+        }
+        j++;
+    }
+    return j;
+}
+
+/* memcpy(dst, src, L) in 16-byte blocks: dst and src must have 15 bytes of room past L (the
+ * bytes written there are garbage the caller overwrites or ignores). */
+static inline void nuif_copy16(char *dst, const uint8_t *src, ptrdiff_t L) {
+#if NUIF_SSE2
+    ptrdiff_t k = 0;
+    do {
+        _mm_storeu_si128((__m128i *)(dst + k), _mm_loadu_si128((const __m128i *)(src + k)));
+        k += 16;
+    } while (k < L);
+#else
+    memcpy(dst, src, (size_t)L);
+#endif
+}
+
+/* NUIF names (ids and attribute names) of 1..16 bytes with s[0:16] readable: 1 when every byte
+ * of s[0:L] is an ASCII letter, digit, '_', '.', ':' or '-' (or, when attr, '$' or '@'), else 0;
+ * -1 when this build has no vector code (the caller loops instead). */
+static inline int nuif_name16(const uint8_t *s, ptrdiff_t L, int attr) {
+#if NUIF_SSE2
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    __m128i ok = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+                               _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+    ok = _mm_or_si128(ok, _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                        _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+    ok = _mm_or_si128(ok, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')),
+                                                    _mm_cmpeq_epi8(v, _mm_set1_epi8('.'))),
+                                       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')),
+                                                    _mm_cmpeq_epi8(v, _mm_set1_epi8('-')))));
+    if (attr) {
+        ok = _mm_or_si128(ok, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('$')),
+                                           _mm_cmpeq_epi8(v, _mm_set1_epi8('@'))));
+    }
+    unsigned want = (1u << L) - 1u;
+    return ((unsigned)_mm_movemask_epi8(ok) & want) == want;
+#else
+    (void)s;
+    (void)L;
+    (void)attr;
+    return -1;
+#endif
+}
+
+#endif
