@@ -175,7 +175,7 @@ class Run:
 
     @property
     def codec(self) -> str:
-        """The nuif_core codec the run measured (``compiled``, ``python``, ``placeholder``)."""
+        """The nuif_core codec the run measured (``compiled (charconv, openssl)``, ``python``, …)."""
         seen = {str(r.info["nuif_codec"]) for r in self.rows if r.info.get("nuif_codec")}
         return "/".join(sorted(seen)) or "?"
 

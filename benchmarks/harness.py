@@ -25,9 +25,9 @@ MiB = 1024 * 1024
 
 
 def nuif_codec() -> str | None:
-    """Which RFC 8785 codec ``nuif_core`` runs on: ``compiled``, ``python`` (the twin, e.g. under
-    ``NUIF_NO_EXTENSIONS``) or ``placeholder`` (a compiled ``_speedups`` that only re-exports the
-    twin).  Recorded with every ``ours`` entry so a dashboard never credits the wrong code."""
+    """Which RFC 8785 codec ``nuif_core`` runs on: ``compiled (<floats>, <hash>)``, ``python`` (the
+    twin, e.g. under ``NUIF_NO_EXTENSIONS``) or ``placeholder`` (a compiled ``_speedups`` that only
+    re-exports the twin).  Recorded with every ``ours`` entry so a dashboard never credits the wrong code."""
     try:
         from nuif_core import _codec, _codec_py
     except ImportError:
@@ -36,7 +36,11 @@ def nuif_codec() -> str | None:
         return "python"
     if _codec.canonical_json is _codec_py.canonical_json:
         return "placeholder"
-    return "compiled"
+    # the compiled codec's optional fast routes (docs/format.md): doubles through <charconv> or
+    # CPython's dtoa, small-text SHA-256 through libcrypto or hashlib
+    from nuif_core import _speedups
+
+    return f"compiled ({_speedups.float_backend()}, {_speedups.hash_backend()})"
 
 
 def group_name(op: str, shape: str, size: str) -> str:
