@@ -12,7 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
-/* NUIF_SCAN_PORTABLE forces the portable code (tests build it that way on x86-64 too). */
+/* NUIF_SCAN_PORTABLE (CMake option of the same name) forces the portable code on x86-64 too:
+ * tests/packaging/test_portable_scan.py builds the extension that way and runs the codec tests. */
 #if !defined(NUIF_SCAN_PORTABLE) && \
     (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #include <emmintrin.h>
@@ -20,6 +21,9 @@
 #else
 #define NUIF_SSE2 0
 #endif
+
+/* 1 when the SSE2 scanners were compiled in, 0 for the portable ones. */
+static inline int nuif_scan_sse2(void) { return NUIF_SSE2; }
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NUIF_CTZ32(x) ((unsigned)__builtin_ctz(x))

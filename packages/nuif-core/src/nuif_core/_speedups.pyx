@@ -55,6 +55,7 @@ cdef extern from "Python.h":
     int PyGC_Enable()
 
 cdef extern from "nuif_scan.h":
+    int nuif_scan_sse2() noexcept nogil
     Py_ssize_t nuif_ascii_run(const uint8_t* p, Py_ssize_t i, Py_ssize_t n) noexcept nogil
     Py_ssize_t nuif_skip_ws(const uint8_t* p, Py_ssize_t i, Py_ssize_t n) noexcept nogil
     Py_ssize_t nuif_str_run(const uint8_t* p, Py_ssize_t j, Py_ssize_t n, int* hi) noexcept nogil
@@ -82,7 +83,7 @@ cdef object _tw():
 
 __all__ = [
     "canonical_document", "canonical_json", "canonical_result", "dumps", "float_backend",
-    "hash_backend", "hash_bytes", "loads",
+    "hash_backend", "hash_bytes", "loads", "scan_backend",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -533,6 +534,11 @@ cdef Py_ssize_t _fmt_es(char* o, bint neg, const char* d, int64_t k, int64_t n) 
 # when the build found it, else CPython's dtoa.  Both are correctly rounded and give the same
 # bytes; ``_set_charconv(False)`` switches to dtoa so the tests can compare the two.
 cdef bint _charconv = nuif_float_backend() == 1
+
+
+def scan_backend():
+    """``"sse2"`` or ``"portable"``: which byte-run scanners (csrc/nuif_scan.h) were compiled in."""
+    return "sse2" if nuif_scan_sse2() else "portable"
 
 
 def float_backend():
