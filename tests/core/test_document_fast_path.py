@@ -419,6 +419,67 @@ def test_canonical_result_calls_make_when_it_cannot_fill_its_slots() -> None:
         assert impl.canonical_result(b'{"nuif": 0, "root": {}}', 128, 10, tuple) is None
 
 
+# -- validate's valid report in one compiled call (``_codec.valid_report``) ------------------------
+
+
+@SETTINGS
+@given(documents(), st.randoms(use_true_random=False))
+def test_valid_report_builds_the_report_the_dataclass_constructor_builds(
+    doc: dict[str, Any], rnd: random.Random
+) -> None:
+    data = _write(doc, rnd)
+    lim = Limits.DEFAULT
+    canonical = _python_canonical(data, lim)
+    assert canonical is not None
+    expected = _document.ValidationReport(True, hash_bytes(canonical))
+    for impl in (_speedups, _codec_py):
+        got = impl.valid_report(data, lim.max_depth, lim.max_nodes, _document.ValidationReport)
+        assert type(got) is _document.ValidationReport
+        assert got == expected and hash(got) == hash(expected) and repr(got) == repr(expected)
+        assert got.diagnostics == () and got.truncated is False and bool(got) is True
+    assert nuif_core.validate(data) == expected
+    assert nuif_core.validate(data.decode("utf-8")) == expected
+
+
+def test_a_report_filled_by_the_compiled_call_is_frozen_like_any_other() -> None:
+    import dataclasses
+
+    r = _speedups.valid_report(b'{"nuif":0,"root":{"id":"a","kind":"b"}}', 128, 10,
+                               _document.ValidationReport)
+    assert r.to_dict() == {"valid": True, "hash": r.hash, "diagnostics": [], "truncated": False}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.valid = False  # type: ignore[misc]
+    assert dataclasses.replace(r, truncated=True).truncated is True
+
+
+def test_valid_report_calls_make_when_it_cannot_fill_its_slots_and_refuses_problems() -> None:
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked:
+        valid: bool
+        hash: str
+        diagnostics: tuple[Any, ...] = ()
+        truncated: bool = False
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "hash", self.hash.upper())
+
+    data = b'{"nuif": 0, "root": {"id": "a", "kind": "b"}}'
+    h = hash_bytes(b'{"nuif":0,"root":{"id":"a","kind":"b"}}')
+    for impl in (_speedups, _codec_py):
+        assert impl.valid_report(data, 128, 10, lambda *a: a) == (True, h, (), False)
+        assert impl.valid_report(data, 128, 10, Checked).hash == h.upper()
+        assert impl.valid_report(data, 128, 10, _document.ValidationReport).hash == h
+        # a schema problem is for the Python checker to report; a text error raises
+        assert impl.valid_report(b'{"nuif": 0, "root": {}}', 128, 10, tuple) is None
+        with pytest.raises(NuifError) as info:
+            impl.valid_report(b'{"nuif": 0,', 128, 10, tuple)
+        assert info.value.code == "NUIF_PARSE"
+    report = nuif_core.validate(b'{"nuif": 0, "root": {}}')
+    assert not report.valid and report.diagnostics[0].code.startswith("NUIF_")
+
+
 def test_hash_bytes_is_hashlibs_sha256_for_bytes_and_buffers() -> None:
     import hashlib
 

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 __all__ = [
     "IMPLEMENTATION", "canonical_document", "canonical_json", "canonical_result", "dumps",
-    "hash_bytes", "loads", "node_spans",
+    "hash_bytes", "loads", "node_spans", "valid_report",
 ]
 
 loads: Callable[[bytes, int], Any]
@@ -24,6 +24,9 @@ canonical_document: Callable[[bytes, int, int], "bytes | None"]
 #: ``(data, max_depth, max_nodes, make)`` → ``make(canonical, hash, changed)`` for a valid NUIF
 #: document, or None as ``canonical_document`` (``canonicalize`` in one call)
 canonical_result: Callable[[bytes, int, int, Callable[[bytes, str, bool], Any]], Any]
+#: ``(data, max_depth, max_nodes, make)`` → ``make(True, hash, (), False)`` for a valid NUIF
+#: document, or None as ``canonical_document`` (``validate``'s valid report in one call)
+valid_report: Callable[[bytes, int, int, Callable[[bool, str, "tuple[()]", bool], Any]], Any]
 #: ``"sha256:"`` + lowercase hex SHA-256 of the bytes
 hash_bytes: Callable[[bytes], str]
 #: canonical document text → ``(root_start, {id: (start, head_end, kind_start, kind_end, depth)})``
@@ -59,5 +62,6 @@ dumps = _impl.dumps
 canonical_json = _impl.canonical_json
 canonical_document = _impl.canonical_document
 canonical_result = _impl.canonical_result
+valid_report = _impl.valid_report
 hash_bytes = _impl.hash_bytes
 node_spans = _impl.node_spans

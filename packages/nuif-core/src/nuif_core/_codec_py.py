@@ -27,7 +27,7 @@ from ._errors import NuifError, describe_found, join_pointer, text_error
 
 __all__ = [
     "canonical_document", "canonical_json", "canonical_result", "dumps", "format_number",
-    "hash_bytes", "loads", "node_spans",
+    "hash_bytes", "loads", "node_spans", "valid_report",
 ]
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -558,6 +558,20 @@ def canonical_result(
     if canonical is None:
         return None
     return make(canonical, hash_bytes(canonical), canonical != data)
+
+
+def valid_report(
+    data: bytes, max_depth: int, max_nodes: int, make: Callable[[bool, str, tuple[()], bool], R]
+) -> R | None:
+    """``make(True, hash, (), False)`` for a valid NUIF document, or None when it has a schema
+    problem (``canonical_document``, then ``hash_bytes``).
+
+    ``make`` is ``_document.ValidationReport``; the compiled twin fills its slots directly.
+    """
+    canonical = canonical_document(data, max_depth, max_nodes)
+    if canonical is None:
+        return None
+    return make(True, hash_bytes(canonical), (), False)
 
 
 # -- node spans of a canonical document ------------------------------------------------------

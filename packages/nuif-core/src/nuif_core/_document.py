@@ -541,12 +541,12 @@ def validate(
     """
     if max_diagnostics < 1:
         raise ValueError("max_diagnostics must be at least 1")
-    lim = _limits(limits)
     try:
-        data = as_bytes(text, lim.max_document_bytes)
-        canonical = _codec.canonical_document(data, lim.max_depth, lim.max_nodes)
-        if canonical is not None:
-            return ValidationReport(True, _codec.hash_bytes(canonical))
+        data, lim = _bytes_and_limits(text, limits)
+        # the fast path: parse, §3 check, canonical text, hash and the report in one compiled call
+        report = _codec.valid_report(data, lim.max_depth, lim.max_nodes, ValidationReport)
+        if report is not None:
+            return report  # type: ignore[no-any-return]
         value, checker = _parse_checked(data, lim, max_diagnostics)
     except NuifError as err:
         return ValidationReport(False, None, (Diagnostic.from_error(err),))

@@ -83,7 +83,7 @@ cdef object _tw():
 
 __all__ = [
     "canonical_document", "canonical_json", "canonical_result", "dumps", "float_backend",
-    "hash_backend", "hash_bytes", "loads", "scan_backend",
+    "hash_backend", "hash_bytes", "loads", "scan_backend", "valid_report",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -2141,10 +2141,6 @@ cdef extern from *:
 from hashlib import sha256 as _sha256
 
 # the class canonical_result fills directly, and its three slot descriptors (set on first use)
-cdef object _res_cls = None
-cdef object _res_canonical = None
-cdef object _res_hash = None
-cdef object _res_changed = None
 
 
 cdef char HEX2[512]  # the two lowercase hex digits of every byte
@@ -2212,36 +2208,51 @@ def hash_bytes(canonical):
     return _hash_text(canonical)
 
 
-cdef bint _bind_result(object cls) except -1:
-    """Whether ``cls`` is a slots class whose instances canonical_result may fill directly:
-    exactly the fields (canonical, hash, changed) as slot member descriptors, no ``__init__``
-    logic beyond setting them (a frozen slots dataclass without ``__post_init__``)."""
-    global _res_cls, _res_canonical, _res_hash, _res_changed
+# Result classes whose instances are filled here: class -> tuple of the member descriptors of its
+# fields (in order), or None when the class must be called instead.
+cdef dict _slot_plans = {}
+
+
+cdef object _slot_plan(object cls, tuple names):
+    """The member descriptors of ``names`` when ``cls`` is a frozen slots dataclass whose fields
+    are exactly ``names`` and whose generated ``__init__`` only sets them (no ``__post_init__``,
+    no custom ``__new__``); else None.  Decided once per class."""
+    plan = _slot_plans.get(cls, False)
+    if plan is not False:
+        return plan
     import dataclasses, types
-    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
-        return False
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    if (names != ("canonical", "hash", "changed") or hasattr(cls, "__post_init__")
-            or not cls.__dataclass_params__.init):
-        return False
-    attrs = (<type>cls).__dict__
-    for name in names:
-        if type(attrs.get(name)) is not types.MemberDescriptorType:
-            return False
-    if (<type>cls).__new__ is not object.__new__:
-        return False
-    _res_canonical = attrs["canonical"]
-    _res_hash = attrs["hash"]
-    _res_changed = attrs["changed"]
-    _res_cls = cls
-    return True
+    plan = None
+    if (isinstance(cls, type) and dataclasses.is_dataclass(cls)
+            and tuple(f.name for f in dataclasses.fields(cls)) == names
+            and not hasattr(cls, "__post_init__") and cls.__dataclass_params__.init
+            and (<type>cls).__new__ is object.__new__):
+        attrs = (<type>cls).__dict__
+        if all(type(attrs.get(name)) is types.MemberDescriptorType for name in names):
+            plan = tuple(attrs[name] for name in names)
+    _slot_plans[cls] = plan
+    return plan
+
+
+cdef object _filled(object cls, tuple names, tuple values):
+    """``cls(*values)``, with the slots set here when ``_slot_plan`` allows it: what the
+    dataclass's generated ``__init__`` does (``object.__setattr__`` per field), minus the calls."""
+    plan = _slot_plan(cls, names)
+    if plan is None:
+        return cls(*values)
+    r = nuif_type_alloc(cls)
+    for i in range(len(names)):
+        nuif_descr_set((<tuple>plan)[i], r, (<tuple>values)[i])
+    return r
+
+
+cdef tuple _RESULT_FIELDS = ("canonical", "hash", "changed")
+cdef tuple _REPORT_FIELDS = ("valid", "hash", "diagnostics", "truncated")
 
 
 def canonical_result(data, max_depth, max_nodes, make):
     """``make(canonical, hash, changed)`` for a valid NUIF document, or None when it has a schema
     problem (see ``_codec_py.canonical_result``).  When ``make`` is the frozen slots dataclass
-    ``CanonicalResult``, its instance is allocated and its three slots set here, as its generated
-    ``__init__`` would (``object.__setattr__`` per field), without the Python-level calls."""
+    ``CanonicalResult``, its instance is allocated and its three slots set here (``_filled``)."""
     if (type(data) is not bytes or type(max_depth) is not int or type(max_nodes) is not int
             or len(data) >= LIMIT_TAPE):
         return _tw().canonical_result(data, max_depth, max_nodes, make)
@@ -2253,13 +2264,19 @@ def canonical_result(data, max_depth, max_nodes, make):
     cdef Py_ssize_t n = PyBytes_GET_SIZE(canonical)
     changed = not (n == PyBytes_GET_SIZE(b)
                    and memcmp(PyBytes_AS_STRING(canonical), PyBytes_AS_STRING(b), n) == 0)
-    if make is not _res_cls and not _bind_result(make):
-        return make(canonical, h, changed)
-    r = nuif_type_alloc(make)
-    nuif_descr_set(_res_canonical, r, canonical)
-    nuif_descr_set(_res_hash, r, h)
-    nuif_descr_set(_res_changed, r, changed)
-    return r
+    return _filled(make, _RESULT_FIELDS, (canonical, h, changed))
+
+
+def valid_report(data, max_depth, max_nodes, make):
+    """``make(True, hash, (), False)`` for a valid NUIF document, or None when it has a schema
+    problem (see ``_codec_py.valid_report``); ``ValidationReport``'s slots are set here."""
+    if (type(data) is not bytes or type(max_depth) is not int or type(max_nodes) is not int
+            or len(data) >= LIMIT_TAPE):
+        return _tw().valid_report(data, max_depth, max_nodes, make)
+    canonical = _document_text(<bytes>data, max_depth, max_nodes)
+    if canonical is None:
+        return None
+    return _filled(make, _REPORT_FIELDS, (True, _hash_text(canonical), (), False))
 
 
 # ---------------------------------------------------------------------------------------------
