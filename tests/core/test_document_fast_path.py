@@ -572,3 +572,17 @@ def test_a_parse_started_while_another_holds_the_kept_buffers_gets_its_own() -> 
     assert _speedups.canonical_document(inner_text, 128, 100) == inner_expected
     assert _speedups.canonical_document(outer_text.replace(b'"a": 2', b'"b": 2'), 128, 100) == (
         _codec_py.canonical_document(outer_text.replace(b'"a": 2', b'"b": 2'), 128, 100))
+
+
+def test_the_huge_page_hint_on_large_outputs_changes_nothing_but_page_faults() -> None:
+    from benchmarks.corpus import generate
+
+    data = generate("ui", 5 * 1024 * 1024)  # an output buffer above the 4 MiB hint threshold
+    with_hint = nuif_core.canonicalize(data)
+    old = _speedups._set_huge(False)
+    try:
+        without = nuif_core.canonicalize(data)
+    finally:
+        _speedups._set_huge(old)
+    assert with_hint == without
+    assert nuif_core.canonicalize(with_hint.canonical).changed is False

@@ -22,6 +22,26 @@
 #define NUIF_SSE2 0
 #endif
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* Ask for transparent huge pages over the 2 MiB-aligned interior of a large fresh buffer (Linux
+ * with THP in "madvise" mode): one fault per 2 MiB instead of per 4 KiB.  A hint only. */
+static inline void nuif_hint_huge(void *p, size_t n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t b = ((uintptr_t)p + n) & ~(huge - 1);
+    if (b > a) {
+        (void)madvise((void *)a, (size_t)(b - a), MADV_HUGEPAGE);
+    }
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
 /* 1 when the SSE2 scanners were compiled in, 0 for the portable ones. */
 static inline int nuif_scan_sse2(void) { return NUIF_SSE2; }
 
