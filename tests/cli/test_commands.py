@@ -28,8 +28,15 @@ HASH = nuif_core.canonicalize(PRETTY).hash
 def test_version_names_both_distributions(nuif) -> None:
     r = nuif("--version")
     assert r.code == 0
-    assert re.match(r"nuif \S+ \(nuif-core \S+, (compiled|python) codec, Python \S+\)", r.text)
+    m = re.match(r"nuif \S+ \(nuif-core \S+, (compiled|python) codec(?: \[(.*)\])?, Python \S+\)", r.text)
+    assert m, r.text
     assert nuif_core.__version__ in r.text
+    if m.group(1) == "compiled":  # the compiled codec names its float, hash and scan routes
+        from nuif_core import _speedups
+
+        assert m.group(2) == ", ".join(
+            (_speedups.float_backend(), _speedups.hash_backend(), _speedups.scan_backend())
+        )
 
 
 def test_no_command_is_a_usage_error(nuif) -> None:

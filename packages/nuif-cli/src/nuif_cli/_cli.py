@@ -54,9 +54,16 @@ def version_text() -> str:
         cli_version = metadata.version("nuif-cli")
     except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
         cli_version = "unknown"
+    codec = f"{nuif_core.IMPLEMENTATION} codec"
+    if nuif_core.IMPLEMENTATION == "compiled":
+        # the compiled codec's optional routes, for bug reports (docs/format.md)
+        from nuif_core import _speedups
+
+        codec += (f" [{_speedups.float_backend()}, {_speedups.hash_backend()}, "
+                  f"{_speedups.scan_backend()}]")
     return (
-        f"nuif {cli_version} (nuif-core {nuif_core.__version__}, "
-        f"{nuif_core.IMPLEMENTATION} codec, Python {platform.python_version()})"
+        f"nuif {cli_version} (nuif-core {nuif_core.__version__}, {codec}, "
+        f"Python {platform.python_version()})"
     )
 
 
