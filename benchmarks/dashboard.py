@@ -347,6 +347,20 @@ def _mains(runs: Sequence[Run]) -> dict[str, str]:
     return {op: primary_impl(rows) for op, rows in by_op.items()}
 
 
+def _history_keys(runs: Sequence[Run], mains: dict[str, str]) -> list[tuple[str, str, str]]:
+    """Every (operation, shape, size) any run measured with its operation's main implementation,
+    in display order: the rows of the history tables and charts."""
+    return sorted(
+        {
+            (r.op, r.shape, r.size)
+            for run_ in runs
+            for r in run_.rows
+            if r.impl == mains.get(r.op) and r.mbps
+        },
+        key=lambda k: (_rank(k[0], OP_ORDER), _rank(k[1], SHAPE_ORDER), _rank(k[2], SIZE_ORDER), k),
+    )
+
+
 def text_table(runs: Sequence[Run]) -> str:
     """The latest run as one table per operation, then the history of NUIF's figures."""
     if not runs:
@@ -378,20 +392,7 @@ def text_table(runs: Sequence[Run]) -> str:
         ]
     if len(runs) > 1:
         mains = _mains(runs)
-        keys = sorted(
-            {
-                (r.op, r.shape, r.size)
-                for run_ in runs
-                for r in run_.rows
-                if r.impl == mains.get(r.op) and r.mbps
-            },
-            key=lambda k: (
-                _rank(k[0], OP_ORDER),
-                _rank(k[1], SHAPE_ORDER),
-                _rank(k[2], SIZE_ORDER),
-                k,
-            ),
-        )
+        keys = _history_keys(runs, mains)
         header = ["operation", "shape size"] + [r.name[:24] for r in runs]
         body = []
         for op, shape, size in keys:
@@ -707,20 +708,7 @@ def render_html(runs: Sequence[Run], *, title: str = "NUIF benchmarks") -> str:
             rr = indexes[i].get((op, shape, size, mains[op]))
             return rr.mbps if rr else None
 
-        all_keys = sorted(
-            {
-                (r.op, r.shape, r.size)
-                for run_ in runs
-                for r in run_.rows
-                if r.impl == mains.get(r.op) and r.mbps
-            },
-            key=lambda k: (
-                _rank(k[0], OP_ORDER),
-                _rank(k[1], SHAPE_ORDER),
-                _rank(k[2], SIZE_ORDER),
-                k,
-            ),
-        )
+        all_keys = _history_keys(runs, mains)
         charts = []
         for op, shape in dict.fromkeys((k[0], k[1]) for k in all_keys):
             series = {

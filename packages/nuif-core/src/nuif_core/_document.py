@@ -523,10 +523,7 @@ def _bytes_and_limits(text: Text, limits: Limits | None) -> tuple[bytes, Limits]
 
 def _canonical(text: Text, limits: Limits | None) -> tuple[bytes, bytes]:
     data, lim = _bytes_and_limits(text, limits)
-    canonical = _codec.canonical_document(data, lim.max_depth, lim.max_nodes)
-    if canonical is None:
-        canonical = _checked_canonical(data, lim)[0]
-    return data, canonical
+    return data, _canonical_bytes(data, lim)[0]
 
 
 def validate(
