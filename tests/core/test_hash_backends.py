@@ -8,6 +8,7 @@ for larger texts or other buffers, ``hashlib.sha256``.  Both must equal hashlib 
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nuif_core import _speedups as compiled
+from nuif_strategies import attr_names, values
 
 HAVE_OPENSSL = compiled.hash_backend() == "openssl"
 LIMIT = 64 * 1024
@@ -97,3 +99,117 @@ def test_ci_build_links_libcrypto() -> None:
     if os.environ.get("NUIF_REQUIRE_OPENSSL") != "1":
         pytest.skip("NUIF_REQUIRE_OPENSSL is not set (CI sets it)")
     assert HAVE_OPENSSL
+
+
+# -- hashing while writing (csrc/nuif_hashpipe.h) ------------------------------------------------
+# Documents of 256 KiB and more are hashed on a second thread while their canonical text is
+# written.  ``_set_hashpipe(min_bytes, step)`` lowers the threshold and the feed step so small
+# documents exercise every interleaving: feeds of one byte, a step larger than the text, and an
+# output buffer that grows (and moves) while the thread hashes it.
+
+HAVE_PIPE = compiled.hashpipe_backend() == "thread"
+needs_pipe = pytest.mark.skipif(not HAVE_PIPE, reason="built without OpenSSL or POSIX threads")
+
+
+@contextmanager
+def hashpipe(min_bytes: int, step: int, *, fault: bool = False) -> Iterator[None]:
+    old = compiled._set_hashpipe(min_bytes, step, fault)
+    try:
+        yield
+    finally:
+        compiled._set_hashpipe(*old)
+
+
+def threads() -> int | None:
+    """This process's thread count (Linux), or None where /proc does not say."""
+    import os
+
+    task = "/proc/self/task"
+    return len(os.listdir(task)) if os.path.isdir(task) else None
+
+
+def growing_document(n: int) -> bytes:
+    """A valid document whose canonical text is longer than its input (1E20 is 21 digits), so
+    the output buffer must grow while the text is being written and hashed."""
+    values = ",".join(["1E20"] * n)
+    return b'{"nuif":0,"root":{"id":"a","kind":"b","attrs":{"v":[' + values.encode() + b"]}}}"
+
+
+@needs_pipe
+@pytest.mark.parametrize("step", [1, 7, 64, 1000, 1 << 20])
+def test_the_digest_hashed_while_writing_is_hashlibs(step: int) -> None:
+    from benchmarks.corpus import load
+
+    for text in (load("ui", 64 * 1024), load("strings", 64 * 1024), growing_document(3000)):
+        serial = nuif_core.canonicalize(text)
+        with hashpipe(0, step):
+            piped = nuif_core.canonicalize(text)
+            report = nuif_core.validate(text)
+        assert piped == serial
+        assert piped.hash == expected(piped.canonical)
+        assert report.valid and report.hash == serial.hash
+
+
+@needs_pipe
+def test_the_output_grows_while_it_is_hashed() -> None:
+    text = growing_document(20000)
+    result = nuif_core.canonicalize(text)
+    assert len(result.canonical) > 4 * len(text)  # the buffer (input size + 64) grew, twice+
+    for step in (1, 3, 4096):
+        with hashpipe(0, step):
+            assert nuif_core.canonicalize(text) == result
+
+
+@needs_pipe
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(attr_names, values, max_size=6), st.integers(min_value=1, max_value=200))
+def test_any_document_hashes_the_same_with_and_without_the_thread(attrs: dict, step: int) -> None:
+    doc = {"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": attrs}}
+    text = json.dumps(doc, indent=1, ensure_ascii=False).encode()
+    serial = nuif_core.canonicalize(text)
+    with hashpipe(0, step):
+        assert nuif_core.canonicalize(text) == serial
+    assert serial.hash == expected(serial.canonical)
+
+
+@needs_pipe
+def test_an_error_while_writing_stops_the_thread_and_the_next_call_works() -> None:
+    text = growing_document(2000)
+    result = nuif_core.canonicalize(text)
+    before = threads()
+    with hashpipe(0, 16, fault=True):
+        for _ in range(20):
+            with pytest.raises(MemoryError, match="injected"):
+                nuif_core.canonicalize(text)
+    assert threads() == before  # every hashing thread was joined
+    with hashpipe(0, 16):
+        assert nuif_core.canonicalize(text) == result
+    assert threads() == before
+
+
+def test_no_thread_below_the_threshold_or_without_openssl() -> None:
+    from benchmarks.corpus import load
+
+    text = load("ui", 64 * 1024)
+    result = nuif_core.canonicalize(text)
+    with hashpipe(0, 1, fault=True):
+        with through_hashlib():  # no direct OpenSSL route: no thread, so no injected fault
+            assert nuif_core.canonicalize(text) == result
+    with hashpipe(len(text) + 1, 1, fault=True):  # below the threshold: no thread either
+        assert nuif_core.canonicalize(text) == result
+
+
+def test_the_pipe_switch_refuses_nonsense() -> None:
+    with pytest.raises(ValueError):
+        compiled._set_hashpipe(0, 0)
+    with pytest.raises(ValueError):
+        compiled._set_hashpipe(-1, 1)
+    assert compiled.hashpipe_backend() in ("thread", "none")
+
+
+def test_ci_build_hashes_while_writing() -> None:
+    import os
+
+    if os.environ.get("NUIF_REQUIRE_OPENSSL") != "1":
+        pytest.skip("NUIF_REQUIRE_OPENSSL is not set (CI sets it)")
+    assert HAVE_PIPE
