@@ -279,7 +279,15 @@ def env_flag(name: str) -> bool:
 
 
 def main(test_one_input: Callable[[bytes], None]) -> None:
-    """Run a target under libFuzzer; argv is passed through (``-runs``, ``-max_total_time``…)."""
+    """Run a target under libFuzzer; argv is passed through (``-runs``, ``-max_total_time``…).
+
+    ``NUIF_FUZZ_HASHPIPE=STEP`` (``run.py --hashpipe STEP``): every canonical text is hashed on
+    the hashing thread while it is written, fed every STEP bytes (csrc/nuif_hashpipe.h)."""
+    step = int(os.environ.get("NUIF_FUZZ_HASHPIPE", "0") or 0)
+    if step > 0:
+        from nuif_core import _speedups
+
+        _speedups._set_hashpipe(0, step)
     atheris.Setup(sys.argv, test_one_input)
     atheris.Fuzz()
 

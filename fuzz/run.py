@@ -248,6 +248,9 @@ def main() -> int:
                     help="clang (coverage feedback kept; default when installed) or gcc")
     ap.add_argument("--rebuild-asan", action="store_true", help="rebuild the ASan environment")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the fuzzers (default 10)")
+    ap.add_argument("--hashpipe", type=int, default=0, metavar="STEP",
+                    help="hash every canonical text on the hashing thread, fed every STEP bytes "
+                    "(default: only documents of 256 KiB and more, which fuzz inputs never are)")
     ap.add_argument("extra", nargs="*", help="extra libFuzzer flags (after --)")
     ap.add_argument("--summary", action="store_true",
                     help="only print the totals of every run recorded in fuzz/out/runs.jsonl")
@@ -262,6 +265,9 @@ def main() -> int:
         py, env, label = asan_env(args.rebuild_asan, args.asan_toolchain)
     else:
         py, env, label = sys.executable, {"NUIF_REQUIRE_EXTENSION": "1"}, "plain"
+    if args.hashpipe > 0:
+        env = {**env, "NUIF_FUZZ_HASHPIPE": str(args.hashpipe)}
+        label += f"-hashpipe{args.hashpipe}"
     OUT.mkdir(exist_ok=True)
     results: dict[str, dict] = {}
     pending = list(names)

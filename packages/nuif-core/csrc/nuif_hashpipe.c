@@ -5,6 +5,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,8 @@ static EVP_MD *nuif_hashpipe_md = NULL;
 
 nuif_hashpipe *nuif_hashpipe_start(void) {
     nuif_hashpipe *hp;
+    sigset_t all, old;
+    int rc;
     if (nuif_hashpipe_md == NULL) { /* first use, under the caller's GIL */
         nuif_hashpipe_md = EVP_MD_fetch(NULL, "SHA2-256", NULL);
         if (nuif_hashpipe_md == NULL) {
@@ -111,7 +114,13 @@ nuif_hashpipe *nuif_hashpipe_start(void) {
         free(hp);
         return NULL;
     }
-    if (pthread_create(&hp->thread, NULL, nuif_hashpipe_run, hp) != 0) {
+    /* the worker starts with every signal blocked, so signals (Ctrl-C) keep going to the
+     * interpreter's threads */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(&hp->thread, NULL, nuif_hashpipe_run, hp);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
         pthread_cond_destroy(&hp->idle);
         pthread_cond_destroy(&hp->more);
         pthread_mutex_destroy(&hp->mu);

@@ -777,7 +777,8 @@ cdef class _Buf:
     cdef Py_ssize_t cap
     cdef nuif_hashpipe* pipe  # hashing b[0:n) on another thread (write), or NULL
 
-    def __cinit__(self, Py_ssize_t cap):
+    cdef int init(self, Py_ssize_t cap) except -1:
+        """Set up a buffer made by ``_new_buf``."""
         if cap < 64:
             cap = 64
         self.ob = _bytes_new(NULL, cap)
@@ -787,6 +788,7 @@ cdef class _Buf:
         self.pipe = NULL
         if cap >= (4 << 20) and _huge:
             nuif_hint_huge(self.b, cap)
+        return 0
 
     def __dealloc__(self):
         Py_XDECREF(self.ob)
@@ -833,6 +835,14 @@ cdef class _Buf:
         Py_DECREF(r)  # drop the buffer's own reference; r holds one
         self.ob = NULL
         return r
+
+
+cdef _Buf _new_buf(Py_ssize_t cap):
+    """A ``_Buf`` of ``cap`` bytes: the type's allocation (and freelist) without a Python-level
+    call and argument parsing (~1,000 instructions less per codec call)."""
+    cdef _Buf b = _Buf.__new__(_Buf)
+    b.init(cap)
+    return b
 
 
 cdef inline void _copy(char* o, const uint8_t* src, Py_ssize_t L, const uint8_t* lim) noexcept nogil:
@@ -1943,7 +1953,7 @@ cdef class _Parser:
 
     # -- the canonical writer -----------------------------------------------------------------
     cdef object write(self):
-        cdef _Buf out = _Buf(self.n + 64)
+        cdef _Buf out = _new_buf(self.n + 64)
         cdef Tok* tape = self.tape
         cdef uint32_t* order = self.order
         cdef Tok* tk
@@ -2428,7 +2438,7 @@ cdef class _Dumper:
     cdef Py_ssize_t scap
 
     def __cinit__(self, Py_ssize_t max_depth, object max_depth_obj):
-        self.out = _Buf(256)
+        self.out = _new_buf(256)
         self.max_depth = max_depth
         self.max_depth_obj = max_depth_obj
         self.sbuf = NULL
