@@ -1,4 +1,16 @@
-/* See nuif_hashpipe.h. */
+/* See nuif_hashpipe.h.
+ *
+ * Design.  The SHA-256 state after the bytes [0, hashed) is `done`.  The worker takes the next
+ * slice [hashed, to), copies `done` into its own context `work`, hashes the slice there without
+ * the lock, and then, unless the writer has taken over meanwhile, swaps `work` and `done` and
+ * moves `hashed` to `to`.  At the end the writer takes over: it takes `done` and hashes whatever
+ * is left itself.  So the writer never waits for the worker to be *scheduled* (on a busy machine
+ * a new thread may not run for milliseconds): if the worker never ran, the writer hashes
+ * everything, as it would without a pipe.  The writer only waits while the worker is in the
+ * middle of a slice (`busy`), and only where the buffer is about to move or go away (hold, the
+ * end of finish, abort): slices are short (64 KiB, ~50 us).  The thread is detached and the
+ * structure is freed by whichever side lets go of it last.
+ */
 #include "nuif_hashpipe.h"
 
 #if NUIF_HAVE_OPENSSL && NUIF_HAVE_PTHREADS
@@ -9,46 +21,55 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The worker hashes at most this much between looks at the shared state, so a hold() (the
- * writer's buffer is about to move) never waits long. */
-#define NUIF_HASHPIPE_SLICE ((size_t)256 << 10)
+#define NUIF_HASHPIPE_SLICE ((size_t)64 << 10)
 
 struct nuif_hashpipe {
-    pthread_t thread;
     pthread_mutex_t mu;
-    pthread_cond_t more; /* writer -> worker: new bytes, release, final or stop */
-    pthread_cond_t idle; /* worker -> writer: not reading the buffer any more */
-    EVP_MD_CTX *ctx;
-    /* shared, under mu */
+    pthread_cond_t more; /* writer -> worker: new bytes, release, or stop */
+    pthread_cond_t idle; /* worker -> writer: the slice in progress is over */
+    /* everything below is shared, under mu */
+    EVP_MD_CTX *done;  /* the state after [0, hashed); the writer's once it took over */
+    EVP_MD_CTX *work;  /* the worker's scratch context */
     const unsigned char *base;
     size_t avail;  /* bytes [0, avail) of base are final */
-    size_t hashed; /* bytes [0, hashed) went into ctx */
-    int held;      /* the writer is moving base: do not start reading */
+    size_t hashed;
+    int held;      /* the writer is moving base: do not start a slice */
     int busy;      /* the worker is reading base without the lock */
-    int final;     /* avail is the whole text */
-    int stop;      /* abort: exit without a digest */
+    int stop;      /* the writer took over (or aborted): the worker exits */
     int failed;    /* an OpenSSL call failed */
-    unsigned char digest[32];
+    int refs;      /* 2: writer and worker; the last to let go frees */
 };
+
+static void nuif_hashpipe_free(nuif_hashpipe *hp) {
+    pthread_cond_destroy(&hp->idle);
+    pthread_cond_destroy(&hp->more);
+    pthread_mutex_destroy(&hp->mu);
+    EVP_MD_CTX_free(hp->done);
+    EVP_MD_CTX_free(hp->work);
+    free(hp);
+}
+
+/* Let go of hp (the lock held); frees it when the other side already did. */
+static void nuif_hashpipe_release(nuif_hashpipe *hp) {
+    int last = --hp->refs == 0;
+    pthread_mutex_unlock(&hp->mu);
+    if (last) {
+        nuif_hashpipe_free(hp);
+    }
+}
 
 static void *nuif_hashpipe_run(void *arg) {
     nuif_hashpipe *hp = (nuif_hashpipe *)arg;
     const unsigned char *base;
     size_t from, to;
-    unsigned int len = 0;
+    EVP_MD_CTX *t;
     int ok;
     pthread_mutex_lock(&hp->mu);
     for (;;) {
-        while (!hp->stop && (hp->held || (hp->hashed == hp->avail && !hp->final))) {
+        while (!hp->stop && (hp->held || hp->hashed == hp->avail)) {
             pthread_cond_wait(&hp->more, &hp->mu);
         }
         if (hp->stop) {
-            break;
-        }
-        if (hp->hashed == hp->avail) { /* final (see the wait), and everything is in */
-            if (!hp->failed && (EVP_DigestFinal_ex(hp->ctx, hp->digest, &len) != 1 || len != 32)) {
-                hp->failed = 1;
-            }
             break;
         }
         base = hp->base;
@@ -57,18 +78,26 @@ static void *nuif_hashpipe_run(void *arg) {
         if (to - from > NUIF_HASHPIPE_SLICE) {
             to = from + NUIF_HASHPIPE_SLICE;
         }
+        ok = !hp->failed && EVP_MD_CTX_copy_ex(hp->work, hp->done) == 1;
         hp->busy = 1;
         pthread_mutex_unlock(&hp->mu);
-        ok = hp->failed || EVP_DigestUpdate(hp->ctx, base + from, to - from) == 1;
+        ok = ok && EVP_DigestUpdate(hp->work, base + from, to - from) == 1;
         pthread_mutex_lock(&hp->mu);
-        if (!ok) {
-            hp->failed = 1;
-        }
-        hp->hashed = to;
         hp->busy = 0;
         pthread_cond_signal(&hp->idle);
+        if (!ok) {
+            hp->failed = 1;
+            break;
+        }
+        if (!hp->stop) { /* commit the slice */
+            t = hp->done;
+            hp->done = hp->work;
+            hp->work = t;
+            hp->hashed = to;
+        }
     }
-    pthread_mutex_unlock(&hp->mu);
+    ERR_clear_error();
+    nuif_hashpipe_release(hp);
     return NULL;
 }
 
@@ -76,6 +105,8 @@ static EVP_MD *nuif_hashpipe_md = NULL;
 
 nuif_hashpipe *nuif_hashpipe_start(void) {
     nuif_hashpipe *hp;
+    pthread_attr_t attr;
+    pthread_t thread;
     sigset_t all, old;
     int rc;
     if (nuif_hashpipe_md == NULL) { /* first use, under the caller's GIL */
@@ -89,43 +120,39 @@ nuif_hashpipe *nuif_hashpipe_start(void) {
     if (hp == NULL) {
         return NULL;
     }
-    hp->ctx = EVP_MD_CTX_new();
-    if (hp->ctx == NULL || EVP_DigestInit_ex2(hp->ctx, nuif_hashpipe_md, NULL) != 1) {
+    hp->done = EVP_MD_CTX_new();
+    hp->work = EVP_MD_CTX_new();
+    if (hp->done == NULL || hp->work == NULL ||
+        EVP_DigestInit_ex2(hp->done, nuif_hashpipe_md, NULL) != 1) {
         ERR_clear_error();
-        EVP_MD_CTX_free(hp->ctx);
+        EVP_MD_CTX_free(hp->done);
+        EVP_MD_CTX_free(hp->work);
         free(hp);
         return NULL;
     }
     if (pthread_mutex_init(&hp->mu, NULL) != 0) {
-        EVP_MD_CTX_free(hp->ctx);
+        EVP_MD_CTX_free(hp->done);
+        EVP_MD_CTX_free(hp->work);
         free(hp);
         return NULL;
     }
-    if (pthread_cond_init(&hp->more, NULL) != 0) {
-        pthread_mutex_destroy(&hp->mu);
-        EVP_MD_CTX_free(hp->ctx);
-        free(hp);
+    pthread_cond_init(&hp->more, NULL); /* cannot fail with default attributes on Linux */
+    pthread_cond_init(&hp->idle, NULL);
+    hp->refs = 2;
+    if (pthread_attr_init(&attr) != 0) {
+        nuif_hashpipe_free(hp);
         return NULL;
     }
-    if (pthread_cond_init(&hp->idle, NULL) != 0) {
-        pthread_cond_destroy(&hp->more);
-        pthread_mutex_destroy(&hp->mu);
-        EVP_MD_CTX_free(hp->ctx);
-        free(hp);
-        return NULL;
-    }
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     /* the worker starts with every signal blocked, so signals (Ctrl-C) keep going to the
      * interpreter's threads */
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    rc = pthread_create(&hp->thread, NULL, nuif_hashpipe_run, hp);
+    rc = pthread_create(&thread, &attr, nuif_hashpipe_run, hp);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
     if (rc != 0) {
-        pthread_cond_destroy(&hp->idle);
-        pthread_cond_destroy(&hp->more);
-        pthread_mutex_destroy(&hp->mu);
-        EVP_MD_CTX_free(hp->ctx);
-        free(hp);
+        nuif_hashpipe_free(hp);
         return NULL;
     }
     return hp;
@@ -140,50 +167,52 @@ void nuif_hashpipe_feed(nuif_hashpipe *hp, const unsigned char *base, size_t n) 
     pthread_mutex_unlock(&hp->mu);
 }
 
-void nuif_hashpipe_hold(nuif_hashpipe *hp) {
-    pthread_mutex_lock(&hp->mu);
-    hp->held = 1;
+/* Wait (the lock held) until the worker is not inside a slice. */
+static void nuif_hashpipe_wait_idle(nuif_hashpipe *hp) {
     while (hp->busy) {
         pthread_cond_wait(&hp->idle, &hp->mu);
     }
-    pthread_mutex_unlock(&hp->mu);
 }
 
-static void nuif_hashpipe_free(nuif_hashpipe *hp) {
-    ERR_clear_error();
-    pthread_cond_destroy(&hp->idle);
-    pthread_cond_destroy(&hp->more);
-    pthread_mutex_destroy(&hp->mu);
-    EVP_MD_CTX_free(hp->ctx);
-    free(hp);
+void nuif_hashpipe_hold(nuif_hashpipe *hp) {
+    pthread_mutex_lock(&hp->mu);
+    hp->held = 1;
+    nuif_hashpipe_wait_idle(hp);
+    pthread_mutex_unlock(&hp->mu);
 }
 
 int nuif_hashpipe_finish(nuif_hashpipe *hp, const unsigned char *base, size_t n,
                          unsigned char *digest) {
-    int rc;
+    EVP_MD_CTX *ctx;
+    size_t from;
+    unsigned int len = 0;
+    int ok;
+    /* take over: the state so far is ours; the worker stops after its slice, if any */
     pthread_mutex_lock(&hp->mu);
-    hp->base = base;
-    hp->avail = n;
-    hp->held = 0;
-    hp->final = 1;
+    hp->stop = 1;
     pthread_cond_signal(&hp->more);
+    ctx = hp->done;
+    hp->done = NULL;
+    from = hp->hashed;
+    ok = !hp->failed;
     pthread_mutex_unlock(&hp->mu);
-    pthread_join(hp->thread, NULL);
-    rc = hp->failed ? -1 : 0;
-    if (rc == 0) {
-        memcpy(digest, hp->digest, 32);
-    }
-    nuif_hashpipe_free(hp);
-    return rc;
+    ok = ok && from <= n && EVP_DigestUpdate(ctx, base + from, n - from) == 1 &&
+         EVP_DigestFinal_ex(ctx, digest, &len) == 1 && len == 32;
+    EVP_MD_CTX_free(ctx);
+    ERR_clear_error();
+    /* the caller may move or free the buffer next: no slice of the worker may still read it */
+    pthread_mutex_lock(&hp->mu);
+    nuif_hashpipe_wait_idle(hp);
+    nuif_hashpipe_release(hp);
+    return ok ? 0 : -1;
 }
 
 void nuif_hashpipe_abort(nuif_hashpipe *hp) {
     pthread_mutex_lock(&hp->mu);
     hp->stop = 1;
     pthread_cond_signal(&hp->more);
-    pthread_mutex_unlock(&hp->mu);
-    pthread_join(hp->thread, NULL);
-    nuif_hashpipe_free(hp);
+    nuif_hashpipe_wait_idle(hp);
+    nuif_hashpipe_release(hp);
 }
 
 int nuif_hashpipe_available(void) { return 1; }

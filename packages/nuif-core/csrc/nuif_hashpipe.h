@@ -12,9 +12,12 @@
  *   nuif_hashpipe_feed(hp, base, n);      bytes [0, n) at base are final and may be read
  *   nuif_hashpipe_hold(hp);               base is about to move: returns once the worker is not
  *                                         reading it; feed again (with the new base) to go on
- *   nuif_hashpipe_finish(hp, base, n, d); all n bytes final: digest into d (0) or -1; frees hp
- *   nuif_hashpipe_abort(hp);              error path: stop, join, free
+ *   nuif_hashpipe_finish(hp, base, n, d); all n bytes final: the writer takes over, hashes what
+ *                                         the worker has not, digest into d (0) or -1; hp is gone
+ *   nuif_hashpipe_abort(hp);              error path: stop; hp is gone
  *
+ * After finish or abort the worker no longer reads the buffer; the (detached) thread may still
+ * be exiting for a moment.
  * The worker never touches Python objects and needs no GIL.  Built only with OpenSSL and POSIX
  * threads; elsewhere start() returns NULL and the caller hashes as before.
  */
