@@ -224,3 +224,23 @@ def test_ci_build_hashes_while_writing() -> None:
     if os.environ.get("NUIF_REQUIRE_OPENSSL") != "1":
         pytest.skip("NUIF_REQUIRE_OPENSSL is not set (CI sets it)")
     assert HAVE_PIPE
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity"), reason="Linux only")
+def test_a_process_allowed_on_one_cpu_never_starts_the_thread() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import os\n"
+        "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+        "from nuif_core import _speedups as s\n"
+        "print(s._set_hashpipe(1, 1)[0])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) == sys.maxsize  # the default threshold: never
+    if len(__import__("os").sched_getaffinity(0)) >= 2:  # this process: the thread from 256 KiB
+        old = compiled._set_hashpipe(0, 1)
+        compiled._set_hashpipe(*old)
+        assert old[0] == 256 * 1024

@@ -2254,8 +2254,21 @@ cdef Py_ssize_t SHA_DIRECT_MAX = 64 * 1024
 
 # Texts of documents of at least _pipe_min input bytes are hashed on a second thread while they
 # are written, fed every _pipe_step output bytes (csrc/nuif_hashpipe.h).  Starting the thread costs
-# ~15-30 us, hashing a 256 KiB document's text ~0.1 ms.
-cdef Py_ssize_t _pipe_min = 256 * 1024
+# ~15-30 us, hashing a 256 KiB document's text ~0.1 ms.  A process allowed on one CPU only gains
+# nothing from a second thread: it never starts one.
+cdef Py_ssize_t _pipe_min = PY_SSIZE_T_MAX
+
+
+def _usable_cpus():
+    import os
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+if _usable_cpus() >= 2:
+    _pipe_min = 256 * 1024
 cdef Py_ssize_t _pipe_step = 128 * 1024
 cdef bint _pipe_fault = False
 
