@@ -52,13 +52,13 @@ def _err(fn: Any, *args: Any, **kwargs: Any) -> tuple[Any, ...] | None:
     return None
 
 
+def tuple_of(*args: Any) -> tuple[Any, ...]:
+    return args
+
+
 def _summary(impl: Any, data: bytes, limits: Limits, max_outline: int, plain: bool = False) -> Any:
     classes = (tuple_of, tuple_of, tuple_of) if plain else (Inspection, OutlineEntry, NodeRef)
     return impl.inspect_summary(data, limits.max_depth, limits.max_nodes, max_outline, *classes)
-
-
-def tuple_of(*args: Any) -> tuple[Any, ...]:
-    return args
 
 
 # -- spellings ------------------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def _text(doc: Any, rng: random.Random) -> bytes:
     return _spell(doc, rng, rng.choice([0.0, 0.2, 1.0])).encode("utf-8")
 
 
-# -- valid documents --------------------------------------------------------------------------------
+# -- valid documents ------------------------------------------------------------------------------
 
 
 @SETTINGS
@@ -165,7 +165,7 @@ def test_the_compiled_summary_and_its_twin_agree(
     assert plain[8] == tuple((e.id, e.kind, e.depth, e.children) for e in compiled.outline)
 
 
-# -- invalid documents --------------------------------------------------------------------------
+# -- invalid documents ----------------------------------------------------------------------------
 
 
 @SETTINGS
