@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 __all__ = [
     "IMPLEMENTATION", "canonical_document", "canonical_json", "canonical_result", "dumps",
-    "hash_bytes", "loads", "node_spans", "valid_report",
+    "hash_bytes", "inspect_summary", "loads", "node_spans", "valid_report",
 ]
 
 loads: Callable[[bytes, int], Any]
@@ -27,6 +27,11 @@ canonical_result: Callable[[bytes, int, int, Callable[[bytes, str, bool], Any]],
 #: ``(data, max_depth, max_nodes, make)`` → ``make(True, hash, (), False)`` for a valid NUIF
 #: document, or None as ``canonical_document`` (``validate``'s valid report in one call)
 valid_report: Callable[[bytes, int, int, Callable[[bool, str, "tuple[()]", bool], Any]], Any]
+#: ``(data, max_depth, max_nodes, max_outline, make, entry, ref)`` → ``make(hash, is_canonical,
+#: input_bytes, canonical_bytes, node_count, max_depth, kinds, ref(root_id, root_kind), outline,
+#: truncated)`` with ``outline`` a tuple of ``entry(id, kind, depth, children)``, for a valid NUIF
+#: document, or None as ``canonical_document`` (``inspect`` in one call)
+inspect_summary: Callable[..., Any]
 #: ``"sha256:"`` + lowercase hex SHA-256 of the bytes
 hash_bytes: Callable[[bytes], str]
 #: canonical document text → ``(root_start, {id: (start, head_end, kind_start, kind_end, depth)})``
@@ -63,5 +68,6 @@ canonical_json = _impl.canonical_json
 canonical_document = _impl.canonical_document
 canonical_result = _impl.canonical_result
 valid_report = _impl.valid_report
+inspect_summary = _impl.inspect_summary
 hash_bytes = _impl.hash_bytes
 node_spans = _impl.node_spans

@@ -27,7 +27,7 @@ from ._errors import NuifError, describe_found, join_pointer, text_error
 
 __all__ = [
     "canonical_document", "canonical_json", "canonical_result", "dumps", "format_number",
-    "hash_bytes", "loads", "node_spans", "valid_report",
+    "hash_bytes", "inspect_summary", "loads", "node_spans", "valid_report",
 ]
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -572,6 +572,58 @@ def valid_report(
     if canonical is None:
         return None
     return make(True, hash_bytes(canonical), (), False)
+
+
+def inspect_summary(
+    data: bytes,
+    max_depth: int,
+    max_nodes: int,
+    max_outline: int,
+    make: Callable[..., R],
+    entry: Callable[[str, str, int, int], Any],
+    ref: Callable[[str, str], Any],
+) -> R | None:
+    """``make(hash, is_canonical, input_bytes, canonical_bytes, node_count, max_depth, kinds,
+    ref(root_id, root_kind), outline, truncated)`` for a valid NUIF document, or None when it
+    has a schema problem (exactly when ``canonical_document`` returns None; text errors raise as
+    there).
+
+    ``max_depth`` is the depth of the node tree (the root alone is 1); ``kinds`` maps every kind
+    to its number of nodes, sorted by kind; ``outline`` is a tuple of ``entry(id, kind, depth,
+    children)`` (depth: root = 1; children: the number of child nodes) for the first
+    ``max_outline`` nodes in document pre-order; ``truncated`` says whether nodes were left out.
+    ``make``, ``entry`` and ``ref`` are ``_document.Inspection``, ``OutlineEntry`` and
+    ``NodeRef``; the compiled twin reads all of it off its token tape, this one walks the
+    normalized model.
+    """
+    from ._document import Checker, normalize
+
+    value = loads(data, max_depth)
+    checker = Checker(_NodeLimit(max_nodes), 1)  # type: ignore[arg-type]
+    checker.document(value)
+    if checker.found:
+        return None
+    doc = normalize(value)
+    canonical = dumps(doc, max_depth)
+    kinds: dict[str, int] = {}
+    outline: list[Any] = []
+    count = deepest = 0
+    stack = [(doc["root"], 1)]
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        deepest = max(deepest, depth)
+        kinds[node["kind"]] = kinds.get(node["kind"], 0) + 1
+        children = node.get("children", ())
+        if len(outline) < max_outline:
+            outline.append(entry(node["id"], node["kind"], depth, len(children)))
+        stack.extend((child, depth + 1) for child in reversed(children))
+    root = doc["root"]
+    return make(
+        hash_bytes(canonical), canonical == data, len(data), len(canonical), count, deepest,
+        dict(sorted(kinds.items())), ref(root["id"], root["kind"]), tuple(outline),
+        count > len(outline),
+    )
 
 
 # -- node spans of a canonical document ------------------------------------------------------

@@ -611,7 +611,22 @@ def inspect(
         raise TypeError("max_outline_nodes must be an int")
     if max_outline_nodes < 0:
         raise ValueError("max_outline_nodes must not be negative")
-    data, canonical, doc = parse_canonical(text, limits)
+    data, lim = _bytes_and_limits(text, limits)
+    # the fast path: parse, §3 check, canonical text, hash and the summary of the node tree (read
+    # off the checked token tape, no Python model) in one compiled call
+    result = _codec.inspect_summary(
+        data, lim.max_depth, lim.max_nodes, max_outline_nodes, Inspection, OutlineEntry, NodeRef
+    )
+    if result is None:  # a schema problem (raised here), or a document only Python handles
+        canonical, doc = _checked_canonical(data, lim)
+        result = _inspection(data, canonical, doc, max_outline_nodes)
+    return result  # type: ignore[no-any-return]
+
+
+def _inspection(
+    data: bytes, canonical: bytes, doc: dict[str, Any], max_outline_nodes: int
+) -> Inspection:
+    """:func:`inspect`'s result from the validated, normalized model (the Python path)."""
     kinds: dict[str, int] = {}
     outline: list[OutlineEntry] = []
     count = deepest = 0

@@ -96,7 +96,8 @@ cdef object _tw():
 
 __all__ = [
     "canonical_document", "canonical_json", "canonical_result", "dumps", "float_backend",
-    "hash_backend", "hash_bytes", "hashpipe_backend", "loads", "scan_backend", "valid_report",
+    "hash_backend", "hash_bytes", "hashpipe_backend", "inspect_summary", "loads", "scan_backend",
+    "valid_report",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -2187,17 +2188,20 @@ def canonical_document(data, max_depth, max_nodes):
 
 
 cdef object _document_text(bytes b, object max_depth, object max_nodes,
-                           unsigned char* digest=NULL, bint* got=NULL):
+                           unsigned char* digest=NULL, bint* got=NULL, list keep=None):
     """canonical_document for arguments already checked (bytes below LIMIT_TAPE, two ints).
 
     With ``digest``, a large text is also hashed while it is written (csrc/nuif_hashpipe.h):
-    ``*got`` says whether ``digest`` holds its SHA-256."""
+    ``*got`` says whether ``digest`` holds its SHA-256.  With ``keep``, the parser of a valid
+    document is appended to it, so its checked tape outlives the call (``inspect_summary``)."""
     cdef _Parser ps = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     cdef Py_ssize_t mn = max_nodes if max_nodes < (1 << 40) else (1 << 40)
     ps.validate()
     ps.run()
     if not ps.check_document(mn):
         return None
+    if keep is not None:
+        keep.append(ps)
     ps.want_digest = digest != NULL
     canonical = ps.write()
     if ps.has_digest:
@@ -2407,6 +2411,212 @@ def valid_report(data, max_depth, max_nodes, make):
         return None
     return _filled(make, _REPORT_FIELDS, (True, _hash_text(canonical, digest if got else NULL),
                                           (), False))
+
+
+# ---------------------------------------------------------------------------------------------
+# inspect in one call: the canonical text's hash and size, and a summary of the node tree read
+# off the checked tape (no Python model)
+
+cdef tuple _INSPECTION_FIELDS = ("hash", "is_canonical", "input_bytes", "canonical_bytes",
+                                 "node_count", "max_depth", "kinds", "root", "outline",
+                                 "truncated")
+cdef tuple _ENTRY_FIELDS = ("id", "kind", "depth", "children")
+cdef tuple _REF_FIELDS = ("id", "kind")
+
+
+cdef inline object _ascii_str(const uint8_t* s, Py_ssize_t L):
+    """A str of L ASCII bytes (ids and kinds: the §3 check admitted only ASCII)."""
+    o = PyUnicode_New(L, 127)
+    memcpy(PyUnicode_DATA(o), s, L)
+    return o
+
+
+cdef object _made(object cls, object plan, tuple values):
+    """``_filled`` with the plan already looked up (one per class per call)."""
+    cdef Py_ssize_t i
+    if plan is None:
+        return cls(*values)
+    r = nuif_type_alloc(cls)
+    for i in range(len(<tuple>plan)):
+        nuif_descr_set((<tuple>plan)[i], r, values[i])
+    return r
+
+
+cdef object _tree_summary(_Parser ps, Py_ssize_t max_outline, object entry, object ref):
+    """``(node_count, max_depth, kinds, root, outline, truncated)`` of the document on the tape
+    of ``ps``, which ``check_document`` accepted (every node valid, F_SKIP set on the members
+    normalization omits).  Nodes are visited in document pre-order with an explicit stack, as
+    ``check_nodes`` visits them; a node's members are told apart by the length of their
+    (decoded) names, the only four names the check let through: id 2, kind 4, attrs 5,
+    children 8."""
+    cdef Tok* tape = ps.tape
+    cdef Tok* t
+    cdef Tok* kt
+    cdef Tok* kk
+    cdef Py_ssize_t k, end, vi, node = -1, children, id_tok, kind_tok, nkids, e
+    cdef Py_ssize_t count = 0, deepest = 0, sp = 0, cap = ps.maxd + 2
+    cdef Py_ssize_t* cur = NULL
+    cdef Py_ssize_t* cend
+    # kinds: open addressing over (32-bit hash << 32) | (token of the first such kind + 1), a
+    # count per slot; load <= 1/2
+    cdef uint64_t* kslot = NULL
+    cdef Py_ssize_t* kcount = NULL
+    cdef uint64_t* nslot
+    cdef Py_ssize_t* ncount
+    cdef Py_ssize_t kcap = 64, kused = 0, slot, j
+    cdef uint64_t h, x
+    cdef const uint8_t* s
+    entry_plan = _slot_plan(entry, _ENTRY_FIELDS)
+    outline = []
+    # the root: the document's "root" member
+    k = 1
+    end = tape[0].a
+    while k < end:
+        if tape[k].b == 4 and memcmp(ps.tstr(&tape[k]), b"root", 4) == 0:
+            node = k + 1
+        k = ps.vend(k + 1)
+    if node < 0:  # pragma: no cover - check_document found it
+        raise AssertionError("no root on a checked tape")
+    cur = <Py_ssize_t*>PyMem_Malloc(2 * cap * sizeof(Py_ssize_t))
+    kslot = <uint64_t*>PyMem_Calloc(kcap, sizeof(uint64_t))
+    kcount = <Py_ssize_t*>PyMem_Malloc(kcap * sizeof(Py_ssize_t))
+    if cur == NULL or kslot == NULL or kcount == NULL:
+        PyMem_Free(cur)
+        PyMem_Free(kslot)
+        PyMem_Free(kcount)
+        raise MemoryError()
+    cend = cur + cap
+    try:
+        root_node = node
+        while True:
+            count += 1
+            if sp + 1 > deepest:
+                deepest = sp + 1
+            t = &tape[node]
+            id_tok = kind_tok = children = -1
+            k = node + 1
+            end = t.a
+            while k < end:
+                kt = &tape[k]
+                vi = k + 1
+                if kt.b == 2:
+                    id_tok = vi
+                elif kt.b == 4:
+                    kind_tok = vi
+                elif kt.b == 8 and not (kt.flags & F_SKIP):
+                    children = vi
+                k = ps.vend(vi)
+            # count the kind
+            kk = &tape[kind_tok]
+            s = ps.tstr(kk)
+            h = _fnv(s, kk.b) & 0xFFFFFFFFULL
+            slot = <Py_ssize_t>(h & <uint64_t>(kcap - 1))
+            h <<= 32
+            while True:
+                x = kslot[slot]
+                if x == 0:
+                    kslot[slot] = h | <uint64_t>(kind_tok + 1)
+                    kcount[slot] = 1
+                    kused += 1
+                    break
+                if (x & 0xFFFFFFFF00000000ULL) == h:
+                    e = <Py_ssize_t>(x & 0xFFFFFFFFULL) - 1
+                    if tape[e].b == kk.b and memcmp(ps.tstr(&tape[e]), s, kk.b) == 0:
+                        kcount[slot] += 1
+                        break
+                slot = (slot + 1) & (kcap - 1)
+            if 2 * kused > kcap:
+                nslot = <uint64_t*>PyMem_Calloc(2 * kcap, sizeof(uint64_t))
+                ncount = <Py_ssize_t*>PyMem_Malloc(2 * kcap * sizeof(Py_ssize_t))
+                if nslot == NULL or ncount == NULL:
+                    PyMem_Free(nslot)
+                    PyMem_Free(ncount)
+                    raise MemoryError()
+                for j in range(kcap):
+                    x = kslot[j]
+                    if x:
+                        slot = <Py_ssize_t>((x >> 32) & <uint64_t>(2 * kcap - 1))
+                        while nslot[slot]:
+                            slot = (slot + 1) & (2 * kcap - 1)
+                        nslot[slot] = x
+                        ncount[slot] = kcount[j]
+                PyMem_Free(kslot)
+                PyMem_Free(kcount)
+                kslot, kcount = nslot, ncount
+                kcap *= 2
+            # the outline
+            if count <= max_outline:
+                nkids = 0
+                if children >= 0:
+                    e = children + 1
+                    while e < tape[children].a:
+                        nkids += 1
+                        e = ps.vend(e)
+                PyList_Append(outline, _made(entry, entry_plan, (
+                    _ascii_str(ps.tstr(&tape[id_tok]), tape[id_tok].b),
+                    _ascii_str(s, kk.b), sp + 1, nkids)))
+            if node == root_node:
+                root = _made(ref, _slot_plan(ref, _REF_FIELDS), (
+                    _ascii_str(ps.tstr(&tape[id_tok]), tape[id_tok].b), _ascii_str(s, kk.b)))
+            # the next node
+            if children >= 0:
+                if sp >= cap:  # pragma: no cover - nodes nest at most maxd / 2 deep
+                    raise AssertionError("the node stack overflowed on a checked tape")
+                cur[sp] = children + 1
+                cend[sp] = tape[children].a
+                sp += 1
+            while sp > 0 and cur[sp - 1] == cend[sp - 1]:
+                sp -= 1
+            if sp == 0:
+                break
+            node = cur[sp - 1]
+            cur[sp - 1] = tape[node].a
+        kinds = []
+        for j in range(kcap):
+            x = kslot[j]
+            if x:
+                kk = &tape[<Py_ssize_t>(x & 0xFFFFFFFFULL) - 1]
+                kinds.append((_ascii_str(ps.tstr(kk), kk.b), kcount[j]))
+    finally:
+        PyMem_Free(cur)
+        PyMem_Free(kslot)
+        PyMem_Free(kcount)
+    kinds.sort()
+    return count, deepest, dict(kinds), root, tuple(outline), count > len(outline)
+
+
+def inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref):
+    """``make(hash, is_canonical, input_bytes, canonical_bytes, node_count, max_depth, kinds,
+    ref(root_id, root_kind), outline, truncated)`` for a valid NUIF document, or None when it has
+    a schema problem (exactly when ``canonical_document`` returns None; text errors raise as
+    there).  ``outline`` is a tuple of ``entry(id, kind, depth, children)`` for the first
+    ``max_outline`` nodes in document pre-order (see ``_codec_py.inspect_summary``).
+
+    The text is parsed, checked and written by ``_document_text``; the node tree is then read
+    off the same checked tape (``_tree_summary``), so no Python model is built.  When ``make``,
+    ``entry`` and ``ref`` are the frozen slots dataclasses ``Inspection``, ``OutlineEntry`` and
+    ``NodeRef``, their slots are set here (``_filled``)."""
+    if (type(data) is not bytes or type(max_depth) is not int or type(max_nodes) is not int
+            or type(max_outline) is not int or len(data) >= LIMIT_TAPE):
+        return _tw().inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref)
+    cdef bytes b = <bytes>data
+    cdef unsigned char digest[32]
+    cdef bint got = False
+    cdef list keep = []
+    cdef Py_ssize_t mo = 0
+    if max_outline > 0:
+        mo = max_outline if max_outline < (1 << 40) else (1 << 40)
+    canonical = _document_text(b, max_depth, max_nodes, digest, &got, keep)
+    if canonical is None:
+        return None
+    h = _hash_text(canonical, digest if got else NULL)
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(canonical)
+    same = (n == PyBytes_GET_SIZE(b)
+            and memcmp(PyBytes_AS_STRING(canonical), PyBytes_AS_STRING(b), n) == 0)
+    count, deepest, kinds, root, outline, truncated = _tree_summary(<_Parser>keep[0], mo, entry,
+                                                                    ref)
+    return _filled(make, _INSPECTION_FIELDS, (h, same, PyBytes_GET_SIZE(b), n, count, deepest,
+                                              kinds, root, outline, truncated))
 
 
 # ---------------------------------------------------------------------------------------------
