@@ -60,7 +60,7 @@ def version_text() -> str:
         from nuif_core import _speedups
 
         codec += (f" [{_speedups.float_backend()}, {_speedups.hash_backend()}, "
-                  f"{_speedups.scan_backend()}]")
+                  f"{_speedups.scan_backend()}, {_speedups.utf8_backend()}]")
     return (
         f"nuif {cli_version} (nuif-core {nuif_core.__version__}, {codec}, "
         f"Python {platform.python_version()})"
