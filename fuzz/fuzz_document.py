@@ -98,7 +98,7 @@ def check(data: bytes, lim: object = None) -> None:
         if as_str != canon:
             c.fail("str and bytes input disagree", as_str, canon)
 
-    insp = c.outcome(nc.inspect, data, max_outline_nodes=3, limits=lim)
+    insp = c.twin_outcomes(nc.inspect, data, max_outline_nodes=3, limits=lim)
     if insp[0] != "ok":
         c.fail("inspect fails on a valid document", insp)
     insp = insp[1]

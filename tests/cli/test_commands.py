@@ -31,11 +31,14 @@ def test_version_names_both_distributions(nuif) -> None:
     m = re.match(r"nuif \S+ \(nuif-core \S+, (compiled|python) codec(?: \[(.*)\])?, Python \S+\)", r.text)
     assert m, r.text
     assert nuif_core.__version__ in r.text
-    if m.group(1) == "compiled":  # the compiled codec names its float, hash and scan routes
+    if m.group(1) == "compiled":  # the compiled codec names its float, hash, scan and UTF-8 routes
         from nuif_core import _speedups
 
+        hashing = _speedups.hash_backend()
+        if _speedups.hashpipe_backend() == "thread":
+            hashing += "+thread"
         assert m.group(2) == ", ".join(
-            (_speedups.float_backend(), _speedups.hash_backend(), _speedups.scan_backend())
+            (_speedups.float_backend(), hashing, _speedups.scan_backend(), _speedups.utf8_backend())
         )
 
 

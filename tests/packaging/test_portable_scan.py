@@ -4,7 +4,8 @@ On x86-64 the compiled codec scans whitespace, string bodies and ASCII runs 16 b
 with SSE2; every other CPU (ARM servers and laptops included) gets the portable word-at-a-time
 code in ``csrc/nuif_scan.h``.  So that CI on this x86-64 machine proves both, this test builds
 the extension with ``-DNUIF_SCAN_PORTABLE=ON`` into a throw-away virtual environment and runs the
-codec's twin, conformance, edge-case and document fast-path tests against it.
+codec's twin, conformance, edge-case, document fast-path and UTF-8 route tests against it (that
+build also leaves out the vector UTF-8 check of ``csrc/nuif_utf8.h``: only the scalar route runs).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ CORE_TESTS = [
     "tests/core/test_codec_edge.py",
     "tests/core/test_conformance.py",
     "tests/core/test_document_fast_path.py",
+    "tests/core/test_utf8_routes.py",
 ]
 
 
@@ -52,10 +54,11 @@ def test_portable_scanners_pass_the_codec_tests(tmp_path: Path) -> None:
         check=True, capture_output=True, timeout=900,
     )
     probe = subprocess.run(
-        [str(py), "-c", "from nuif_core import _speedups as s; print(s.scan_backend())"],
+        [str(py), "-c",
+         "from nuif_core import _speedups as s; print(s.scan_backend(), s.utf8_backend())"],
         check=True, capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )
-    assert probe.stdout.strip() == "portable"
+    assert probe.stdout.split() == ["portable", "scalar"]
     env = {**os.environ, "NUIF_REQUIRE_EXTENSION": "1"}
     env.pop("NUIF_NO_EXTENSIONS", None)
     result = subprocess.run(

@@ -59,8 +59,11 @@ def version_text() -> str:
         # the compiled codec's optional routes, for bug reports (docs/format.md)
         from nuif_core import _speedups
 
-        codec += (f" [{_speedups.float_backend()}, {_speedups.hash_backend()}, "
-                  f"{_speedups.scan_backend()}]")
+        hashing = _speedups.hash_backend()
+        if _speedups.hashpipe_backend() == "thread":  # large texts hashed while written
+            hashing += "+thread"
+        codec += (f" [{_speedups.float_backend()}, {hashing}, "
+                  f"{_speedups.scan_backend()}, {_speedups.utf8_backend()}]")
     return (
         f"nuif {cli_version} (nuif-core {nuif_core.__version__}, {codec}, "
         f"Python {platform.python_version()})"

@@ -75,6 +75,10 @@ cdef extern from "nuif_hashpipe.h":
     void nuif_hashpipe_abort(nuif_hashpipe* hp) noexcept nogil
     int nuif_hashpipe_available() noexcept nogil
 
+cdef extern from "nuif_utf8.h":
+    int nuif_utf8_route() noexcept nogil
+    int nuif_utf8_valid(const uint8_t* p, size_t n, int route) noexcept nogil
+
 cdef extern from "nuif_float.h":
     int nuif_parse_double(const char* s, size_t n, double* out) noexcept nogil
     int nuif_shortest_double(double x, char* buf) noexcept nogil
@@ -97,7 +101,7 @@ cdef object _tw():
 __all__ = [
     "canonical_document", "canonical_json", "canonical_result", "dumps", "float_backend",
     "hash_backend", "hash_bytes", "hashpipe_backend", "inspect_summary", "loads", "scan_backend",
-    "valid_report",
+    "utf8_backend", "valid_report",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -365,13 +369,39 @@ cdef void _init_utf8_tables() noexcept:
 _init_utf8_tables()
 
 
+# The verdict comes from csrc/nuif_utf8.h's vector check (AVX2 or SSSE3, chosen once at import
+# from what the CPU has) where the build compiled it, else from the scalar loop below; the two
+# always agree.  ``_set_utf8_route`` switches routes so the tests can compare them.
+cdef int _utf8_route = nuif_utf8_route()
+cdef tuple _UTF8_ROUTES = ("scalar", "ssse3", "avx2")
+
+
+def utf8_backend():
+    """``"avx2"``, ``"ssse3"`` or ``"scalar"``: which route checks that a whole input is UTF-8."""
+    return _UTF8_ROUTES[_utf8_route]
+
+
+def _set_utf8_route(str route):
+    """Testing only: check UTF-8 with ``route`` (``"scalar"``, or a vector route that is no better
+    than what this CPU and build allow); returns the old route's name."""
+    global _utf8_route
+    cdef str old = _UTF8_ROUTES[_utf8_route]
+    cdef int r = _UTF8_ROUTES.index(route)
+    if r > nuif_utf8_route():
+        raise ValueError(f"this CPU or build cannot check UTF-8 with {route}")
+    _utf8_route = r
+    return old
+
+
 cdef bint _utf8_ok(const uint8_t* p, Py_ssize_t n) noexcept nogil:
     """True when p[0:n] is valid UTF-8 (the same verdict as ``_utf8_bad(p, n) < 0``).
 
-    One pass with few branches per character: ASCII runs skip 8 bytes at a time; a multi-byte
-    sequence is checked with one table lookup and one masked 32-bit load.  ``_utf8_bad`` then
-    only runs to locate an error.
+    The vector route when there is one; else one pass with few branches per character: ASCII
+    runs skip 8 bytes at a time; a multi-byte sequence is checked with one table lookup and one
+    masked 32-bit load.  ``_utf8_bad`` then only runs to locate an error.
     """
+    if _utf8_route:
+        return nuif_utf8_valid(p, <size_t>n, _utf8_route) == 1
     cdef Py_ssize_t i = 0
     cdef uint32_t v
     cdef uint8_t c, L, c1
@@ -394,6 +424,11 @@ cdef bint _utf8_ok(const uint8_t* p, Py_ssize_t n) noexcept nogil:
         i += L
     # i is at a character boundary: the last few bytes go through the exact check
     return _utf8_bad(p + i, n - i) < 0
+
+
+def _utf8_check(bytes data not None):
+    """Testing only: the whole-input verdict (``_utf8_ok``) of the current route."""
+    return _utf8_ok(<const uint8_t*>PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data))
 
 
 cdef inline Py_ssize_t _nonchar_at(const uint8_t* p, Py_ssize_t j) noexcept nogil:

@@ -1,0 +1,383 @@
+/* Whole-input UTF-8 validation with vector table lookups (the "lookup" method of J. Keiser and
+ * D. Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte", Software: Practice and
+ * Experience 51(5), 2021), written for NUIF from the paper's description.
+ *
+ * The verdict is the one of Python's strict decoder (bytes.decode('utf-8')): every sequence is
+ * the shortest form, no code point is a surrogate (U+D800..U+DFFF) or above U+10FFFF.  Only the
+ * verdict is computed here; _speedups.pyx's scalar _utf8_bad locates the first bad byte when the
+ * verdict is "invalid".
+ *
+ * How it works.  UTF-8 is a sequence of characters:
+ *
+ *   00..7F                      ASCII
+ *   C2..DF  80..BF              2 bytes
+ *   E0..EF  80..BF  80..BF      3 bytes; E0 needs A0..BF second (shorter forms are overlong),
+ *                                        ED needs 80..9F second (A0..BF would be surrogates)
+ *   F0..F4  80..BF  80..BF  80..BF
+ *                               4 bytes; F0 needs 90..BF second (overlong), F4 needs 80..8F
+ *                                        second (above U+10FFFF); F5..FF and C0, C1 never occur
+ *
+ * Almost every rule is about two neighbouring bytes: a lead byte and the byte after it.  A byte
+ * pair is classified by three 4-bit keys: the high and the low nibble of the first byte and the
+ * high nibble of the second.  Each key indexes a 16-entry table of 8-bit masks (one SSSE3/AVX2
+ * byte shuffle each, 16 or 32 pairs at a time); bit k of a table entry says "a pair with this
+ * nibble can belong to error class k".  A pair is in class k exactly when all three lookups have
+ * bit k set, so the AND of the three masks is nonzero for a bad pair.  Eight classes fit in a
+ * byte because the classes were cut so that each is the product of three nibble conditions:
+ *
+ *   bit 0  a lead byte (C0..FF) followed by ASCII or by another lead byte: the sequence is cut
+ *   bit 1  an ASCII byte followed by a continuation byte (80..BF): a stray continuation
+ *   bit 2  E0 followed by 80..9F: an overlong 3-byte form
+ *   bit 3  F4 followed by 90..BF, or F5..FF followed by 90..BF: above U+10FFFF
+ *   bit 4  ED followed by A0..BF: a surrogate
+ *   bit 5  C0 or C1 followed by a continuation byte: an overlong 2-byte form
+ *   bit 6  F0 followed by 80..8F (overlong 4-byte form) or F5..FF followed by 80..8F (too big);
+ *          the two share a bit because their first bytes' low nibbles never overlap with the
+ *          other rule's (F0 has low nibble 0, F5..FF have 5..F, and F4 has neither)
+ *   bit 7  a continuation byte followed by a continuation byte: not an error by itself
+ *
+ * Bit 7 is what the pair rules cannot decide: whether a continuation byte after a continuation
+ * byte is wanted.  It is wanted exactly when the byte two places back is a 3- or 4-byte lead
+ * (E0..FF) or the byte three places back is a 4-byte lead (F0..FF); anywhere else it is one too
+ * many.  Conversely, where such a lead says "a continuation byte must be here", bit 7 must be
+ * set.  So "bit 7 of the pair classes" XOR "must be a 2nd/3rd continuation" is an error.  (When
+ * both leads are present at once, one lead follows another and bit 0 already fires.)  The test
+ * "byte >= E0" is one saturating subtraction: byte - 0x60 keeps its top bit exactly for E0..FF,
+ * and byte - 0x70 exactly for F0..FF.
+ *
+ * Each block of 16 or 32 bytes needs the last three bytes of the block before it (the first
+ * bytes of a block pair up with them): the previous block is kept in a register and "the byte
+ * k places back" is a byte-wise shift across the two blocks (palignr).  A block with no byte
+ * >= 0x80 cannot hold an error of its own; it only has to make sure the previous block did not
+ * end inside a sequence.  So runs of ASCII are skipped 64 bytes at a time (loads, ORs and one
+ * test), and the check that the block before them ended at a character boundary is computed
+ * when that block is classified (its last three bytes compared with F0, E0 and C0).  After an
+ * ASCII run the "previous block" is all zeros: an ASCII byte before a block acts like a zero.
+ *
+ * Memory: only bytes inside p[0:n) are read.  The last n % 16 (or 32) bytes are copied into a
+ * zeroed block; zero bytes are ASCII, so a sequence cut by the end of the input fails the
+ * ordinary checks at the first zero (every partial sequence is followed by at least one zero).
+ * Errors are only OR-ed into an accumulator and looked at once at the end.
+ *
+ * Builds: the vector code is compiled only by GCC and Clang on x86-64 (function attributes
+ * target("ssse3") and target("avx2"), so the rest of the extension keeps its baseline -O3
+ * flags) and chosen at run time with __builtin_cpu_supports.  With NUIF_SCAN_PORTABLE, on other
+ * CPUs and with other compilers, nuif_utf8_route() is 0 and the caller's scalar code runs.
+ */
+#ifndef NUIF_UTF8_H
+#define NUIF_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if !defined(NUIF_SCAN_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__x86_64__)
+#include <immintrin.h>
+#define NUIF_UTF8_SIMD 1
+#else
+#define NUIF_UTF8_SIMD 0
+#endif
+
+/* routes: what nuif_utf8_route() returns and nuif_utf8_valid() takes */
+#define NUIF_UTF8_SCALAR 0
+#define NUIF_UTF8_SSSE3 1
+#define NUIF_UTF8_AVX2 2
+
+#if NUIF_UTF8_SIMD
+
+/* the error classes (see above) */
+#define NUIF_U8_CUT 0x01       /* lead, then ASCII or lead */
+#define NUIF_U8_STRAY 0x02     /* ASCII, then continuation */
+#define NUIF_U8_OVER3 0x04     /* E0, then 80..9F */
+#define NUIF_U8_BIG 0x08       /* F4..FF, then 90..BF (F4 only up to 8F) */
+#define NUIF_U8_SURR 0x10      /* ED, then A0..BF */
+#define NUIF_U8_OVER2 0x20     /* C0/C1, then continuation */
+#define NUIF_U8_OVER4_BIG 0x40 /* F0 then 80..8F; F5..FF then 80..8F */
+#define NUIF_U8_CONT2 0x80     /* continuation, then continuation */
+
+/* classes decided by the first byte's high nibble and the second byte alone: every entry of
+ * the low-nibble table carries them */
+#define NUIF_U8_ANY_LOW (NUIF_U8_CUT | NUIF_U8_STRAY | NUIF_U8_CONT2)
+
+/* first byte, high nibble: 0..7 ASCII, 8..B continuation, C..F lead */
+static const uint8_t nuif_u8_first_hi[16] = {
+    NUIF_U8_STRAY, NUIF_U8_STRAY, NUIF_U8_STRAY, NUIF_U8_STRAY,
+    NUIF_U8_STRAY, NUIF_U8_STRAY, NUIF_U8_STRAY, NUIF_U8_STRAY,
+    NUIF_U8_CONT2, NUIF_U8_CONT2, NUIF_U8_CONT2, NUIF_U8_CONT2,
+    NUIF_U8_CUT | NUIF_U8_OVER2,                                     /* C_ */
+    NUIF_U8_CUT,                                                     /* D_ */
+    NUIF_U8_CUT | NUIF_U8_OVER3 | NUIF_U8_SURR,                      /* E_ */
+    NUIF_U8_CUT | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,                   /* F_ */
+};
+
+/* first byte, low nibble: which lead bytes of the C_, E_ and F_ rows are special */
+static const uint8_t nuif_u8_first_lo[16] = {
+    NUIF_U8_ANY_LOW | NUIF_U8_OVER2 | NUIF_U8_OVER3 | NUIF_U8_OVER4_BIG, /* C0 E0 F0 */
+    NUIF_U8_ANY_LOW | NUIF_U8_OVER2,                                     /* C1 */
+    NUIF_U8_ANY_LOW,
+    NUIF_U8_ANY_LOW,
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG,                                       /* F4 */
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,                   /* F5 .. */
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG | NUIF_U8_OVER4_BIG | NUIF_U8_SURR,   /* ED, FD */
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,
+    NUIF_U8_ANY_LOW | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,                  /* .. FF */
+};
+
+/* second byte, high nibble */
+static const uint8_t nuif_u8_second_hi[16] = {
+    NUIF_U8_CUT, NUIF_U8_CUT, NUIF_U8_CUT, NUIF_U8_CUT,           /* ASCII */
+    NUIF_U8_CUT, NUIF_U8_CUT, NUIF_U8_CUT, NUIF_U8_CUT,
+    NUIF_U8_STRAY | NUIF_U8_CONT2 | NUIF_U8_OVER2 | NUIF_U8_OVER3 | NUIF_U8_OVER4_BIG, /* 8_ */
+    NUIF_U8_STRAY | NUIF_U8_CONT2 | NUIF_U8_OVER2 | NUIF_U8_OVER3 | NUIF_U8_BIG,       /* 9_ */
+    NUIF_U8_STRAY | NUIF_U8_CONT2 | NUIF_U8_OVER2 | NUIF_U8_SURR | NUIF_U8_BIG,        /* A_ */
+    NUIF_U8_STRAY | NUIF_U8_CONT2 | NUIF_U8_OVER2 | NUIF_U8_SURR | NUIF_U8_BIG,        /* B_ */
+    NUIF_U8_CUT, NUIF_U8_CUT, NUIF_U8_CUT, NUIF_U8_CUT,           /* leads */
+};
+
+/* Byte i of a block may not start a sequence that the block's end cuts: the last three bytes
+ * must be below F0, E0 and C0 respectively (the others below 0xFF + 1).  A byte above its limit
+ * leaves a nonzero saturating difference. */
+static const uint8_t nuif_u8_end_limit[32] = {
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xEF, 0xDF, 0xBF,
+};
+
+/* ---- 16 bytes at a time (SSSE3) ------------------------------------------------------------ */
+
+#define NUIF_U8_SSSE3 __attribute__((target("ssse3")))
+
+typedef struct {
+    __m128i t1h, t1l, t2h, nib, cont3, cont4, top;
+} nuif_u8_k128;
+
+NUIF_U8_SSSE3 static inline nuif_u8_k128 nuif_u8_consts128(void) {
+    nuif_u8_k128 k;
+    k.t1h = _mm_loadu_si128((const __m128i *)nuif_u8_first_hi);
+    k.t1l = _mm_loadu_si128((const __m128i *)nuif_u8_first_lo);
+    k.t2h = _mm_loadu_si128((const __m128i *)nuif_u8_second_hi);
+    k.nib = _mm_set1_epi8(0x0F);
+    k.cont3 = _mm_set1_epi8(0x60); /* byte - 0x60 keeps bit 7 iff byte >= E0 */
+    k.cont4 = _mm_set1_epi8(0x70); /* byte - 0x70 keeps bit 7 iff byte >= F0 */
+    k.top = _mm_set1_epi8((char)0x80);
+    return k;
+}
+
+/* The error bits of block b, whose predecessor is a (zero before the input's first byte). */
+NUIF_U8_SSSE3 static inline __m128i nuif_u8_block128(__m128i b, __m128i a, const nuif_u8_k128 *k) {
+    __m128i back1 = _mm_alignr_epi8(b, a, 15); /* byte i: the byte one place before b[i] */
+    __m128i back2 = _mm_alignr_epi8(b, a, 14);
+    __m128i back3 = _mm_alignr_epi8(b, a, 13);
+    __m128i c1 = _mm_shuffle_epi8(k->t1h, _mm_and_si128(_mm_srli_epi16(back1, 4), k->nib));
+    __m128i c2 = _mm_shuffle_epi8(k->t1l, _mm_and_si128(back1, k->nib));
+    __m128i c3 = _mm_shuffle_epi8(k->t2h, _mm_and_si128(_mm_srli_epi16(b, 4), k->nib));
+    __m128i pair = _mm_and_si128(_mm_and_si128(c1, c2), c3);
+    __m128i must = _mm_and_si128(
+        _mm_or_si128(_mm_subs_epu8(back2, k->cont3), _mm_subs_epu8(back3, k->cont4)), k->top);
+    return _mm_xor_si128(pair, must);
+}
+
+/* The end of the whole 64-byte ASCII blocks from p + i on. */
+NUIF_U8_SSSE3 static inline size_t nuif_u8_ascii128(const uint8_t *p, size_t i, size_t n) {
+    const uint8_t *q = p + i;
+    const uint8_t *end = p + n;
+    while (end - q >= 64) {
+        __m128i a = _mm_or_si128(_mm_loadu_si128((const __m128i *)q),
+                                 _mm_loadu_si128((const __m128i *)(q + 16)));
+        __m128i b = _mm_or_si128(_mm_loadu_si128((const __m128i *)(q + 32)),
+                                 _mm_loadu_si128((const __m128i *)(q + 48)));
+        if (_mm_movemask_epi8(_mm_or_si128(a, b)) != 0) {
+            break;
+        }
+        q += 64;
+    }
+    return (size_t)(q - p);
+}
+
+NUIF_U8_SSSE3 static int nuif_utf8_valid_ssse3(const uint8_t *p, size_t n) {
+    const nuif_u8_k128 k = nuif_u8_consts128();
+    const __m128i limit = _mm_loadu_si128((const __m128i *)(nuif_u8_end_limit + 16));
+    __m128i prev = _mm_setzero_si128();  /* the last block looked at */
+    __m128i err = _mm_setzero_si128();   /* OR of every error bit */
+    __m128i open = _mm_setzero_si128();  /* nonzero when the last classified block ends inside a
+                                            sequence: an error unless the next block continues it */
+    size_t i = 0;
+    while (i + 64 <= n) {
+        __m128i v0 = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i v1 = _mm_loadu_si128((const __m128i *)(p + i + 16));
+        __m128i v2 = _mm_loadu_si128((const __m128i *)(p + i + 32));
+        __m128i v3 = _mm_loadu_si128((const __m128i *)(p + i + 48));
+        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(v0, v1), _mm_or_si128(v2, v3))) == 0) {
+            /* ASCII: settle the last block's end, then skip to the next non-ASCII 64 bytes
+             * with no state to carry (an ASCII predecessor acts exactly like a zero one) */
+            err = _mm_or_si128(err, open);
+            open = _mm_setzero_si128();
+            prev = _mm_setzero_si128();
+            i = nuif_u8_ascii128(p, i + 64, n);
+            continue;
+        }
+        err = _mm_or_si128(err, nuif_u8_block128(v0, prev, &k));
+        err = _mm_or_si128(err, nuif_u8_block128(v1, v0, &k));
+        err = _mm_or_si128(err, nuif_u8_block128(v2, v1, &k));
+        err = _mm_or_si128(err, nuif_u8_block128(v3, v2, &k));
+        open = _mm_subs_epu8(v3, limit);
+        prev = v3;
+        i += 64;
+    }
+    while (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        if (_mm_movemask_epi8(v) == 0) {
+            err = _mm_or_si128(err, open);
+        } else {
+            err = _mm_or_si128(err, nuif_u8_block128(v, prev, &k));
+            open = _mm_subs_epu8(v, limit);
+        }
+        prev = v;
+        i += 16;
+    }
+    /* the last 0..15 bytes, zero-padded; the full check also settles "open" (see above) */
+    uint8_t last[16] = {0};
+    memcpy(last, p + i, n - i);
+    __m128i tail = _mm_loadu_si128((const __m128i *)last);
+    err = _mm_or_si128(err, nuif_u8_block128(tail, prev, &k));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) == 0xFFFF;
+}
+
+/* ---- 32 bytes at a time (AVX2) -------------------------------------------------------------- */
+
+#define NUIF_U8_AVX2 __attribute__((target("avx2")))
+
+typedef struct {
+    __m256i t1h, t1l, t2h, nib, cont3, cont4, top;
+} nuif_u8_k256;
+
+NUIF_U8_AVX2 static inline nuif_u8_k256 nuif_u8_consts256(void) {
+    nuif_u8_k256 k;
+    /* vpshufb looks up each 128-bit lane separately: the same table in both lanes */
+    k.t1h = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)nuif_u8_first_hi));
+    k.t1l = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)nuif_u8_first_lo));
+    k.t2h = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)nuif_u8_second_hi));
+    k.nib = _mm256_set1_epi8(0x0F);
+    k.cont3 = _mm256_set1_epi8(0x60);
+    k.cont4 = _mm256_set1_epi8(0x70);
+    k.top = _mm256_set1_epi8((char)0x80);
+    return k;
+}
+
+NUIF_U8_AVX2 static inline __m256i nuif_u8_block256(__m256i b, __m256i a, const nuif_u8_k256 *k) {
+    /* vpalignr also works per lane: give it [a's high lane, b's low lane] as the bytes before
+     * b's lanes, so that lane 0 continues from a and lane 1 from b's own low lane */
+    __m256i before = _mm256_permute2x128_si256(a, b, 0x21);
+    __m256i back1 = _mm256_alignr_epi8(b, before, 15);
+    __m256i back2 = _mm256_alignr_epi8(b, before, 14);
+    __m256i back3 = _mm256_alignr_epi8(b, before, 13);
+    __m256i c1 = _mm256_shuffle_epi8(k->t1h, _mm256_and_si256(_mm256_srli_epi16(back1, 4), k->nib));
+    __m256i c2 = _mm256_shuffle_epi8(k->t1l, _mm256_and_si256(back1, k->nib));
+    __m256i c3 = _mm256_shuffle_epi8(k->t2h, _mm256_and_si256(_mm256_srli_epi16(b, 4), k->nib));
+    __m256i pair = _mm256_and_si256(_mm256_and_si256(c1, c2), c3);
+    __m256i must = _mm256_and_si256(
+        _mm256_or_si256(_mm256_subs_epu8(back2, k->cont3), _mm256_subs_epu8(back3, k->cont4)),
+        k->top);
+    return _mm256_xor_si256(pair, must);
+}
+
+NUIF_U8_AVX2 static inline size_t nuif_u8_ascii256(const uint8_t *p, size_t i, size_t n) {
+    const uint8_t *q = p + i;
+    const uint8_t *end = p + n;
+    while (end - q >= 64) {
+        __m256i a = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)q),
+                                    _mm256_loadu_si256((const __m256i *)(q + 32)));
+        if (_mm256_movemask_epi8(a) != 0) {
+            break;
+        }
+        q += 64;
+    }
+    return (size_t)(q - p);
+}
+
+NUIF_U8_AVX2 static int nuif_utf8_valid_avx2(const uint8_t *p, size_t n) {
+    const nuif_u8_k256 k = nuif_u8_consts256();
+    const __m256i limit = _mm256_loadu_si256((const __m256i *)nuif_u8_end_limit);
+    __m256i prev = _mm256_setzero_si256();
+    __m256i err = _mm256_setzero_si256();
+    __m256i open = _mm256_setzero_si256();
+    size_t i = 0;
+    while (i + 64 <= n) {
+        __m256i v0 = _mm256_loadu_si256((const __m256i *)(p + i));
+        __m256i v1 = _mm256_loadu_si256((const __m256i *)(p + i + 32));
+        if (_mm256_movemask_epi8(_mm256_or_si256(v0, v1)) == 0) {
+            err = _mm256_or_si256(err, open);
+            open = _mm256_setzero_si256();
+            prev = _mm256_setzero_si256();
+            i = nuif_u8_ascii256(p, i + 64, n);
+            continue;
+        }
+        err = _mm256_or_si256(err, nuif_u8_block256(v0, prev, &k));
+        err = _mm256_or_si256(err, nuif_u8_block256(v1, v0, &k));
+        open = _mm256_subs_epu8(v1, limit);
+        prev = v1;
+        i += 64;
+    }
+    if (i + 32 <= n) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(p + i));
+        if (_mm256_movemask_epi8(v) == 0) {
+            err = _mm256_or_si256(err, open);
+        } else {
+            err = _mm256_or_si256(err, nuif_u8_block256(v, prev, &k));
+        }
+        prev = v;
+        i += 32;
+    }
+    uint8_t last[32] = {0};
+    memcpy(last, p + i, n - i);
+    __m256i tail = _mm256_loadu_si256((const __m256i *)last);
+    err = _mm256_or_si256(err, nuif_u8_block256(tail, prev, &k));
+    return _mm256_testz_si256(err, err);
+}
+
+/* The best route this CPU runs (the OS must also save the AVX registers, which
+ * __builtin_cpu_supports checks). */
+static inline int nuif_utf8_route(void) {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) {
+        return NUIF_UTF8_AVX2;
+    }
+    if (__builtin_cpu_supports("ssse3")) {
+        return NUIF_UTF8_SSSE3;
+    }
+    return NUIF_UTF8_SCALAR;
+}
+
+/* 1 when p[0:n) is valid UTF-8, 0 when not, -1 when the route is not compiled in (the caller
+ * runs its scalar check).  The route must be one nuif_utf8_route() allows on this CPU. */
+static inline int nuif_utf8_valid(const uint8_t *p, size_t n, int route) {
+    if (route == NUIF_UTF8_AVX2) {
+        return nuif_utf8_valid_avx2(p, n);
+    }
+    if (route == NUIF_UTF8_SSSE3) {
+        return nuif_utf8_valid_ssse3(p, n);
+    }
+    return -1;
+}
+
+#else /* !NUIF_UTF8_SIMD */
+
+static inline int nuif_utf8_route(void) { return NUIF_UTF8_SCALAR; }
+
+static inline int nuif_utf8_valid(const uint8_t *p, size_t n, int route) {
+    (void)p;
+    (void)n;
+    (void)route;
+    return -1;
+}
+
+#endif
+
+#endif
