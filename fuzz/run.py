@@ -250,7 +250,7 @@ def main() -> int:
     ap.add_argument("--nice", type=int, default=10, help="niceness of the fuzzers (default 10)")
     ap.add_argument("--hashpipe", type=int, default=0, metavar="STEP",
                     help="hash every canonical text on the hashing thread, fed every STEP bytes "
-                    "(default: only documents of 256 KiB and more, which fuzz inputs never are)")
+                    "(default: only documents of 512 KiB and more, which fuzz inputs never are)")
     ap.add_argument("extra", nargs="*", help="extra libFuzzer flags (after --)")
     ap.add_argument("--summary", action="store_true",
                     help="only print the totals of every run recorded in fuzz/out/runs.jsonl")

@@ -102,7 +102,7 @@ def test_ci_build_links_libcrypto() -> None:
 
 
 # -- hashing while writing (csrc/nuif_hashpipe.h) ------------------------------------------------
-# Documents of 256 KiB and more are hashed on a second thread while their canonical text is
+# Documents of 512 KiB and more are hashed on a second thread while their canonical text is
 # written.  ``_set_hashpipe(min_bytes, step)`` lowers the threshold and the feed step so small
 # documents exercise every interleaving: feeds of one byte, a step larger than the text, and an
 # output buffer that grows (and moves) while the thread hashes it.
@@ -240,7 +240,7 @@ def test_a_process_allowed_on_one_cpu_never_starts_the_thread() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert int(out.stdout) == sys.maxsize  # the default threshold: never
-    if len(__import__("os").sched_getaffinity(0)) >= 2:  # this process: the thread from 256 KiB
+    if len(__import__("os").sched_getaffinity(0)) >= 2:  # this process: the thread from 512 KiB
         old = compiled._set_hashpipe(0, 1)
         compiled._set_hashpipe(*old)
-        assert old[0] == 256 * 1024
+        assert old[0] == 512 * 1024

@@ -2292,9 +2292,10 @@ cdef Py_ssize_t SHA_DIRECT_MAX = 64 * 1024
 
 
 # Texts of documents of at least _pipe_min input bytes are hashed on a second thread while they
-# are written, fed every _pipe_step output bytes (csrc/nuif_hashpipe.h).  Starting the thread costs
-# ~15-30 us, hashing a 256 KiB document's text ~0.1 ms.  A process allowed on one CPU only gains
-# nothing from a second thread: it never starts one.
+# are written, fed every _pipe_step output bytes (csrc/nuif_hashpipe.h).  Measured on `ui`: at
+# 256 KiB the thread's start and hand-overs (~40 us) cost what overlapping the hash saves, at 1 MiB
+# it saves ~7 % (16 MiB: ~10 %).  A process allowed on one CPU only gains nothing from a second
+# thread: it never starts one.
 cdef Py_ssize_t _pipe_min = PY_SSIZE_T_MAX
 
 
@@ -2307,7 +2308,7 @@ def _usable_cpus():
 
 
 if _usable_cpus() >= 2:
-    _pipe_min = 256 * 1024
+    _pipe_min = 512 * 1024
 cdef Py_ssize_t _pipe_step = 128 * 1024
 cdef bint _pipe_fault = False
 
