@@ -25,7 +25,7 @@ MiB = 1024 * 1024
 
 
 def nuif_codec() -> str | None:
-    """Which RFC 8785 codec ``nuif_core`` runs on: ``compiled (<floats>, <hash>)``, ``python`` (the
+    """Which RFC 8785 codec ``nuif_core`` runs on: ``compiled (<routes>)``, ``python`` (the
     twin, e.g. under ``NUIF_NO_EXTENSIONS``) or ``placeholder`` (a compiled ``_speedups`` that only
     re-exports the twin).  Recorded with every ``ours`` entry so a dashboard never credits the wrong code."""
     try:
@@ -36,11 +36,8 @@ def nuif_codec() -> str | None:
         return "python"
     if _codec.canonical_json is _codec_py.canonical_json:
         return "placeholder"
-    # the compiled codec's optional fast routes (docs/format.md): doubles through <charconv> or
-    # CPython's dtoa, small-text SHA-256 through libcrypto or hashlib
-    from nuif_core import _speedups
-
-    return f"compiled ({_speedups.float_backend()}, {_speedups.hash_backend()})"
+    # the compiled codec's optional fast routes (docs/format.md), as `nuif --version` names them
+    return f"compiled ({', '.join(_codec.routes())})"
 
 
 def group_name(op: str, shape: str, size: str) -> str:

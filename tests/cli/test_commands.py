@@ -32,14 +32,10 @@ def test_version_names_both_distributions(nuif) -> None:
     assert m, r.text
     assert nuif_core.__version__ in r.text
     if m.group(1) == "compiled":  # the compiled codec names its float, hash, scan and UTF-8 routes
-        from nuif_core import _speedups
+        from nuif_core import _codec
 
-        hashing = _speedups.hash_backend()
-        if _speedups.hashpipe_backend() == "thread":
-            hashing += "+thread"
-        assert m.group(2) == ", ".join(
-            (_speedups.float_backend(), hashing, _speedups.scan_backend(), _speedups.utf8_backend())
-        )
+        assert m.group(2) == ", ".join(_codec.routes())
+        assert len(_codec.routes()) == 4
 
 
 def test_no_command_is_a_usage_error(nuif) -> None:

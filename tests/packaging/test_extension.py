@@ -8,7 +8,7 @@ import sys
 
 import nuif_core
 
-PROBE = "import nuif_core; print(nuif_core.IMPLEMENTATION)"
+PROBE = "import nuif_core; from nuif_core import _codec; print(nuif_core.IMPLEMENTATION, *_codec.routes())"
 
 
 def _run(env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -20,19 +20,26 @@ def _run(env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
 def test_compiled_codec_loads_by_default() -> None:
     result = _run({})
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "compiled"
+    implementation, *routes = result.stdout.split()
+    assert implementation == "compiled"
+    # doubles, hashing, scanners, UTF-8 check: each one of its documented routes
+    assert len(routes) == 4, routes
+    assert routes[0] in ("charconv", "dtoa")
+    assert routes[1] in ("openssl", "openssl+thread", "hashlib")
+    assert routes[2] in ("sse2", "portable")
+    assert routes[3] in ("avx2", "ssse3", "scalar")
 
 
 def test_ci_requires_the_extension() -> None:
     if os.environ.get("NUIF_REQUIRE_EXTENSION") == "1":
         assert nuif_core.IMPLEMENTATION == "compiled"
     result = _run({"NUIF_REQUIRE_EXTENSION": "1"})
-    assert result.returncode == 0 and result.stdout.strip() == "compiled", result.stderr
+    assert result.returncode == 0 and result.stdout.split()[0] == "compiled", result.stderr
 
 
 def test_no_extensions_forces_the_pure_python_twin() -> None:
     result = _run({"NUIF_NO_EXTENSIONS": "1"})
-    assert result.returncode == 0 and result.stdout.strip() == "python", result.stderr
+    assert result.returncode == 0 and result.stdout.strip() == "python", result.stderr  # no routes
 
 
 def test_contradictory_switches_fail_loudly() -> None:

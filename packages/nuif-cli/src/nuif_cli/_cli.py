@@ -57,13 +57,9 @@ def version_text() -> str:
     codec = f"{nuif_core.IMPLEMENTATION} codec"
     if nuif_core.IMPLEMENTATION == "compiled":
         # the compiled codec's optional routes, for bug reports (docs/format.md)
-        from nuif_core import _speedups
+        from nuif_core import _codec
 
-        hashing = _speedups.hash_backend()
-        if _speedups.hashpipe_backend() == "thread":  # large texts hashed while written
-            hashing += "+thread"
-        codec += (f" [{_speedups.float_backend()}, {hashing}, "
-                  f"{_speedups.scan_backend()}, {_speedups.utf8_backend()}]")
+        codec += f" [{', '.join(_codec.routes())}]"
     return (
         f"nuif {cli_version} (nuif-core {nuif_core.__version__}, {codec}, "
         f"Python {platform.python_version()})"

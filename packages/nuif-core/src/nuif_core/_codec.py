@@ -71,3 +71,16 @@ valid_report = _impl.valid_report
 inspect_summary = _impl.inspect_summary
 hash_bytes = _impl.hash_bytes
 node_spans = _impl.node_spans
+
+
+def routes() -> tuple[str, ...]:
+    """The compiled codec's optional routes, for bug reports and benchmark records: doubles
+    (``charconv`` | ``dtoa``), hashing (``openssl`` | ``hashlib``, ``+thread`` when large texts
+    are hashed while written), byte scanners (``sse2`` | ``portable``) and UTF-8 check (``avx2`` |
+    ``ssse3`` | ``scalar``); ``()`` for the pure-Python twin.  See docs/format.md."""
+    if IMPLEMENTATION != "compiled":
+        return ()
+    hashing = _impl.hash_backend()
+    if _impl.hashpipe_backend() == "thread":
+        hashing += "+thread"
+    return (_impl.float_backend(), hashing, _impl.scan_backend(), _impl.utf8_backend())
