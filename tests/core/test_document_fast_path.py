@@ -131,7 +131,8 @@ def _damage(doc: dict[str, Any], rng: random.Random) -> Any:
         if what == 0:
             node["id"] = rng.choice(["", ".x", "a b", "é", "x" * 129, "a\n", "-a", "a/b"])
         elif what == 1:
-            node["id"] = rng.choice(nodes)["id"]  # maybe a duplicate
+            node["id"] = rng.choice(nodes).get("id")  # maybe a duplicate (an earlier step may
+            # have removed or retyped that id)
         elif what == 2:
             node["kind"] = rng.choice(["", "A", "a..b", "a/", "1a", "a" * 65, "ä", "a:B"])
         elif what == 3:
@@ -157,7 +158,7 @@ def _damage(doc: dict[str, Any], rng: random.Random) -> Any:
         elif what == 12:
             doc["root"] = rng.choice([None, [], 1, "x", {}])
         elif what == 13:
-            node["id"] = node["id"] + "\u00e9"
+            node["id"] = str(node.get("id")) + "\u00e9"
         elif what == 14:
             node["kind"] = "button\u0131"
         elif what == 15:
