@@ -258,6 +258,35 @@ cdef inline uint64_t _fnv(const uint8_t* s, Py_ssize_t L) noexcept nogil:
         h = (h ^ s[i]) * 0x100000001b3ULL
     return h ^ (h >> 29)
 
+
+cdef uint64_t* _table_grow(uint64_t* tab, Py_ssize_t cap, Py_ssize_t** vals) except NULL:
+    """Double an open-addressing table of nonzero entries ``(32-bit hash << 32) | payload`` (0 =
+    empty; linear probing from the hash's low bits) and free the old one; ``*vals``, when not
+    NULL, is a parallel array of per-slot values moved along (and replaced the same way)."""
+    cdef Py_ssize_t ncap = 2 * cap, j, slot
+    cdef uint64_t x
+    cdef uint64_t* ntab = <uint64_t*>PyMem_Calloc(ncap, sizeof(uint64_t))
+    cdef Py_ssize_t* nvals = NULL
+    if ntab != NULL and vals != NULL:
+        nvals = <Py_ssize_t*>PyMem_Malloc(ncap * sizeof(Py_ssize_t))
+    if ntab == NULL or (vals != NULL and nvals == NULL):
+        PyMem_Free(ntab)
+        raise MemoryError()
+    for j in range(cap):
+        x = tab[j]
+        if x:
+            slot = <Py_ssize_t>((x >> 32) & <uint64_t>(ncap - 1))
+            while ntab[slot]:
+                slot = (slot + 1) & (ncap - 1)
+            ntab[slot] = x
+            if vals != NULL:
+                nvals[slot] = vals[0][j]
+    PyMem_Free(tab)
+    if vals != NULL:
+        PyMem_Free(vals[0])
+        vals[0] = nvals
+    return ntab
+
 cdef const char* HEXDIGITS = b"0123456789abcdef"
 
 
@@ -1876,8 +1905,7 @@ cdef class _Parser:
         # (token index + 1), 0 = empty, so probes and growth never touch the tape or the text
         # unless the hashes match (at 16 MiB those are cache misses)
         cdef uint64_t* ids = NULL
-        cdef uint64_t* nids
-        cdef Py_ssize_t icap = 16, iused = 0, slot, j
+        cdef Py_ssize_t icap = 16, iused = 0, slot
         cdef uint64_t h, e
         # a node takes at least 5 tokens: size the id set for every node the tape can hold (no
         # growth), up to 1024 slots (small documents then zero a few hundred bytes, not 8 KiB)
@@ -1915,18 +1943,7 @@ cdef class _Parser:
                         if not _name_ok_at(s, v.b, self.tlim(v), False):
                             return False
                         if 2 * (iused + 1) > icap:
-                            nids = <uint64_t*>PyMem_Calloc(2 * icap, sizeof(uint64_t))
-                            if nids == NULL:
-                                raise MemoryError()
-                            for j in range(icap):
-                                e = ids[j]
-                                if e:
-                                    slot = <Py_ssize_t>((e >> 32) & <uint64_t>(2 * icap - 1))
-                                    while nids[slot]:
-                                        slot = (slot + 1) & (2 * icap - 1)
-                                    nids[slot] = e
-                            PyMem_Free(ids)
-                            ids = nids
+                            ids = _table_grow(ids, icap, NULL)
                             icap *= 2
                         h = _fnv(s, v.b) & 0xFFFFFFFFULL
                         slot = <Py_ssize_t>(h & <uint64_t>(icap - 1))
@@ -2497,8 +2514,6 @@ cdef object _tree_summary(_Parser ps, Py_ssize_t max_outline, object entry, obje
     # count per slot; load <= 1/2
     cdef uint64_t* kslot = NULL
     cdef Py_ssize_t* kcount = NULL
-    cdef uint64_t* nslot
-    cdef Py_ssize_t* ncount
     cdef Py_ssize_t kcap = 64, kused = 0, slot, j
     cdef uint64_t h, x
     cdef const uint8_t* s
@@ -2562,23 +2577,7 @@ cdef object _tree_summary(_Parser ps, Py_ssize_t max_outline, object entry, obje
                         break
                 slot = (slot + 1) & (kcap - 1)
             if 2 * kused > kcap:
-                nslot = <uint64_t*>PyMem_Calloc(2 * kcap, sizeof(uint64_t))
-                ncount = <Py_ssize_t*>PyMem_Malloc(2 * kcap * sizeof(Py_ssize_t))
-                if nslot == NULL or ncount == NULL:
-                    PyMem_Free(nslot)
-                    PyMem_Free(ncount)
-                    raise MemoryError()
-                for j in range(kcap):
-                    x = kslot[j]
-                    if x:
-                        slot = <Py_ssize_t>((x >> 32) & <uint64_t>(2 * kcap - 1))
-                        while nslot[slot]:
-                            slot = (slot + 1) & (2 * kcap - 1)
-                        nslot[slot] = x
-                        ncount[slot] = kcount[j]
-                PyMem_Free(kslot)
-                PyMem_Free(kcount)
-                kslot, kcount = nslot, ncount
+                kslot = _table_grow(kslot, kcap, &kcount)
                 kcap *= 2
             # the outline
             if count <= max_outline:
