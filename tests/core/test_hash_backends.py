@@ -244,3 +244,29 @@ def test_a_process_allowed_on_one_cpu_never_starts_the_thread() -> None:
         old = compiled._set_hashpipe(0, 1)
         compiled._set_hashpipe(*old)
         assert old[0] == 512 * 1024
+
+
+@needs_pipe
+def test_a_process_that_exits_right_after_hashing_on_the_thread_exits_cleanly() -> None:
+    """The worker may still be exiting when the interpreter ends and libcrypto cleans up at
+    exit: after the writer lets go, the worker makes no OpenSSL call (csrc/nuif_hashpipe.c)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import nuif_core\n"
+        "from nuif_core import _speedups as s\n"
+        "s._set_hashpipe(0, 64)\n"
+        "text = b'{\"nuif\":0,\"root\":{\"id\":\"a\",\"kind\":\"b\",\"attrs\":{\"v\":[' + b','.join("
+        "[b'1E20'] * 3000) + b']}}}'\n"
+        "for _ in range(30):\n"
+        "    r = nuif_core.canonicalize(text)\n"
+        "print(r.hash)\n"
+    )
+    text = growing_document(3000)
+    want = nuif_core.canonicalize(text).hash
+    for _ in range(8):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == want

@@ -9,7 +9,9 @@
  * everything, as it would without a pipe.  The writer only waits while the worker is in the
  * middle of a slice (`busy`), and only where the buffer is about to move or go away (hold, the
  * end of finish, abort): slices are short (64 KiB, ~50 us).  The thread is detached and the
- * structure is freed by whichever side lets go of it last.
+ * structure is freed by whichever side lets go of it last.  After the writer let go, the worker
+ * makes no OpenSSL call (the writer frees both contexts itself): a worker still exiting when the
+ * process ends cannot race libcrypto's own clean-up at exit.
  */
 #include "nuif_hashpipe.h"
 
@@ -39,6 +41,14 @@ struct nuif_hashpipe {
     int failed;    /* an OpenSSL call failed */
     int refs;      /* 2: writer and worker; the last to let go frees */
 };
+
+/* Take both contexts out of hp (the lock held; the worker idle or stopped) and free them here. */
+static void nuif_hashpipe_drop_contexts(nuif_hashpipe *hp) {
+    EVP_MD_CTX_free(hp->done);
+    EVP_MD_CTX_free(hp->work);
+    hp->done = NULL;
+    hp->work = NULL;
+}
 
 static void nuif_hashpipe_free(nuif_hashpipe *hp) {
     pthread_cond_destroy(&hp->idle);
@@ -82,6 +92,9 @@ static void *nuif_hashpipe_run(void *arg) {
         hp->busy = 1;
         pthread_mutex_unlock(&hp->mu);
         ok = ok && EVP_DigestUpdate(hp->work, base + from, to - from) == 1;
+        if (!ok) {
+            ERR_clear_error(); /* still busy: the writer has not let go */
+        }
         pthread_mutex_lock(&hp->mu);
         hp->busy = 0;
         pthread_cond_signal(&hp->idle);
@@ -96,7 +109,6 @@ static void *nuif_hashpipe_run(void *arg) {
             hp->hashed = to;
         }
     }
-    ERR_clear_error();
     nuif_hashpipe_release(hp);
     return NULL;
 }
@@ -203,6 +215,7 @@ int nuif_hashpipe_finish(nuif_hashpipe *hp, const unsigned char *base, size_t n,
     /* the caller may move or free the buffer next: no slice of the worker may still read it */
     pthread_mutex_lock(&hp->mu);
     nuif_hashpipe_wait_idle(hp);
+    nuif_hashpipe_drop_contexts(hp);
     nuif_hashpipe_release(hp);
     return ok ? 0 : -1;
 }
@@ -212,6 +225,7 @@ void nuif_hashpipe_abort(nuif_hashpipe *hp) {
     hp->stop = 1;
     pthread_cond_signal(&hp->more);
     nuif_hashpipe_wait_idle(hp);
+    nuif_hashpipe_drop_contexts(hp);
     nuif_hashpipe_release(hp);
 }
 
