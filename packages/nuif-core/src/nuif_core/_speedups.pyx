@@ -2022,7 +2022,6 @@ cdef class _Parser:
         cdef Py_ssize_t wcap = self.maxd + 1
         cdef const uint8_t* lim
         cdef const uint8_t* p_lim = self.p + self.n
-        cdef const uint8_t* a_lim = self.arena + self.arena_cap
         cdef nuif_hashpipe* pipe = NULL
         cdef Py_ssize_t feed_at = PY_SSIZE_T_MAX
         cdef int rc
@@ -2042,12 +2041,8 @@ cdef class _Parser:
             while True:
                 tk = &tape[t]
                 if tk.kind == T_STR:
-                    if tk.flags & F_ESC:
-                        src = self.arena + tk.a
-                        lim = a_lim
-                    else:
-                        src = self.p + tk.a
-                        lim = p_lim
+                    src = self.tstr(tk)
+                    lim = self.tlim(tk)
                     L = tk.b
                     if tk.flags & F_NEEDS_ESC:
                         o = out.reserve(6 * L + 2)
@@ -2122,12 +2117,8 @@ cdef class _Parser:
                         tk = &tape[kt]
                         if tk.flags & F_SKIP:  # only canonical_document sets it
                             continue
-                        if tk.flags & F_ESC:
-                            src = self.arena + tk.a
-                            lim = a_lim
-                        else:
-                            src = self.p + tk.a
-                            lim = p_lim
+                        src = self.tstr(tk)
+                        lim = self.tlim(tk)
                         L = tk.b
                         if tk.flags & F_NEEDS_ESC:
                             if not wfirst[sp - 1]:
