@@ -107,7 +107,7 @@ def test_ci_build_links_libcrypto() -> None:
 # documents exercise every interleaving: feeds of one byte, a step larger than the text, and an
 # output buffer that grows (and moves) while the thread hashes it.
 
-HAVE_PIPE = compiled.hashpipe_backend() == "thread"
+HAVE_PIPE = compiled.hashpipe_backend() != "none"  # "off": built in, not used by default
 needs_pipe = pytest.mark.skipif(not HAVE_PIPE, reason="built without OpenSSL or POSIX threads")
 
 
@@ -215,7 +215,7 @@ def test_the_pipe_switch_refuses_nonsense() -> None:
         compiled._set_hashpipe(0, 0)
     with pytest.raises(ValueError):
         compiled._set_hashpipe(-1, 1)
-    assert compiled.hashpipe_backend() in ("thread", "none")
+    assert compiled.hashpipe_backend() in ("thread", "off", "none")
 
 
 def test_ci_build_hashes_while_writing() -> None:
@@ -235,11 +235,13 @@ def test_a_process_allowed_on_one_cpu_never_starts_the_thread() -> None:
         "import os\n"
         "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
         "from nuif_core import _speedups as s\n"
-        "print(s._set_hashpipe(1, 1)[0])\n"
+        "print(s.hashpipe_backend(), s._set_hashpipe(1, 1)[0])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert int(out.stdout) == sys.maxsize  # the default threshold: never
+    backend, threshold = out.stdout.split()
+    assert int(threshold) == sys.maxsize  # the default threshold: never
+    assert backend == ("off" if HAVE_PIPE else "none")  # and --version does not claim it
     if len(__import__("os").sched_getaffinity(0)) >= 2:  # this process: the thread from 512 KiB
         old = compiled._set_hashpipe(0, 1)
         compiled._set_hashpipe(*old)

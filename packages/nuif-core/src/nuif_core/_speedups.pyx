@@ -2327,8 +2327,11 @@ def hash_backend():
 
 
 def hashpipe_backend():
-    """``"thread"`` when large texts are hashed while they are written, else ``"none"``."""
-    return "thread" if _openssl and nuif_hashpipe_available() else "none"
+    """``"thread"`` when large texts are hashed while they are written; ``"off"`` when the build
+    can but this process does not (allowed on one CPU only); ``"none"`` when the build cannot."""
+    if not (_openssl and nuif_hashpipe_available()):
+        return "none"
+    return "off" if _pipe_min == PY_SSIZE_T_MAX else "thread"
 
 
 def _set_hashpipe(Py_ssize_t min_bytes, Py_ssize_t step, bint fault=False):
