@@ -1,8 +1,9 @@
-"""The compiled codec's two SHA-256 routes give hashlib's digest.
+"""The compiled codec's SHA-256 routes give hashlib's digest.
 
 ``_speedups.hash_bytes`` (and ``canonical_result``) call OpenSSL's libcrypto directly when the
-build linked it (``hash_backend() == "openssl"``; texts up to 64 KiB, one kept context), else, and
-for larger texts or other buffers, ``hashlib.sha256``.  Both must equal hashlib byte for byte.
+build linked it (``hash_backend() == "openssl"``; texts up to 64 KiB): its SHA256_Init/_Update/
+_Final where the build has them, else its EVP interface with one kept context.  Otherwise, and for
+larger texts or other buffers, ``hashlib.sha256``.  Every route must equal hashlib byte for byte.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import hashlib
 import json
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import nuif_core
 import pytest
@@ -38,6 +39,21 @@ def through_hashlib() -> Iterator[None]:
         compiled._set_openssl(old)
 
 
+@contextmanager
+def through_evp() -> Iterator[None]:
+    """The direct route through libcrypto's EVP interface instead of SHA256_Init/_Update/_Final
+    (what builds against an OpenSSL without its deprecated APIs use)."""
+    old = compiled._set_sha_lowlevel(0)
+    try:
+        assert compiled._set_sha_lowlevel(-1) is False
+        yield
+    finally:
+        compiled._set_sha_lowlevel(1 if old else 0)
+
+
+ROUTES = [nullcontext, through_evp, through_hashlib]
+
+
 def test_the_backend_is_named_and_can_be_switched_off_and_back() -> None:
     before = compiled.hash_backend()
     assert before in ("openssl", "hashlib")
@@ -48,19 +64,19 @@ def test_the_backend_is_named_and_can_be_switched_off_and_back() -> None:
 
 @pytest.mark.parametrize("size", [0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4096,
                                   LIMIT - 1, LIMIT, LIMIT + 1, 3 * LIMIT])
-def test_both_routes_give_hashlibs_digest_at_block_and_size_limit_edges(size: int) -> None:
+def test_every_route_gives_hashlibs_digest_at_block_and_size_limit_edges(size: int) -> None:
     data = random.Random(size).randbytes(size)
-    assert compiled.hash_bytes(data) == expected(data)
-    with through_hashlib():
-        assert compiled.hash_bytes(data) == expected(data)
+    for route in ROUTES:
+        with route():
+            assert compiled.hash_bytes(data) == expected(data), route
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=3000))
-def test_both_routes_agree_on_any_bytes(data: bytes) -> None:
-    assert compiled.hash_bytes(data) == expected(data)
-    with through_hashlib():
-        assert compiled.hash_bytes(data) == expected(data)
+def test_every_route_agrees_on_any_bytes(data: bytes) -> None:
+    for route in ROUTES:
+        with route():
+            assert compiled.hash_bytes(data) == expected(data), route
 
 
 def test_other_buffers_and_bytes_subclasses_hash_like_bytes() -> None:
@@ -78,8 +94,9 @@ def test_canonicalize_hashes_the_same_through_either_route() -> None:
     for text in (small, data):
         result = nuif_core.canonicalize(text)
         assert result.hash == expected(result.canonical)
-        with through_hashlib():
-            assert nuif_core.canonicalize(text) == result
+        for route in (through_evp, through_hashlib):
+            with route():
+                assert nuif_core.canonicalize(text) == result
 
 
 def test_the_direct_route_is_in_use_when_the_build_linked_libcrypto() -> None:
@@ -92,6 +109,18 @@ def test_the_direct_route_is_in_use_when_the_build_linked_libcrypto() -> None:
         compiled._set_openssl(old)
 
 
+def test_the_sha256_switch_refuses_nonsense_and_reports_the_choice() -> None:
+    with pytest.raises(ValueError):
+        compiled._set_sha_lowlevel(2)
+    before = compiled._set_sha_lowlevel(-1)
+    with through_evp():
+        pass
+    assert compiled._set_sha_lowlevel(-1) is before
+    if not HAVE_OPENSSL:
+        assert before is False and compiled._set_sha_lowlevel(1) is False
+        assert compiled._set_sha_lowlevel(-1) is False
+
+
 def test_ci_build_links_libcrypto() -> None:
     """CI's machine has OpenSSL 3's headers, so the direct route must have been built there."""
     import os
@@ -99,6 +128,8 @@ def test_ci_build_links_libcrypto() -> None:
     if os.environ.get("NUIF_REQUIRE_OPENSSL") != "1":
         pytest.skip("NUIF_REQUIRE_OPENSSL is not set (CI sets it)")
     assert HAVE_OPENSSL
+    # OpenSSL 3 as Debian ships it keeps SHA256_Init/_Update/_Final: the faster direct calls
+    assert compiled._set_sha_lowlevel(-1) is True
 
 
 # -- hashing while writing (csrc/nuif_hashpipe.h) ------------------------------------------------

@@ -513,6 +513,11 @@ def parse_document(text: Text, limits: Limits | None = None) -> tuple[bytes, dic
     return data, doc
 
 
+_DEFAULT_BYTES = Limits.DEFAULT.max_document_bytes
+_DEFAULT_DEPTH = Limits.DEFAULT.max_depth
+_DEFAULT_NODES = Limits.DEFAULT.max_nodes
+
+
 def _bytes_and_limits(text: Text, limits: Limits | None) -> tuple[bytes, Limits]:
     """``as_bytes`` and ``resolve_limits`` for the one-shot operations, bytes input inlined."""
     lim = Limits.DEFAULT if limits is None else _limits(limits)
@@ -539,9 +544,13 @@ def validate(
     if max_diagnostics < 1:
         raise ValueError("max_diagnostics must be at least 1")
     try:
-        data, lim = _bytes_and_limits(text, limits)
-        # the fast path: parse, §3 check, canonical text, hash and the report in one compiled call
-        report = _codec.valid_report(data, lim.max_depth, lim.max_nodes, ValidationReport)
+        if limits is None and type(text) is bytes and len(text) <= _DEFAULT_BYTES:
+            data, lim = text, Limits.DEFAULT  # as in canonicalize
+            report = _codec.valid_report(text, _DEFAULT_DEPTH, _DEFAULT_NODES, ValidationReport)
+        else:
+            data, lim = _bytes_and_limits(text, limits)
+            # the fast path: parse, §3 check, canonical text, hash and the report in one call
+            report = _codec.valid_report(data, lim.max_depth, lim.max_nodes, ValidationReport)
         if report is not None:
             return report  # type: ignore[no-any-return]
         value, checker = _parse_checked(data, lim, max_diagnostics)
@@ -558,9 +567,14 @@ def canonicalize(text: Text, *, limits: Limits | None = None) -> CanonicalResult
 
     Raises :class:`NuifError` with the first problem when the text is not a valid document.
     """
-    data, lim = _bytes_and_limits(text, limits)
-    # the fast path: parse, §3 check, canonical text, hash and the result in one compiled call
-    result = _codec.canonical_result(data, lim.max_depth, lim.max_nodes, CanonicalResult)
+    if limits is None and type(text) is bytes and len(text) <= _DEFAULT_BYTES:
+        # bytes under the default limits (the common call): no Limits resolved, no tuple built
+        data, lim = text, Limits.DEFAULT
+        result = _codec.canonical_result(text, _DEFAULT_DEPTH, _DEFAULT_NODES, CanonicalResult)
+    else:
+        data, lim = _bytes_and_limits(text, limits)
+        # the fast path: parse, §3 check, canonical text, hash and the result in one compiled call
+        result = _codec.canonical_result(data, lim.max_depth, lim.max_nodes, CanonicalResult)
     if result is None:  # a schema problem (raised here), or a document only Python handles
         canonical = _checked_canonical(data, lim)[0]
         result = CanonicalResult(canonical, _codec.hash_bytes(canonical), canonical != data)

@@ -2290,6 +2290,7 @@ _init_hex2()
 cdef extern from "nuif_sha256.h":
     int nuif_sha256(const void* p, size_t n, unsigned char* out) noexcept nogil
     int nuif_sha256_backend() noexcept nogil
+    int nuif_sha256_lowlevel(int on) noexcept nogil
 
 # libcrypto directly (csrc/nuif_sha256.h) when the build linked it, for texts up to
 # SHA_DIRECT_MAX bytes; larger texts go through hashlib, which releases the GIL while it hashes
@@ -2352,6 +2353,14 @@ def _set_openssl(bint on):
     cdef bint old = _openssl
     _openssl = on and nuif_sha256_backend() == 1
     return old
+
+
+def _set_sha_lowlevel(int on):
+    """Testing only: libcrypto's SHA256_Init/_Update/_Final (1, where built) or its EVP interface
+    (0) for the direct route; -1 only asks.  Returns the old choice as a bool."""
+    if on not in (-1, 0, 1):
+        raise ValueError("on must be -1, 0 or 1")
+    return nuif_sha256_lowlevel(on) == 1
 
 
 cdef object _hash_text(object canonical, const unsigned char* known=NULL):
