@@ -1,0 +1,191 @@
+"""Issue 6's time targets, measured interleaved in one process.
+
+    uv run python -m benchmarks.interleaved                  # every time target (~2 min)
+    uv run python -m benchmarks.interleaved --sizes 1KiB,1MiB --rounds 21
+    uv run python -m benchmarks.interleaved --json targets.json
+
+The pytest-benchmark suite measures each implementation for about a second, one after the other.
+On a host shared with other machines a busy second lands on one implementation and not on its
+peer, and a ratio moves by 10-20 % between runs minutes apart.  Here the two sides of each target
+alternate in batches of at least ~10 ms (A B, then B A, ...): every pair of batches sees the same
+machine, and the figure is the *median of the per-pair ratios* with its range.  It complements
+the suite and its dashboard (which read the targets off one run's medians); it measures the same
+callables (``benchmarks.impls``) on the same documents.
+
+Ratios read as the dashboard's: "nuif vs X" = X's time ÷ nuif's (> 1: nuif is faster), and for
+validate, validate's time ÷ canonicalize's (≤ 1.2 required).  Memory targets are not timed and
+stay with ``bench_memory.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # ``python benchmarks/interleaved.py``
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import _docs, impls
+
+Clock = Callable[[], float]
+#: the shortest batch worth timing: well above the clock's resolution and a scheduler tick
+MIN_BATCH_S = 0.010
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One target, measured as ``time(other) / time(ours)``: for a peer, how many times faster
+    nuif is; for validate (``other``) against canonicalize (``ours``), validate's relative time."""
+
+    label: str
+    threshold: float
+    higher_is_better: bool
+    ours: Callable[[bytes], Any]
+    other: Callable[[bytes], Any]
+    shape: str
+    size: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    label: str
+    threshold: float
+    higher_is_better: bool
+    median: float
+    low: float
+    high: float
+    rounds: int
+    calls_per_batch: int
+
+    @property
+    def met(self) -> bool:
+        return self.median >= self.threshold if self.higher_is_better else self.median <= self.threshold
+
+
+def pairs(sizes: Sequence[str]) -> list[Pair]:
+    """The time targets of issue 6 (the dashboard's ``targets`` list, minus memory)."""
+    nuif, orjson, rfc = impls.nuif_canonicalize, impls.peer_orjson, impls.peer_rfc8785
+    validate = next(i.fn for i in impls.VALIDATE if i.name == "nuif")
+    out: list[Pair] = []
+    for size, need in (("1MiB", 1.5), ("16MiB", 3.0)):
+        out.append(Pair(f"canonicalize ui {size}: nuif vs orjson round trip ≥ {need}×", need,
+                        True, nuif, orjson, "ui", size))
+    for shape in ("ui", "numbers"):
+        for size in _docs.SIZES:
+            out.append(Pair(f"canonicalize {shape} {size}: nuif vs rfc8785 ≥ 15×", 15.0, True,
+                            nuif, rfc, shape, size))
+    for size in _docs.SIZES:
+        out.append(Pair(f"canonicalize strings {size}: nuif vs orjson round trip ≥ 1.5×", 1.5,
+                        True, nuif, orjson, "strings", size))
+    for shape in _docs.SHAPES:
+        for size in _docs.SIZES:
+            # ours = canonicalize, other = validate: other ÷ ours is validate's relative time
+            out.append(Pair(f"validate {shape} {size}: time ÷ canonicalize time ≤ 1.2", 1.2,
+                            False, nuif, validate, shape, size))
+    return [p for p in out if p.size in sizes]
+
+
+def _batch(fn: Callable[[bytes], Any], data: bytes, n: int, clock: Clock) -> float:
+    t0 = clock()
+    for _ in range(n):
+        fn(data)
+    return clock() - t0
+
+
+def paired_ratios(
+    ours: Callable[[bytes], Any],
+    other: Callable[[bytes], Any],
+    data: bytes,
+    rounds: int,
+    *,
+    clock: Clock = time.perf_counter,
+    min_batch_s: float = MIN_BATCH_S,
+) -> tuple[list[float], int]:
+    """``rounds`` ratios time(other) / time(ours), each from one batch of each taken back to back,
+    the order alternating between rounds; and the number of calls per batch (the same for both,
+    enough for the faster side's batch to last ``min_batch_s``).  One untimed warm-up call each."""
+    if rounds < 1:
+        raise ValueError("rounds must be at least 1")
+    ours(data)
+    other(data)
+    n = 1
+    while min(_batch(ours, data, n, clock), _batch(other, data, n, clock)) < min_batch_s:
+        n *= 2
+    ratios = []
+    for r in range(rounds):
+        if r % 2 == 0:
+            a = _batch(ours, data, n, clock)
+            b = _batch(other, data, n, clock)
+        else:
+            b = _batch(other, data, n, clock)
+            a = _batch(ours, data, n, clock)
+        ratios.append(b / a)
+    return ratios, n
+
+
+def default_rounds(size: str) -> int:
+    """Enough pairs for a stable median, bounded by the slowest peer (rfc8785: ~1 s per 16 MiB)."""
+    return {"1KiB": 41, "64KiB": 21, "1MiB": 9}.get(size, 5)
+
+
+def measure(pair: Pair, rounds: int | None = None, clock: Clock = time.perf_counter) -> Outcome:
+    data = _docs.doc(pair.shape, pair.size)
+    ratios, n = paired_ratios(pair.ours, pair.other, data, rounds or default_rounds(pair.size),
+                              clock=clock)
+    return Outcome(pair.label, pair.threshold, pair.higher_is_better, statistics.median(ratios),
+                   min(ratios), max(ratios), len(ratios), n)
+
+
+def report(outcomes: Sequence[Outcome]) -> str:
+    lines = []
+    for o in outcomes:
+        mark = "met    " if o.met else "NOT met"
+        lines.append(f"  [{mark}] {o.label}: median {o.median:.2f} "
+                     f"(range {o.low:.2f}–{o.high:.2f}, {o.rounds} pairs × {o.calls_per_batch} calls)")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.interleaved",
+        description="Issue 6's time targets, each measured as interleaved pairs in one process.",
+    )
+    parser.add_argument("--sizes", default=",".join(_docs.SIZES),
+                        help="comma-separated size labels (default: all)")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="pairs per target (default: 41 at 1 KiB … 5 at 16 MiB)")
+    parser.add_argument("--json", metavar="FILE", help="also write the outcomes as JSON")
+    args = parser.parse_args(argv)
+    sizes = [s for s in args.sizes.split(",") if s]
+    unknown = [s for s in sizes if s not in _docs.SIZES]
+    if unknown:
+        parser.error(f"unknown size {unknown[0]!r} (choose from {', '.join(_docs.SIZES)})")
+    if args.rounds is not None and args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    outcomes = []
+    for pair in pairs(sizes):
+        outcomes.append(measure(pair, args.rounds))
+        print(report(outcomes[-1:]), flush=True)
+    met = sum(o.met for o in outcomes)
+    print(f"{met} of {len(outcomes)} time targets met (medians of interleaved pairs)")
+    if args.json:
+        rows = [{**asdict(o), "met": o.met} for o in outcomes]
+        Path(args.json).write_text(json.dumps({"codec": impls_codec(), "targets": rows}, indent=1))
+    return 0
+
+
+def impls_codec() -> str | None:
+    from benchmarks.harness import nuif_codec
+
+    return nuif_codec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
