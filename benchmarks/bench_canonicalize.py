@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks import interleaved
 from benchmarks._docs import SHAPES, SIZES, doc
 from benchmarks.harness import run
 from benchmarks.impls import CANONICALIZE
@@ -26,3 +27,5 @@ def test_canonicalize(benchmark, shape, size, impl):
         input_bytes=len(data),
         slow=impl.name == "nuif-py",
     )
+    if impl.name == "nuif":
+        interleaved.record(benchmark, "canonicalize", shape, size)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks import interleaved
 from benchmarks._docs import SHAPES, SIZES, doc
 from benchmarks.harness import run
 from benchmarks.impls import INSPECT, VALIDATE
@@ -28,6 +29,8 @@ def test_validate(benchmark, shape, size, impl):
         input_bytes=len(data),
     )
     assert (out.valid if impl.role == "ours" else out[0]) is True
+    if impl.role == "ours":
+        interleaved.record(benchmark, "validate", shape, size)
 
 
 @pytest.mark.parametrize("impl", INSPECT, ids=lambda i: i.name)

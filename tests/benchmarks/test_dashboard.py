@@ -251,3 +251,34 @@ def test_start_up_times_read_as_milliseconds_and_other_surfaces_compare_to_their
     assert [(a["data-impl"], a["data-peer"], float(a["data-ratio"])) for a in ratio] == [
         ("nuif-mcp", "bare-echo", 0.5)
     ]
+
+
+def test_a_target_measured_as_interleaved_pairs_replaces_the_medians_figure():
+    label = "canonicalize ui 1KiB: nuif vs orjson round trip ≥ 1.5×"
+    fig = {"median": 1.6, "low": 1.4, "high": 1.9, "rounds": 41}
+    entries = [
+        _entry("canonicalize", "nuif", "ours", 0.002, 1024, size="1MiB"),
+        _entry("canonicalize", "orjson", "peer", 0.002, 1024, size="1MiB"),
+        _entry("validate", "nuif", "ours", 0.004, 1024, size="1MiB"),
+    ]
+    for e in entries:
+        e["extra_info"]["ratio_to"] = {}
+    entries[0]["extra_info"]["ratio_to"] = {"orjson": 1.0}
+    without = {t.label: t for t in dashboard.targets(dashboard.Run.from_entries(entries, name="a"))}
+    ui = "canonicalize ui 1MiB: nuif vs orjson round trip ≥ 1.5×"
+    val = "validate ui 1MiB: time ÷ canonicalize time ≤ 1.2"
+    assert (without[ui].measured, without[ui].how, without[ui].met) == (1.0, "medians", False)
+    assert without[val].measured == pytest.approx(2.0) and without[val].met is False
+
+    entries[0]["extra_info"]["interleaved"] = {ui: {**fig, "median": 2.2}}
+    entries[2]["extra_info"]["interleaved"] = {val: {**fig, "median": 0.98, "low": 0.9}}
+    run = dashboard.Run.from_entries(entries, name="b")
+    got = {t.label: t for t in dashboard.targets(run)}
+    assert (got[ui].measured, got[ui].how, got[ui].spread, got[ui].met) == (
+        2.2, "interleaved", (1.4, 1.9), True)
+    assert (got[val].measured, got[val].met) == (0.98, True)
+    assert label not in got  # no 1 KiB entries: nothing to evaluate
+    text = dashboard.text_table([run])
+    assert f"[met    ] {ui}: measured 2.20, interleaved (pairs 1.40–1.90)" in text
+    page = dashboard.render_html([run])
+    assert "interleaved (pairs 1.40–1.90)" in page

@@ -92,3 +92,36 @@ def test_the_command_refuses_bad_arguments(args: list[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         interleaved.main(args)
     assert exc.value.code == 2
+
+
+class _Bench:
+    def __init__(self, disabled: bool) -> None:
+        self.disabled = disabled
+        self.extra_info: dict = {}
+
+
+def test_record_puts_the_entrys_own_targets_in_extra_info(monkeypatch) -> None:
+    seen = []
+
+    def fake_measure(pair, rounds=None, clock=None):  # noqa: ANN001, ANN202 - a stand-in
+        seen.append(pair.label)
+        return interleaved.Outcome(pair.label, pair.threshold, pair.higher_is_better,
+                                   2.0, 1.5, 2.5, 3, 7)
+
+    monkeypatch.setattr(interleaved, "measure", fake_measure)
+    bench = _Bench(disabled=False)
+    interleaved.record(bench, "canonicalize", "ui", "1MiB")
+    assert seen == ["canonicalize ui 1MiB: nuif vs orjson round trip ≥ 1.5×",
+                    "canonicalize ui 1MiB: nuif vs rfc8785 ≥ 15×"]
+    assert bench.extra_info["interleaved"][seen[1]] == {"median": 2.0, "low": 1.5, "high": 2.5,
+                                                        "rounds": 3}
+    seen.clear()
+    bench = _Bench(disabled=False)
+    interleaved.record(bench, "validate", "strings", "1KiB")
+    assert seen == ["validate strings 1KiB: time ÷ canonicalize time ≤ 1.2"]
+    # no target for this entry, or the smoke run (--benchmark-disable): nothing measured
+    seen.clear()
+    for bench, op in ((_Bench(disabled=False), "inspect"), (_Bench(disabled=True), "validate")):
+        interleaved.record(bench, op, "ui", "1KiB")
+        assert "interleaved" not in bench.extra_info
+    assert seen == []
