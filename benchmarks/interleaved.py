@@ -134,7 +134,7 @@ def paired_ratios(
 
 def default_rounds(size: str) -> int:
     """Enough pairs for a stable median, bounded by the slowest peer (rfc8785: ~1 s per 16 MiB)."""
-    return {"1KiB": 41, "64KiB": 21, "1MiB": 9}.get(size, 5)
+    return {"1KiB": 41, "64KiB": 21, "1MiB": 9}.get(size, 7)
 
 
 def measure(pair: Pair, rounds: int | None = None, clock: Clock = time.perf_counter) -> Outcome:
@@ -179,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sizes", default=",".join(_docs.SIZES),
                         help="comma-separated size labels (default: all)")
     parser.add_argument("--rounds", type=int, default=None,
-                        help="pairs per target (default: 41 at 1 KiB … 5 at 16 MiB)")
+                        help="pairs per target (default: 41 at 1 KiB … 7 at 16 MiB)")
     parser.add_argument("--json", metavar="FILE", help="also write the outcomes as JSON")
     args = parser.parse_args(argv)
     sizes = [s for s in args.sizes.split(",") if s]
