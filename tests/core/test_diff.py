@@ -180,6 +180,43 @@ def test_a_diff_too_big_for_the_limits_falls_back_to_replacing_the_root():
     assert ops == [{"op": "replace", "id": "s", "node": variant(change)["root"]}]
 
 
+def _many_small_edits() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two documents whose minimal patch (one long `set` per node) outweighs the new root."""
+    kinds = [{"id": f"n{i}", "kind": "item", "attrs": {"v": "x" * 20}} for i in range(30)]
+    a = {"nuif": 0, "root": {"id": "r", "kind": "list", "children": kinds}}
+    b = copy.deepcopy(a)
+    for k in b["root"]["children"]:
+        k["attrs"]["v"] = "y" * 20
+        k["attrs"]["w"] = "z" * 20
+    return a, b
+
+
+def test_a_minimal_patch_over_the_patch_size_limit_falls_back_to_replacing_the_root():
+    a, b = _many_small_edits()
+    ta, tb = json.dumps(a), json.dumps(b)
+    minimal = diff(ta, tb)
+    replace = {"nuif_patch": 0, "base": nuif_core.document_hash(ta), "transactions": [
+        {"ops": [{"op": "replace", "id": "r", "node": b["root"]}]}]}  # fmt: skip
+    whole = nuif_core.canonical_json(json.dumps(replace))
+    assert len(whole) < len(minimal)  # the premise: here the new root is the shorter patch
+    limits = Limits(max_patch_bytes=len(whole))
+    assert diff(ta, tb, limits=limits) == whole
+    assert apply_patch(ta, whole, limits=limits).canonical == nuif_core.canonicalize(tb).canonical
+    assert diff(ta, tb, limits=Limits(max_patch_bytes=len(minimal))) == minimal
+
+
+def test_a_diff_that_no_patch_within_the_size_limit_expresses_is_refused():
+    a, b = _many_small_edits()
+    ta, tb = json.dumps(a), json.dumps(b)
+    with pytest.raises(nuif_core.NuifError) as info:
+        diff(ta, tb, limits=Limits(max_patch_bytes=200))
+    assert info.value.code == "NUIF_TOO_LARGE"
+    assert "patch limit is 200 bytes" in info.value.message
+    # a limit equal to the patch text's length lets it through (the limit is inclusive)
+    text = diff(ta, tb)
+    assert diff(ta, tb, limits=Limits(max_patch_bytes=len(text))) == text
+
+
 def test_diff_is_deterministic_and_ignores_formatting():
     def change(b: dict[str, Any]) -> None:
         kids(b).reverse()

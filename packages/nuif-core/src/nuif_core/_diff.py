@@ -57,10 +57,14 @@ def diff(a: Text, b: Text, *, limits: Limits | None = None) -> bytes:
     base = hash_bytes(canonical_a)
     per_tx = lim.max_operations_per_transaction
     max_ops = min(lim.max_operations, per_tx * lim.max_transactions)
+    text = None
     try:
         ops = _tree_ops(da["root"], db["root"], max_ops)
         ops.extend(_meta_ops(da, db))
         if len(ops) > max_ops or not _fits(a, da, db, ops, per_tx, lim):
+            raise _TooMany
+        text = _patch_text(base, ops, per_tx, lim)
+        if len(text) > lim.max_patch_bytes:  # many small edits can outweigh the new root
             raise _TooMany
     except _TooMany:
         ops = [{"op": "replace", "id": da["root"]["id"], "node": db["root"]}]
@@ -71,7 +75,20 @@ def diff(a: Text, b: Text, *, limits: Limits | None = None) -> bytes:
                 f"no patch within the limits turns the first document into the second: even "
                 f"replacing the root and patching meta takes {len(ops)} operations; the limits "
                 f"allow {max_ops}",
-            )
+            ) from None
+        text = _patch_text(base, ops, per_tx, lim)
+    if len(text) > lim.max_patch_bytes:
+        # apply_patch would refuse it (NUIF-0 §4): say so here rather than hand out a patch
+        # that cannot be applied
+        raise NuifError(
+            "NUIF_TOO_LARGE",
+            f"the patch that turns the first document into the second is {len(text)} bytes; "
+            f"the patch limit is {lim.max_patch_bytes} bytes",
+        )
+    return text
+
+
+def _patch_text(base: str, ops: list[dict[str, Any]], per_tx: int, lim: Limits) -> bytes:
     transactions = [{"ops": ops[k : k + per_tx]} for k in range(0, len(ops), per_tx)]
     patch = {"nuif_patch": 0, "base": base, "transactions": transactions}
     return _codec.dumps(patch, lim.max_depth + _WRAP_DEPTH)
