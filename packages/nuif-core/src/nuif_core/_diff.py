@@ -83,7 +83,8 @@ def diff(a: Text, b: Text, *, limits: Limits | None = None) -> bytes:
         raise NuifError(
             "NUIF_TOO_LARGE",
             f"the patch that turns the first document into the second is {len(text)} bytes; "
-            f"the patch limit is {lim.max_patch_bytes} bytes",
+            f"the patch limit is {lim.max_patch_bytes} bytes, so apply_patch would refuse it: "
+            f"store or send the second document whole instead of a patch",
         )
     return text
 

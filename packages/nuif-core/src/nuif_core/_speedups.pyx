@@ -981,6 +981,29 @@ ctypedef struct Tok:
     uint32_t b      # STR/INT/FLT: byte length; OBJ: member count
     uint32_t c      # STR: offset of the opening quote; OBJ: start in order; FLT+F_DBL: dbl index
 
+cdef inline Py_ssize_t _next_node(const Tok* tape, Py_ssize_t* cur, Py_ssize_t* cend,
+                                  Py_ssize_t* sp, Py_ssize_t cap, Py_ssize_t children) noexcept:
+    """One step of the pre-order walk over the node tree on the tape (``check_nodes``, and
+    ``inspect_summary`` on a checked tape): push ``children`` (the token of the current node's
+    non-empty ``children`` array, or -1), drop finished arrays, and return the next node's token,
+    moving its array's cursor past it.  -1: the walk is done; -2: the stack of ``cap`` arrays is
+    full (``cur``/``cend``: each open array's next element and end token)."""
+    cdef Py_ssize_t node
+    if children >= 0:
+        if sp[0] >= cap:
+            return -2
+        cur[sp[0]] = children + 1
+        cend[sp[0]] = tape[children].a
+        sp[0] += 1
+    while sp[0] > 0 and cur[sp[0] - 1] == cend[sp[0] - 1]:
+        sp[0] -= 1
+    if sp[0] == 0:
+        return -1
+    node = cur[sp[0] - 1]
+    cur[sp[0] - 1] = tape[node].a  # the element after it (a node is an object: .a is its end)
+    return node
+
+
 ctypedef struct Frame:
     bint is_obj
     uint32_t tok        # tape: container token
@@ -1986,20 +2009,11 @@ cdef class _Parser:
                     k = self.vend(vi)
                 if not (has_id and has_kind):
                     return False
-                if children >= 0:
-                    if sp >= cap:  # cannot happen: nodes nest at most maxd / 2 deep
-                        return False
-                    cur[sp] = children + 1
-                    cend[sp] = tape[children].a
-                    sp += 1
-                while sp > 0 and cur[sp - 1] == cend[sp - 1]:
-                    sp -= 1
-                if sp == 0:
-                    return True
-                node = cur[sp - 1]
-                if tape[node].kind != T_OBJ:
-                    return False
-                cur[sp - 1] = tape[node].a
+                # a child that is not an object is refused at the top of the loop, before
+                # the cursor moved past it is used
+                node = _next_node(tape, cur, cend, &sp, cap, children)
+                if node < 0:
+                    return node == -1  # -2, a full stack, cannot happen: nodes nest maxd / 2 deep
         finally:
             PyMem_Free(cur)
             PyMem_Free(ids)
@@ -2596,19 +2610,11 @@ cdef object _tree_summary(_Parser ps, Py_ssize_t max_outline, object entry, obje
             if node == root_node:
                 root = _made(ref, _slot_plan(ref, _REF_FIELDS), (
                     _ascii_str(ps.tstr(&tape[id_tok]), tape[id_tok].b), _ascii_str(s, kk.b)))
-            # the next node
-            if children >= 0:
-                if sp >= cap:  # pragma: no cover - nodes nest at most maxd / 2 deep
-                    raise AssertionError("the node stack overflowed on a checked tape")
-                cur[sp] = children + 1
-                cend[sp] = tape[children].a
-                sp += 1
-            while sp > 0 and cur[sp - 1] == cend[sp - 1]:
-                sp -= 1
-            if sp == 0:
+            node = _next_node(tape, cur, cend, &sp, cap, children)
+            if node == -1:
                 break
-            node = cur[sp - 1]
-            cur[sp - 1] = tape[node].a
+            if node == -2:  # pragma: no cover - nodes nest at most maxd / 2 deep
+                raise AssertionError("the node stack overflowed on a checked tape")
         kinds = []
         for j in range(kcap):
             x = kslot[j]
