@@ -545,14 +545,17 @@ def validate(
         raise ValueError("max_diagnostics must be at least 1")
     try:
         if limits is None and type(text) is bytes and len(text) <= _DEFAULT_BYTES:
-            data, lim = text, Limits.DEFAULT  # as in canonicalize
+            # as in canonicalize: nothing resolved before the compiled call
             report = _codec.valid_report(text, _DEFAULT_DEPTH, _DEFAULT_NODES, ValidationReport)
+            if report is not None:
+                return report  # type: ignore[no-any-return]
+            data, lim = text, Limits.DEFAULT
         else:
             data, lim = _bytes_and_limits(text, limits)
             # the fast path: parse, §3 check, canonical text, hash and the report in one call
             report = _codec.valid_report(data, lim.max_depth, lim.max_nodes, ValidationReport)
-        if report is not None:
-            return report  # type: ignore[no-any-return]
+            if report is not None:
+                return report  # type: ignore[no-any-return]
         value, checker = _parse_checked(data, lim, max_diagnostics)
     except NuifError as err:
         return ValidationReport(False, None, (Diagnostic.from_error(err),))
@@ -568,17 +571,20 @@ def canonicalize(text: Text, *, limits: Limits | None = None) -> CanonicalResult
     Raises :class:`NuifError` with the first problem when the text is not a valid document.
     """
     if limits is None and type(text) is bytes and len(text) <= _DEFAULT_BYTES:
-        # bytes under the default limits (the common call): no Limits resolved, no tuple built
-        data, lim = text, Limits.DEFAULT
+        # bytes under the default limits (the common call): nothing resolved before the call
         result = _codec.canonical_result(text, _DEFAULT_DEPTH, _DEFAULT_NODES, CanonicalResult)
+        if result is not None:
+            return result  # type: ignore[no-any-return]
+        data, lim = text, Limits.DEFAULT
     else:
         data, lim = _bytes_and_limits(text, limits)
         # the fast path: parse, §3 check, canonical text, hash and the result in one compiled call
         result = _codec.canonical_result(data, lim.max_depth, lim.max_nodes, CanonicalResult)
-    if result is None:  # a schema problem (raised here), or a document only Python handles
-        canonical = _checked_canonical(data, lim)[0]
-        result = CanonicalResult(canonical, _codec.hash_bytes(canonical), canonical != data)
-    return result  # type: ignore[no-any-return]
+        if result is not None:
+            return result  # type: ignore[no-any-return]
+    # a schema problem (raised here), or a document only Python handles
+    canonical = _checked_canonical(data, lim)[0]
+    return CanonicalResult(canonical, _codec.hash_bytes(canonical), canonical != data)
 
 
 def is_canonical(text: Text, *, limits: Limits | None = None) -> bool:

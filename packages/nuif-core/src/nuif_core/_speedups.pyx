@@ -54,6 +54,8 @@ cdef extern from "Python.h":
     int PyGC_Disable()
     int PyGC_Enable()
     const Py_ssize_t PY_SSIZE_T_MAX
+    # a borrowed reference, NULL when absent (or on an error: unhashable key)
+    PyObject* _dict_get "PyDict_GetItemWithError"(object d, object key) except? NULL
 
 cdef extern from "nuif_scan.h":
     void nuif_hint_huge(void* p, size_t n) noexcept nogil
@@ -2412,13 +2414,19 @@ def hash_bytes(canonical):
 cdef dict _slot_plans = {}
 
 
-cdef object _slot_plan(object cls, tuple names):
+cdef inline object _slot_plan(object cls, tuple names):
     """The member descriptors of ``names`` when ``cls`` is a frozen slots dataclass whose fields
     are exactly ``names`` and whose generated ``__init__`` only sets them (no ``__post_init__``,
-    no custom ``__new__``); else None.  Decided once per class."""
-    plan = _slot_plans.get(cls, False)
-    if plan is not False:
-        return plan
+    no custom ``__new__``); else None.  Decided once per class (``_new_slot_plan``)."""
+    cdef PyObject* hit = _dict_get(_slot_plans, cls)
+    if hit != NULL:
+        return <object>hit
+    return _new_slot_plan(cls, names)
+
+
+cdef object _new_slot_plan(object cls, tuple names):
+    # apart from _slot_plan: the generator below makes Cython allocate a closure scope on
+    # every call of the function that holds it
     import dataclasses, types
     plan = None
     if (isinstance(cls, type) and dataclasses.is_dataclass(cls)
