@@ -39,6 +39,10 @@ from benchmarks.harness import nuif_codec
 Clock = Callable[[], float]
 #: the shortest batch worth timing: well above the clock's resolution and a scheduler tick
 MIN_BATCH_S = 0.010
+#: by default a target gets more pairs than its size's floor while they fit this many seconds...
+PAIRS_BUDGET_S = 4.0
+#: ... up to this many
+MAX_ROUNDS = 41
 
 
 @dataclass(frozen=True)
@@ -110,17 +114,26 @@ def paired_ratios(
     *,
     clock: Clock = time.perf_counter,
     min_batch_s: float = MIN_BATCH_S,
+    budget_s: float = 0.0,
+    max_rounds: int = MAX_ROUNDS,
 ) -> tuple[list[float], int]:
-    """``rounds`` ratios time(other) / time(ours), each from one batch of each taken back to back,
-    the order alternating between rounds; and the number of calls per batch (the same for both,
-    enough for the faster side's batch to last ``min_batch_s``).  One untimed warm-up call each."""
+    """At least ``rounds`` ratios time(other) / time(ours), each from one batch of each taken
+    back to back, the order alternating between rounds; and the number of calls per batch (the
+    same for both, enough for the faster side's batch to last ``min_batch_s``).  One untimed
+    warm-up call each.  With ``budget_s``, more rounds (up to ``max_rounds``) while the pairs,
+    at the calibrated pair's duration, fit that many seconds: cheap pairs get a steadier median."""
     if rounds < 1:
         raise ValueError("rounds must be at least 1")
     ours(data)
     other(data)
     n = 1
-    while min(_batch(ours, data, n, clock), _batch(other, data, n, clock)) < min_batch_s:
+    while True:
+        a, b = _batch(ours, data, n, clock), _batch(other, data, n, clock)
+        if min(a, b) >= min_batch_s:
+            break
         n *= 2
+    if budget_s > 0 and a + b > 0:
+        rounds = max(rounds, min(max_rounds, int(budget_s / (a + b))))
     ratios = []
     for r in range(rounds):
         if r % 2 == 0:
@@ -134,14 +147,19 @@ def paired_ratios(
 
 
 def default_rounds(size: str) -> int:
-    """Enough pairs for a stable median, bounded by the slowest peer (rfc8785: ~1 s per 16 MiB)."""
+    """The fewest pairs for a size: bounded by the slowest peer (rfc8785: ~1 s per 16 MiB)."""
     return {"1KiB": 41, "64KiB": 21, "1MiB": 9}.get(size, 7)
 
 
 def measure(pair: Pair, rounds: int | None = None, clock: Clock = time.perf_counter) -> Outcome:
+    """One target: exactly ``rounds`` pairs, or by default the size's floor, raised to as many
+    as fit ``PAIRS_BUDGET_S`` (at most ``MAX_ROUNDS``)."""
     data = _docs.doc(pair.shape, pair.size)
-    ratios, n = paired_ratios(pair.ours, pair.other, data, rounds or default_rounds(pair.size),
-                              clock=clock)
+    if rounds is None:
+        ratios, n = paired_ratios(pair.ours, pair.other, data, default_rounds(pair.size),
+                                  clock=clock, budget_s=PAIRS_BUDGET_S)
+    else:
+        ratios, n = paired_ratios(pair.ours, pair.other, data, rounds, clock=clock)
     return Outcome(pair.label, pair.threshold, pair.higher_is_better, statistics.median(ratios),
                    min(ratios), max(ratios), len(ratios), n)
 
@@ -180,7 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sizes", default=",".join(_docs.SIZES),
                         help="comma-separated size labels (default: all)")
     parser.add_argument("--rounds", type=int, default=None,
-                        help="pairs per target (default: 41 at 1 KiB … 7 at 16 MiB)")
+                        help="pairs per target (default: at least 41 at 1 KiB … 7 at 16 MiB, "
+                        f"more while they fit {PAIRS_BUDGET_S:g} s, at most {MAX_ROUNDS})")
     parser.add_argument("--json", metavar="FILE", help="also write the outcomes as JSON")
     args = parser.parse_args(argv)
     sizes = [s for s in args.sizes.split(",") if s]

@@ -45,6 +45,36 @@ def test_paired_ratios_alternate_the_order_and_divide_other_by_ours() -> None:
     assert batches == ["ours", "other", "other", "ours", "ours", "other", "other", "ours"]
 
 
+def test_a_budget_adds_rounds_while_they_fit_up_to_the_cap() -> None:
+    # calibrated pair: 4 calls of each = 4 ms + 12 ms = 16 ms; 0.1 s of budget fits 6 pairs
+    clock = FakeClock()
+    ours, other = clock.impl("ours", 0.001), clock.impl("other", 0.003)
+    ratios, n = interleaved.paired_ratios(ours, other, b"x", 2, clock=clock, min_batch_s=0.004,
+                                          budget_s=0.1)
+    assert (len(ratios), n) == (6, 4)
+    # the floor wins over a budget that fits fewer pairs, and the cap over a large budget
+    for rounds, budget, cap, want in ((9, 0.1, 41, 9), (2, 10.0, 11, 11), (3, 0.0, 41, 3)):
+        clock = FakeClock()
+        ratios, _ = interleaved.paired_ratios(clock.impl("ours", 0.001), clock.impl("other", 0.003),
+                                              b"x", rounds, clock=clock, min_batch_s=0.004,
+                                              budget_s=budget, max_rounds=cap)
+        assert len(ratios) == want, (rounds, budget, cap)
+
+
+def test_measure_budgets_by_default_and_takes_an_exact_count(monkeypatch) -> None:
+    seen = []
+
+    def fake(ours, other, data, rounds, **kw):  # noqa: ANN001, ANN202, ANN003 - a stand-in
+        seen.append((rounds, kw.get("budget_s", 0.0)))
+        return [1.0] * rounds, 1
+
+    monkeypatch.setattr(interleaved, "paired_ratios", fake)
+    pair = interleaved.pairs(["1MiB"])[0]
+    interleaved.measure(pair)
+    interleaved.measure(pair, 3)
+    assert seen == [(interleaved.default_rounds("1MiB"), interleaved.PAIRS_BUDGET_S), (3, 0.0)]
+
+
 def test_paired_ratios_refuses_zero_rounds() -> None:
     clock = FakeClock()
     with pytest.raises(ValueError):
