@@ -155,11 +155,8 @@ def measure(pair: Pair, rounds: int | None = None, clock: Clock = time.perf_coun
     """One target: exactly ``rounds`` pairs, or by default the size's floor, raised to as many
     as fit ``PAIRS_BUDGET_S`` (at most ``MAX_ROUNDS``)."""
     data = _docs.doc(pair.shape, pair.size)
-    if rounds is None:
-        ratios, n = paired_ratios(pair.ours, pair.other, data, default_rounds(pair.size),
-                                  clock=clock, budget_s=PAIRS_BUDGET_S)
-    else:
-        ratios, n = paired_ratios(pair.ours, pair.other, data, rounds, clock=clock)
+    ratios, n = paired_ratios(pair.ours, pair.other, data, rounds or default_rounds(pair.size),
+                              clock=clock, budget_s=0.0 if rounds else PAIRS_BUDGET_S)
     return Outcome(pair.label, pair.threshold, pair.higher_is_better, statistics.median(ratios),
                    min(ratios), max(ratios), len(ratios), n)
 

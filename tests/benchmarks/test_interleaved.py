@@ -65,7 +65,7 @@ def test_measure_budgets_by_default_and_takes_an_exact_count(monkeypatch) -> Non
     seen = []
 
     def fake(ours, other, data, rounds, **kw):  # noqa: ANN001, ANN202, ANN003 - a stand-in
-        seen.append((rounds, kw.get("budget_s", 0.0)))
+        seen.append((rounds, kw["budget_s"]))
         return [1.0] * rounds, 1
 
     monkeypatch.setattr(interleaved, "paired_ratios", fake)
