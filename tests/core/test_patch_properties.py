@@ -322,3 +322,21 @@ def test_diff_of_a_document_with_itself_has_no_operations(doc, seed):
     d = json.loads(diff(text, json.dumps(doc)))
     assert d["transactions"] == []
     assert _op_count(diff(text, text)) == 0
+
+
+@SETTINGS
+@given(st.data())
+def test_the_running_size_is_always_the_canonical_size(data):
+    # the engine keeps the document's canonical size up to date without serializing (that is
+    # how it refuses a patch at the operation that would pass the size limit): after every
+    # operation, applied or refused, it must equal the length of the canonical text
+    text = render(data.draw(documents()), data.draw(st.integers(0, 99)))
+    s = Session(text)
+    assert s._size == len(s.canonical())
+    for _ in range(data.draw(st.integers(1, 12))):
+        op = data.draw(operations(node_ids(s)))
+        try:
+            s.apply_transaction([op])
+        except NuifError:
+            pass
+        assert s._size == len(s.canonical()), op

@@ -45,6 +45,8 @@ __all__ = [
     "value_depth",
 ]
 
+#: "no value here" in journals and undo results (shared with the patch engine's journal)
+_MISSING: Any = object()
 _INDEX_RE = re.compile(r"0|[1-9][0-9]*", re.ASCII)
 _OPS = frozenset({"add", "remove", "replace", "move", "copy", "test"})
 #: the members each operation requires besides "op" and "path"
@@ -339,72 +341,254 @@ def compile_json_patch(ops: Any) -> list[tuple[str, list[str], str, Any, list[st
     return out
 
 
-def run_json_patch(
-    doc: Any, compiled: list[tuple[str, list[str], str, Any, list[str] | None]]
-) -> Any:
-    """Apply compiled operations to ``doc`` **in place** and return the result.
+class Env:
+    """What the patch engine lends one JSON Patch run (see :func:`run_tracked`).
 
-    The result is a different object only when an operation replaces the whole value.  On error
-    ``doc`` may be partly changed: callers run this on a copy.  Values carried by the patch are
-    inserted as they are (copy them first if the patch is reused); ``copy`` deep-copies.
+    ``log``: the session's undo journal, or None (every change in place is recorded there as
+    ``(0, container, key, old)``, ``(1, list, index)`` or ``(2, list, index, item)``);
+    ``meter``: the work meter (:mod:`._cost`) or None; ``base``: the JSON depth of the object
+    that holds the value (the value's own array or object sits at ``base + 1``);
+    ``max_depth``; ``room``: how many bytes the document may still grow; ``empty_extra``:
+    bytes the document gains when the value stops being an empty object (``meta``: it then
+    appears as a member), 0 otherwise; ``inverse``: build the undo operations.
     """
+
+    __slots__ = ("log", "meter", "base", "max_depth", "room", "empty_extra", "inverse")
+
+    def __init__(
+        self,
+        *,
+        log: list[Any] | None = None,
+        meter: Any = None,
+        base: int = 0,
+        max_depth: int = 1 << 30,
+        room: int = 1 << 62,
+        empty_extra: int = 0,
+        inverse: bool = False,
+    ) -> None:
+        self.log = log
+        self.meter = meter
+        self.base = base
+        self.max_depth = max_depth
+        self.room = room
+        self.empty_extra = empty_extra
+        self.inverse = inverse
+
+
+class _Run:
+    """The state of one :func:`run_tracked` call: the size change so far and the charging."""
+
+    __slots__ = ("env", "log", "charge", "delta", "dumps", "loads")
+
+    def __init__(self, env: Env) -> None:
+        from . import _codec
+
+        self.env = env
+        self.log = env.log
+        meter = env.meter
+        self.charge = meter.charge if meter is not None else _no_charge
+        self.delta = 0
+        self.dumps = _codec.dumps
+        self.loads = _codec.loads
+
+    def measure(self, value: Any) -> int:
+        """Canonical size of a value that is leaving the document (charged)."""
+        t = type(value)
+        if t is not dict and t is not list:
+            return len(self.dumps(value, 0))
+        n = len(self.dumps(value, self.env.max_depth))
+        self.charge(n)
+        return n
+
+    def placed(self, value: Any, tokens: list[str], k: int, name: str, member: str) -> bytes:
+        """The canonical bytes of ``value`` about to be placed at ``tokens``; NUIF_DEPTH when it
+        would nest the document deeper than the limit there."""
+        env = self.env
+        room = env.max_depth - env.base - len(tokens)
+        try:
+            return self.dumps(value, room)
+        except NuifError as exc:
+            if exc.code != "NUIF_DEPTH":
+                raise
+        raise NuifError(
+            "NUIF_DEPTH",
+            f"JSON Patch operation {k} ({name}): the value would nest the document more than "
+            f"{env.max_depth} levels deep",
+            pointer=f"/{k}{member}",
+        ) from None
+
+    # -- in-place changes, journaled; each returns the canonical size change -------------------
+
+    def put(self, parent: Any, key: Any, value: Any, vsize: int) -> tuple[int, Any]:
+        """Add ``value`` at ``parent[key]`` (a new or existing member, or a list insert at
+        ``key``): RFC 6902 ``add``.  Returns (size change, the value it replaced or _MISSING)."""
+        log = self.log
+        if type(parent) is dict:
+            old = parent.get(key, _MISSING)
+            if log is not None:
+                log.append((0, parent, key, old))
+            if old is _MISSING:
+                change = (1 if parent else 0) + len(self.dumps(key, 0)) + 1 + vsize
+            else:
+                change = vsize - self.measure(old)
+            parent[key] = value
+            return change, old
+        n = len(parent)
+        if n > 64:
+            self.charge(n >> 4)
+        parent.insert(key, value)
+        if log is not None:
+            log.append((1, parent, key))
+        return vsize + (1 if n else 0), _MISSING
+
+    def take(self, parent: Any, key: Any) -> tuple[Any, int]:
+        """Remove ``parent[key]``; returns (the value, the size change *not* counting the value
+        itself: the caller subtracts its size when it leaves the document)."""
+        log = self.log
+        if type(parent) is dict:
+            value = parent.pop(key)
+            if log is not None:
+                log.append((0, parent, key, value))
+            return value, -((1 if parent else 0) + len(self.dumps(key, 0)) + 1)
+        n = len(parent)
+        if n > 64:
+            self.charge(n >> 4)
+        value = parent.pop(key)
+        if log is not None:
+            log.append((2, parent, key, value))
+        return value, -(1 if n > 1 else 0)
+
+    def swap(self, parent: Any, key: Any, value: Any) -> Any:
+        """Replace the existing ``parent[key]``; returns the old value."""
+        old = parent[key]
+        if self.log is not None:
+            self.log.append((0, parent, key, old))
+        parent[key] = value
+        return old
+
+
+def _no_charge(units: int) -> None:
+    return None
+
+
+def _resolve(doc: Any, tokens: list[str], pointer: str) -> Any:
+    cur = doc
+    for n, token in enumerate(tokens):
+        cur = _child(cur, token, pointer, tokens, n)
+    return cur
+
+
+def _slot(
+    doc: Any, tokens: list[str], path: str, adding: bool, verb: str = "remove"
+) -> tuple[Any, Any, str]:
+    """The container of the last token, the key in it (an int for arrays) and the concrete
+    pointer text (``-`` resolved to the index)."""
+    parent = _container(doc, tokens, path)
+    last = tokens[-1]
+    t = type(parent)
+    if t is dict:
+        if not adding and last not in parent:
+            raise _PointerError(f"{_show(path)}: no member {_show(last)} to {verb}")
+        return parent, last, path
+    if t is list:
+        i = _index(last, len(parent), path, adding)
+        return parent, i, (path if last != "-" else path[: path.rfind("/") + 1] + str(i))
+    raise _PointerError(
+        f"{_show(path)}: {_show(_prefix(tokens, len(tokens) - 1))} is a {_kind(parent)}, "
+        "not an object or array"
+    )
+
+
+def run_tracked(doc: Any, compiled: list[Any], env: Env) -> tuple[Any, int, list[Any] | None]:
+    """Apply compiled operations to ``doc`` **in place**; returns ``(result, size change,
+    inverse operations or None)``.
+
+    Nothing is copied but what ``copy`` asks for.  Every change is written to ``env.log`` (so
+    the caller can roll back), the value is held to the depth limit and the document to its
+    size limit *at each operation* (NUIF_DEPTH, NUIF_TOO_LARGE with the operation's pointer),
+    and the work that depends on the value rather than on the patch is charged to
+    ``env.meter``.  The inverse (``env.inverse``) is an RFC 6902 patch that turns the result
+    back into ``doc``: it holds only values that left the document (never a live one), so it
+    stays right whatever later operations do.  The result is a different object only when an
+    operation replaces the whole value.
+    """
+    run = _Run(env)
+    groups: list[list[dict[str, Any]]] | None = [] if env.inverse else None
+    was_empty = type(doc) is dict and not doc
     for k, (name, tokens, path, value, source) in enumerate(compiled):
         member = "/path"
+        undo: list[dict[str, Any]] | None = None
         try:
             if name == "test":
                 current = _resolve(doc, tokens, path)
                 if not json_equal(current, value):
-                    raise _TestError(
-                        f"the value at {_show(path)} is not equal to the test value"
-                    )
+                    raise _TestError(f"the value at {_show(path)} is not equal to the test value")
                 continue
             if name == "remove":
                 if not tokens:
-                    raise _PointerError("cannot remove the whole value (path \"\")")
-                _remove(doc, tokens, path)
-                continue
-            if name == "move":
+                    raise _PointerError('cannot remove the whole value (path "")')
+                parent, key, where = _slot(doc, tokens, path, False)
+                old, change = run.take(parent, key)
+                run.delta += change - run.measure(old)
+                undo = [{"op": "add", "path": where, "value": old}]
+            elif name == "replace" or name == "add":
+                member = "/value"
+                size = len(run.placed(value, tokens, k, name, member))
+                member = "/path"
+                if not tokens:
+                    old = doc
+                    run.delta += size - run.measure(old)
+                    doc = value
+                    undo = [{"op": "replace", "path": "", "value": old}]
+                elif name == "replace":
+                    parent, key, where = _slot(doc, tokens, path, False, "replace")
+                    old = run.swap(parent, key, value)
+                    run.delta += size - run.measure(old)
+                    undo = [{"op": "replace", "path": where, "value": old}]
+                else:
+                    parent, key, where = _slot(doc, tokens, path, True)
+                    change, old = run.put(parent, key, value, size)
+                    run.delta += change
+                    undo = [_undo_add(where, old)]
+            elif name == "copy":
+                member = "/from"
+                frm = _prefix(source, len(source))  # type: ignore[arg-type]
+                original = _resolve(doc, source, frm)  # type: ignore[arg-type]
+                member = "/path"
+                data = run.placed(original, tokens, k, name, "/from")
+                run.charge(2 * len(data))
+                copied = run.loads(data, env.max_depth) if type(original) in _CONTAINERS else original
+                doc, undo = _add_tracked(run, doc, tokens, path, copied, len(data))
+            else:  # move
                 member = "/from"
                 frm = _prefix(source, len(source))  # type: ignore[arg-type]
                 if not source:
                     # from "" and path not under it (compile checked): only path "" remains
                     continue
-                moved = _remove(doc, source, frm)  # type: ignore[arg-type]
+                parent, key, frm_where = _slot(doc, source, frm, False)  # type: ignore[arg-type]
+                moved, change = run.take(parent, key)
                 member = "/path"
                 try:
-                    doc = _add(doc, tokens, path, moved)
-                except _PointerError:
+                    if len(tokens) > len(source) and type(moved) in _CONTAINERS:
+                        run.charge(len(run.placed(moved, tokens, k, name, "/path")))
+                    doc, add_undo = _add_tracked(run, doc, tokens, path, moved, 0)
+                except (_PointerError, NuifError):
                     # put the value back so that callers reading the error see no half-move
-                    _add(doc, source, frm, moved)  # type: ignore[arg-type]
+                    run.put(parent, key, moved, 0)
                     raise
-                continue
-            if name == "copy":
-                member = "/from"
-                frm = _prefix(source, len(source))  # type: ignore[arg-type]
-                copied = copy_json(_resolve(doc, source, frm))  # type: ignore[arg-type]
-                member = "/path"
-                doc = _add(doc, tokens, path, copied)
-                continue
-            if name == "add":
-                doc = _add(doc, tokens, path, value)
-                continue
-            # replace
-            if not tokens:
-                doc = value
-                continue
-            parent = _container(doc, tokens, path)
-            last = tokens[-1]
-            if type(parent) is dict:
-                if last not in parent:
-                    raise _PointerError(f"{_show(path)}: no member {_show(last)} to replace")
-                parent[last] = value
-            elif type(parent) is list:
-                parent[_index(last, len(parent), path, False)] = value
-            else:
-                raise _PointerError(
-                    f"{_show(path)}: {_show(_prefix(tokens, len(tokens) - 1))} is a "
-                    f"{_kind(parent)}, not an object or array"
-                )
+                run.delta += change
+                if groups is not None:
+                    to = add_undo[0]["path"]
+                    if _is_prefix(to, frm_where):
+                        snapshot = run.loads(run.dumps(moved, env.max_depth), env.max_depth)
+                        run.charge(2 * len(run.dumps(snapshot, env.max_depth)))
+                        undo = add_undo + [{"op": "add", "path": frm_where, "value": snapshot}]
+                    else:
+                        undo = [{"op": "move", "from": to, "path": frm_where}] + [
+                            {"op": "add", "path": to, "value": u["value"]}
+                            for u in add_undo
+                            if u["op"] == "replace"
+                        ]
         except _PointerError as exc:
             raise NuifError(
                 "NUIF_PATCH_POINTER",
@@ -415,49 +599,62 @@ def run_json_patch(
             raise NuifError(
                 "NUIF_PATCH_TEST_FAILED", f"JSON Patch operation {k} (test): {exc}", pointer=f"/{k}"
             ) from None
-    return doc
+        grown = run.delta
+        if type(doc) is not dict or doc:
+            if was_empty:
+                grown += env.empty_extra
+        elif not was_empty:
+            grown -= env.empty_extra
+        if grown > env.room:
+            raise NuifError(
+                "NUIF_TOO_LARGE",
+                f"JSON Patch operation {k} ({name}): the document would grow by {grown} bytes, "
+                f"past the size limit ({env.room} bytes of room were left)",
+                pointer=f"/{k}",
+            )
+        if groups is not None and undo:
+            groups.append(undo)
+    inverse = None
+    if groups is not None:
+        inverse = [u for group in reversed(groups) for u in group]
+    return doc, run.delta, inverse
 
 
-def _resolve(doc: Any, tokens: list[str], pointer: str) -> Any:
-    cur = doc
-    for n, token in enumerate(tokens):
-        cur = _child(cur, token, pointer, tokens, n)
-    return cur
+def _undo_add(where: str, old: Any) -> dict[str, Any]:
+    if old is _MISSING:
+        return {"op": "remove", "path": where}
+    return {"op": "replace", "path": where, "value": old}
 
 
-def _add(doc: Any, tokens: list[str], path: str, value: Any) -> Any:
+def _add_tracked(
+    run: _Run, doc: Any, tokens: list[str], path: str, value: Any, size: int
+) -> tuple[Any, list[dict[str, Any]]]:
+    """RFC 6902 ``add`` of ``value`` (``size`` canonical bytes, 0 for a moved value whose size
+    does not change) at ``tokens``; returns the new whole value and the undo operations."""
     if not tokens:
-        return value
-    parent = _container(doc, tokens, path)
-    last = tokens[-1]
-    t = type(parent)
-    if t is dict:
-        parent[last] = value
-    elif t is list:
-        parent.insert(_index(last, len(parent), path, True), value)
-    else:
-        raise _PointerError(
-            f"{_show(path)}: {_show(_prefix(tokens, len(tokens) - 1))} is a {_kind(parent)}, "
-            "not an object or array"
-        )
-    return doc
+        run.delta += size - run.measure(doc)
+        return value, [{"op": "replace", "path": "", "value": doc}]
+    parent, key, where = _slot(doc, tokens, path, True)
+    change, old = run.put(parent, key, value, size)
+    run.delta += change
+    return doc, [_undo_add(where, old)]
 
 
-def _remove(doc: Any, tokens: list[str], path: str) -> Any:
-    parent = _container(doc, tokens, path)
-    last = tokens[-1]
-    t = type(parent)
-    if t is dict:
-        try:
-            return parent.pop(last)
-        except KeyError:
-            raise _PointerError(f"{_show(path)}: no member {_show(last)} to remove") from None
-    if t is list:
-        return parent.pop(_index(last, len(parent), path, False))
-    raise _PointerError(
-        f"{_show(path)}: {_show(_prefix(tokens, len(tokens) - 1))} is a {_kind(parent)}, "
-        "not an object or array"
-    )
+def _is_prefix(a: str, b: str) -> bool:
+    """True when pointer ``a`` is a proper prefix of pointer ``b`` (token-wise)."""
+    return len(a) < len(b) and b.startswith(a) and b[len(a)] == "/"
+
+
+def run_json_patch(
+    doc: Any, compiled: list[tuple[str, list[str], str, Any, list[str] | None]]
+) -> Any:
+    """Apply compiled operations to ``doc`` **in place** and return the result, with no limits
+    (see :func:`run_tracked` for the engine's limited, journaled form).
+
+    On error ``doc`` may be partly changed: callers run this on a copy.  Values carried by the
+    patch are inserted as they are (copy them first if the patch is reused); ``copy`` copies.
+    """
+    return run_tracked(doc, compiled, Env())[0]
 
 
 def apply_json_patch(doc: Any, patch: Any) -> Any:

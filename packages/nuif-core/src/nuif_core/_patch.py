@@ -22,6 +22,7 @@ works on a throw-away session built from the input text, so it needs no log.
 from __future__ import annotations
 
 import re
+from math import isqrt
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -39,19 +40,21 @@ from ._document import (
     kind_problem,
     parse_canonical,
 )
+from ._cost import Meter, OverBudget, budget_for
 from ._errors import NuifError
 from ._jsonpatch import (
+    _MISSING,
+    Env,
     compile_json_patch,
     copy_json,
     json_equal,
-    run_json_patch,
+    run_tracked,
     value_depth,
 )
 from ._limits import Limits, resolve_limits as _limits
 
 __all__ = ["PatchCounts", "PatchResult", "Session", "apply_patch", "read_patch"]
 
-_MISSING: Any = object()
 _HASH_RE = re.compile(r"sha256:[0-9a-f]{64}", re.ASCII)
 LABEL_MAX = 256
 #: depth slack when serializing patches we build (an inverse wraps values in 5 more levels)
@@ -156,7 +159,7 @@ def _schema(message: str, pointer: str) -> NuifError:
     return NuifError("NUIF_PATCH_SCHEMA", message, pointer=pointer)
 
 
-def _load_patch(patch: Any, limits: Limits) -> Any:
+def _load_patch(patch: Any, limits: Limits) -> tuple[Any, int]:
     """Patch text (str/bytes) or an already-parsed mapping → fresh, strictly checked values.
 
     Patch text is read with the same ``_WRAP_DEPTH`` slack the engine writes patches with (diff,
@@ -173,8 +176,9 @@ def _load_patch(patch: Any, limits: Limits) -> Any:
                 "NUIF_TOO_LARGE",
                 f"the patch text is {len(data)} bytes; the limit is {limits.max_patch_bytes} bytes",
             )
-        return _codec.loads(data, depth)
-    return _codec.loads(as_bytes(patch, limits.max_patch_bytes, "patch"), depth)
+        return _codec.loads(data, depth), len(data)
+    data = as_bytes(patch, limits.max_patch_bytes, "patch")
+    return _codec.loads(data, depth), len(data)
 
 
 def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
@@ -409,8 +413,14 @@ def read_patch(
     ``base``: the hash of the target document; a patch whose ``base`` differs is
     NUIF_PATCH_BASE_MISMATCH (checked right after the header, before any operation is read).
     """
-    lim = _limits(limits)
-    value = _load_patch(patch, lim)
+    return _read_patch(patch, _limits(limits), base)[0]
+
+
+def _read_patch(
+    patch: Any, lim: Limits, base: str | None
+) -> tuple[list[_Transaction], int]:
+    """:func:`read_patch`, and the length of the patch text in bytes (for the work budget)."""
+    value, nbytes = _load_patch(patch, lim)
     transactions, patch_base = _read_header(value, lim)
     if patch_base is not None and base is not None and patch_base != base:
         raise NuifError(
@@ -422,20 +432,31 @@ def read_patch(
     for i, tx in enumerate(transactions):
         ops = [_compile_op(raw, i, j, lim) for j, raw in enumerate(tx["ops"])]
         out.append(_Transaction(tx.get("label"), ops))
-    return out
+    return out, nbytes
 
 
 # ---------------------------------------------------------------------------------------------
 # the working copy
 
 
-def _position(children: list[Any], node: Any) -> int:
-    """Index of ``node`` (by identity) in ``children``."""
-    if len(children) <= 8:
-        for k, child in enumerate(children):
-            if child is node:
-                return k
-    return list(map(id, children)).index(id(node))
+class _Order:
+    """Where each child of one ``children`` list is, without scanning the list per lookup.
+
+    ``pos`` maps a child's id to ``(index, mark)``: its index when ``log`` had ``mark`` entries.
+    ``log`` records every insert ``(i, 1)`` and removal ``(i, -1)`` since the map was built, so a
+    position is the recorded index corrected by the changes after its mark, then checked by
+    identity.  When the correction would replay more than ``limit`` changes the map is rebuilt
+    (O(width)); a rebuild needs ``limit`` ≈ √width changes first, so each positional operation
+    costs O(√width) amortized instead of O(width).
+    """
+
+    __slots__ = ("kids", "pos", "log", "limit")
+
+    def __init__(self, kids: list[Any]) -> None:
+        self.kids = kids  # holds the list, so its id() is not reused while this entry lives
+        self.pos: dict[str, tuple[int, int]] = {}
+        self.log: list[tuple[int, int]] = []
+        self.limit = 0
 
 
 class _Counts:
@@ -447,6 +468,14 @@ class _Counts:
     def __init__(self) -> None:
         self.operations = self.nodes_inserted = self.nodes_removed = self.nodes_moved = 0
         self.attrs_set = self.attrs_unset = self.attrs_edited = 0
+
+
+#: canonical bytes a node gains or loses with its ``"children":[…],`` member (12 + 1 + 1)
+_CHILDREN_WRAP = 14
+#: canonical bytes of ``"attrs":{},`` around a node's attributes
+_ATTRS_WRAP = 11
+#: canonical bytes of ``"meta":`` and the comma after the value
+_META_WRAP = 8
 
 
 class Session:
@@ -461,16 +490,21 @@ class Session:
     document leaves the session only as canonical text (:meth:`canonical`, :meth:`text`).
     ``base`` is the hash of the document the session started from, ``hash`` the current one.
 
-    Cost: building a session is linear in the document; each operation costs O(depth) plus the
-    size of what it touches (the subtree inserted or removed, the value set) plus, for the
-    operations that need a node's position (remove, move, replace), one scan of its parent's
-    ``children``.  :meth:`canonical` and :attr:`hash` serialize the document (cached until the
-    next change).
+    Cost (docs/patch.md, "Cost"): building a session is linear in the document.  Each operation
+    costs O(depth) plus the bytes it carries, plus *metered* work that depends on the document
+    (a subtree it removes or hashes, a list it shifts, a subtree it moves deeper, a child
+    position, O(√width) amortized); the metered work of one :meth:`apply` is bounded by a fixed
+    multiple of the document and patch sizes (NUIF_LIMIT_WORK beyond it).  The document's
+    canonical size is kept up to date by every operation, so no state of a patch, intermediate
+    ones included, may pass ``max_document_bytes`` (NUIF_TOO_LARGE at the operation that
+    would).  :meth:`canonical` and :attr:`hash` serialize the document (cached until the next
+    change).
     """
 
     __slots__ = (
         "_limits", "_doc", "_nodes", "_parents", "_canonical", "_hash", "_base", "_log",
-        "_undoable", "_attrs_bytes",
+        "_undoable", "_attrs_bytes", "_size", "_meta_size", "_meter", "_hashes", "_orders",
+        "_work",
     )  # fmt: skip
 
     def __init__(self, document: Text, *, limits: Limits | None = None) -> None:
@@ -512,13 +546,27 @@ class Session:
                         push(child)
         self._nodes = nodes
         self._parents = parents
+        self._init_state(canonical, hash_bytes(canonical), undoable)
+
+    def _init_state(self, canonical: bytes, hash_: str, undoable: bool) -> None:
         self._canonical: bytes | None = canonical
-        self._hash: str | None = hash_bytes(canonical)
+        self._hash: str | None = hash_
         # id -> (attrs object, kind, head bytes, tail bytes): see _serialize
         self._attrs_bytes: dict[str, tuple[Any, str, bytes, bytes]] = {}
-        self._base = self._hash
+        self._base = hash_
         self._log: list[tuple[Any, ...]] | None = None
         self._undoable = undoable
+        #: canonical size of the current document, kept by every operation
+        self._size = len(canonical)
+        #: canonical size of the current meta object (None: not measured yet)
+        self._meta_size: int | None = None
+        self._meter: Meter | None = None
+        #: node hashes of the current state (dropped along the path of every change)
+        self._hashes: dict[str, str] = {}
+        #: id(children list) -> _Order, built on the first positional lookup in that list
+        self._orders: dict[int, _Order] = {}
+        #: metered work of the last apply (for tests and benchmarks)
+        self._work = 0
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -602,6 +650,7 @@ class Session:
                 append(head + tail)
         return b"".join(out)
 
+
     def text(self) -> str:
         """The canonical text of the current document as ``str``."""
         return self.canonical().decode("utf-8")
@@ -636,11 +685,11 @@ class Session:
         """The position of ``node_id`` among its parent's children (None for the root)."""
         node = self._get(node_id)
         p = self._parents[node_id]
-        return None if p is None else _position(p["children"], node)
+        return None if p is None else self._position(p["children"], node)
 
     def node_hash(self, node_id: str) -> str:
         """The node hash of ``node_id`` (NUIF-0 §3)."""
-        return hash_bytes(_codec.dumps(self._get(node_id), self._limits.max_depth))
+        return self._node_hash(self._get(node_id))
 
     # -- applying ------------------------------------------------------------------------------
 
@@ -650,8 +699,8 @@ class Session:
         The result's ``base`` is the hash before this call; when the patch has a ``base`` it
         must equal that hash (NUIF_PATCH_BASE_MISMATCH).
         """
-        transactions = read_patch(patch, self._limits, self.hash)
-        return self._run(transactions, inverse)
+        transactions, nbytes = _read_patch(patch, self._limits, self.hash)
+        return self._run(transactions, inverse, nbytes)
 
     def apply_transaction(
         self, ops: Iterable[dict[str, Any]], *, label: str | None = None, inverse: bool = False
@@ -663,20 +712,41 @@ class Session:
         tx: dict[str, Any] = {"ops": list(ops)}
         if label is not None:
             tx["label"] = label
-        transactions = read_patch({"nuif_patch": 0, "transactions": [tx]}, self._limits)
-        return self._run(transactions, inverse)
+        transactions, nbytes = _read_patch(
+            {"nuif_patch": 0, "transactions": [tx]}, self._limits, None
+        )
+        return self._run(transactions, inverse, nbytes)
 
-    def _run(self, transactions: list[_Transaction], want_inverse: bool) -> PatchResult:
+    def _run(
+        self, transactions: list[_Transaction], want_inverse: bool, patch_bytes: int
+    ) -> PatchResult:
         base = self.hash
+        before = self._canonical if want_inverse else None
+        if want_inverse and before is None:
+            before = self.canonical()
+        size0 = self._size
+        meta_size0 = self._meta_size
+        limit = self._limits.max_document_bytes
         counts = _Counts()
         inverse_txs: list[dict[str, Any]] = []
+        meter = self._meter = Meter(budget_for(size0, patch_bytes))
         self._log = [] if self._undoable else None
         handlers = _HANDLERS
         try:
             for tx in transactions:
                 undo_ops = []
                 for op in tx.ops:
-                    undo = handlers[op.name](self, op, counts)
+                    try:
+                        undo = handlers[op.name](self, op, counts, want_inverse)
+                    except OverBudget as exc:
+                        raise op.error("NUIF_LIMIT_WORK", meter.message(exc)) from None
+                    if self._size > limit:
+                        raise op.error(
+                            "NUIF_TOO_LARGE",
+                            f"the document would be {self._size} bytes of canonical text; the "
+                            f"limit is {limit} bytes",
+                            _SIZE_MEMBER.get(op.name, ""),
+                        )
                     if undo is not None:
                         undo_ops.append(undo)
                 counts.operations += len(tx.ops)
@@ -689,19 +759,24 @@ class Session:
             if transactions:
                 self._canonical = self._hash = None
             canonical = self.canonical()
+            if len(canonical) > limit:  # the running size makes this unreachable; kept as a guard
+                raise NuifError(
+                    "NUIF_TOO_LARGE",
+                    f"the patched document would be {len(canonical)} bytes of canonical text; "
+                    f"the limit is {limit} bytes",
+                )
             new_hash = self.hash
             inverse_text = None
             if want_inverse:
                 inverse_txs.reverse()
-                inverse_text = _codec.dumps(
-                    {"nuif_patch": 0, "base": new_hash, "transactions": inverse_txs},
-                    self._limits.max_depth + _WRAP_DEPTH,
-                )
+                inverse_text = self._inverse_text(inverse_txs, new_hash, before, canonical)
         except BaseException:
-            self._rollback()
+            self._rollback(size0, meta_size0)
             raise
         finally:
             self._log = None
+            self._work = meter.used
+            self._meter = None
         return PatchResult(
             canonical,
             new_hash,
@@ -720,7 +795,32 @@ class Session:
             inverse_text,
         )
 
-    def _rollback(self) -> None:
+    def _inverse_text(
+        self, inverse_txs: list[dict[str, Any]], new_hash: str, before: Any, after: bytes
+    ) -> bytes:
+        """The inverse patch; when the operation-by-operation inverse is longer than the patch
+        limit (it carries every value the patch destroyed), the diff from the new document back
+        to the old one, which is held to that limit (NUIF_TOO_LARGE when nothing fits)."""
+        lim = self._limits
+        text = _codec.dumps(
+            {"nuif_patch": 0, "base": new_hash, "transactions": inverse_txs},
+            lim.max_depth + _WRAP_DEPTH,
+        )
+        if len(text) <= lim.max_patch_bytes:
+            return text
+        from ._diff import diff
+
+        try:
+            return diff(after, before, limits=lim)
+        except NuifError as exc:
+            raise NuifError(
+                "NUIF_TOO_LARGE",
+                f"the inverse patch would be {len(text)} bytes (the limit is "
+                f"{lim.max_patch_bytes}) and no shorter patch turns the result back "
+                f"({exc.message}); apply it without an inverse, or in smaller patches",
+            ) from None
+
+    def _rollback(self, size0: int, meta_size0: int | None) -> None:
         log = self._log
         if log:
             for entry in reversed(log):
@@ -737,6 +837,12 @@ class Session:
                     entry[1].insert(entry[2], entry[3])
             self._canonical = self._hash = None
         self._log = None
+        self._size = size0
+        self._meta_size = meta_size0
+        # caches may describe the rolled-back state: values were restored in place
+        self._attrs_bytes.clear()
+        self._hashes.clear()
+        self._orders.clear()
 
     # -- logged primitive changes --------------------------------------------------------------
 
@@ -757,17 +863,81 @@ class Session:
         if kids is None:
             kids = []
             self._dset(parent, "children", kids)
+        n = len(kids)
+        if n > 64:
+            self._charge(n >> 4)
         kids.insert(index, node)
         if self._log is not None:
             self._log.append((1, kids, index))
+        order = self._orders.get(id(kids))
+        if order is not None:
+            order.log.append((index, 1))
+            order.pos[node["id"]] = (index, len(order.log))
 
     def _child_pop(self, parent: dict[str, Any], index: int) -> None:
         kids = parent["children"]
+        n = len(kids)
+        if n > 64:
+            self._charge(n >> 4)
         node = kids.pop(index)
         if self._log is not None:
             self._log.append((2, kids, index, node))
+        order = self._orders.get(id(kids))
+        if order is not None:
+            order.log.append((index, -1))
+            order.pos.pop(node["id"], None)
         if not kids:
             self._ddel(parent, "children")
+
+    def _child_swap(self, kids: list[Any], index: int, new: dict[str, Any]) -> None:
+        old = kids[index]
+        if self._log is not None:
+            self._log.append((0, kids, index, old))
+        kids[index] = new
+        order = self._orders.get(id(kids))
+        if order is not None:
+            order.pos.pop(old["id"], None)
+            order.pos[new["id"]] = (index, len(order.log))
+
+    def _position(self, kids: list[Any], node: dict[str, Any]) -> int:
+        """Index of ``node`` in ``kids`` (see :class:`_Order`)."""
+        n = len(kids)
+        if n <= 16:
+            for k in range(n):
+                if kids[k] is node:
+                    return k
+        nid = node["id"]
+        order = self._orders.get(id(kids))
+        if order is not None and order.kids is kids:
+            entry = order.pos.get(nid)
+            if entry is not None:
+                p, mark = entry
+                log = order.log
+                if len(log) - mark <= order.limit:
+                    for i, d in log[mark:]:
+                        if d > 0:
+                            if p >= i:
+                                p += 1
+                        elif p > i:
+                            p -= 1
+                    self._charge(len(log) - mark)
+                    if 0 <= p < n and kids[p] is node:
+                        order.pos[nid] = (p, len(log))
+                        return p
+        else:
+            order = _Order(kids)
+            self._orders[id(kids)] = order
+        # (re)build the map: one pass over the list
+        self._charge(n)
+        order.pos = {c["id"]: (k, 0) for k, c in enumerate(kids)}
+        order.log = []
+        order.limit = 16 + isqrt(n)
+        return order.pos[nid][0]
+
+    def _charge(self, units: int) -> None:
+        meter = self._meter
+        if meter is not None:
+            meter.charge(units)
 
     def _index_subtree(self, node: dict[str, Any], parent: dict[str, Any] | None) -> None:
         nodes = self._nodes
@@ -790,6 +960,7 @@ class Session:
         nodes = self._nodes
         parents = self._parents
         cache = self._attrs_bytes
+        hashes = self._hashes
         log = self._log
         stack = [node]
         count = 0
@@ -802,11 +973,38 @@ class Session:
             del nodes[nid]
             del parents[nid]
             cache.pop(nid, None)
+            hashes.pop(nid, None)
             count += 1
             children = n.get("children")
             if children:
                 stack.extend(children)
         return count
+
+    def _touch(self, node: dict[str, Any] | None) -> None:
+        """Drop the cached hashes of ``node`` and its ancestors (their text changed)."""
+        hashes = self._hashes
+        if not hashes:
+            return
+        parents = self._parents
+        while node is not None:
+            nid = node["id"]
+            hashes.pop(nid, None)
+            node = parents.get(nid)
+
+    def _node_hash(self, node: dict[str, Any]) -> str:
+        nid = node["id"]
+        h = self._hashes.get(nid)
+        if h is None:
+            text = _codec.dumps(node, self._limits.max_depth)
+            self._charge(len(text))
+            h = self._hashes[nid] = hash_bytes(text)
+        return h
+
+    def _measure(self, value: Any) -> int:
+        """Canonical size of a value or subtree that leaves the document (charged)."""
+        text = _codec.dumps(value, self._limits.max_depth)
+        self._charge(len(text))
+        return len(text)
 
     # -- checks --------------------------------------------------------------------------------
 
@@ -827,16 +1025,23 @@ class Session:
             p = parents[p["id"]]
         return depth
 
-    def _check_value_depth(self, op: _Op, node: dict[str, Any], value: Any, member: str) -> None:
+    def _placed_value(self, op: _Op, node: dict[str, Any], value: Any, member: str) -> int:
+        """Canonical size of an attribute value about to be set on ``node``; NUIF_DEPTH when it
+        would nest the document deeper than the limit."""
         # document object 1, node at tree depth k is at JSON depth 2k, its attrs at 2k + 1
-        total = 2 * self._depth(node) + 1 + value_depth(value)
-        if total > self._limits.max_depth:
-            raise op.error(
-                "NUIF_DEPTH",
-                f"the attribute value would nest the document {total} levels deep; the limit is "
-                f"{self._limits.max_depth}",
-                member,
-            )
+        base = 2 * self._depth(node) + 1
+        try:
+            return len(_codec.dumps(value, self._limits.max_depth - base))
+        except NuifError as exc:
+            if exc.code != "NUIF_DEPTH":
+                raise
+        total = base + value_depth(value)
+        raise op.error(
+            "NUIF_DEPTH",
+            f"the attribute value would nest the document {total} levels deep; the limit is "
+            f"{self._limits.max_depth}",
+            member,
+        )
 
     def _check_node_depth(self, op: _Op, tree_depth: int, height: int) -> None:
         total = 2 * tree_depth - 1 + height
@@ -847,6 +1052,22 @@ class Session:
                 f"{self._limits.max_depth}",
                 "/node" if "node" in op.args else "/parent",
             )
+
+    def _check_moved_depth(self, op: _Op, node: dict[str, Any], tree_depth: int) -> None:
+        """A subtree moved deeper must still fit the depth limit: the codec walks it with the
+        room that is left (charged), so no height is kept or recomputed per node."""
+        room = self._limits.max_depth - (2 * tree_depth - 1)
+        try:
+            self._charge(len(_codec.dumps(node, room)))
+        except NuifError as exc:
+            if exc.code != "NUIF_DEPTH":
+                raise
+            raise op.error(
+                "NUIF_DEPTH",
+                f"the node would nest the document more than {self._limits.max_depth} levels "
+                f"deep under {_q(op.args['parent'])}",
+                "/parent",
+            ) from None
 
     def _check_node_count(self, op: _Op, count: int) -> None:
         if count > self._limits.max_nodes:
@@ -880,30 +1101,38 @@ class Session:
         return index  # type: ignore[no-any-return]
 
     # -- operations ----------------------------------------------------------------------------
+    # Each handler changes the working copy, keeps ``_size`` (the canonical size) exact, and
+    # returns the operation that undoes it (or None).
 
-    def _op_insert(self, op: _Op, counts: _Counts) -> dict[str, Any]:
+    def _op_insert(self, op: _Op, counts: _Counts, inv: bool) -> dict[str, Any]:
         parent = self._find(op, "parent")
         self._check_new_ids(op)
-        index = self._index_arg(op, len(parent.get("children", ())))
+        n = len(parent.get("children", ()))
+        index = self._index_arg(op, n)
         self._check_node_depth(op, self._depth(parent) + 1, op.height)
         self._check_node_count(op, len(self._nodes) + op.size)
         node = op.args["node"]
+        self._size += len(_codec.dumps(node, self._limits.max_depth)) + (1 if n else _CHILDREN_WRAP)
         self._child_insert(parent, index, node)
         self._index_subtree(node, parent)
+        self._touch(parent)
         counts.nodes_inserted += op.size
         return {"op": "remove", "id": node["id"]}
 
-    def _op_remove(self, op: _Op, counts: _Counts) -> dict[str, Any]:
+    def _op_remove(self, op: _Op, counts: _Counts, inv: bool) -> dict[str, Any]:
         node = self._find(op)
         parent = self._parents[node["id"]]
         if parent is None:
             raise op.error("NUIF_PATCH_ROOT", "the root cannot be removed (replace it instead)", "/id")
-        index = _position(parent["children"], node)
+        kids = parent["children"]
+        index = self._position(kids, node)
+        self._size -= self._measure(node) + (1 if len(kids) > 1 else _CHILDREN_WRAP)
+        self._touch(parent)
         self._child_pop(parent, index)
         counts.nodes_removed += self._unindex_subtree(node)
         return {"op": "insert", "parent": parent["id"], "index": index, "node": node}
 
-    def _op_move(self, op: _Op, counts: _Counts) -> dict[str, Any]:
+    def _op_move(self, op: _Op, counts: _Counts, inv: bool) -> dict[str, Any]:
         node = self._find(op)
         old_parent = self._parents[node["id"]]
         if old_parent is None:
@@ -922,53 +1151,64 @@ class Session:
                 )
             new_depth += 1
             p = parents[p["id"]]
-        old_index = _position(old_parent["children"], node)
+        old_kids = old_parent["children"]
+        old_index = self._position(old_kids, node)
         length = len(new_parent.get("children", ())) - (1 if new_parent is old_parent else 0)
         index = self._index_arg(op, length)
         if new_depth > self._depth(node):
-            self._check_node_depth(op, new_depth, _node_height(node))
+            self._check_moved_depth(op, node, new_depth)
+        self._touch(old_parent)
+        self._touch(new_parent)
+        self._size -= 1 if len(old_kids) > 1 else _CHILDREN_WRAP
         self._child_pop(old_parent, old_index)
+        self._size += 1 if new_parent.get("children") else _CHILDREN_WRAP
         self._child_insert(new_parent, index, node)
         self._dset(parents, node["id"], new_parent)  # type: ignore[arg-type]
         counts.nodes_moved += 1
         return {"op": "move", "id": node["id"], "parent": old_parent["id"], "index": old_index}
 
-    def _op_replace(self, op: _Op, counts: _Counts) -> dict[str, Any]:
+    def _op_replace(self, op: _Op, counts: _Counts, inv: bool) -> dict[str, Any]:
         old = self._find(op)
         parent = self._parents[old["id"]]
         old_ids = set(_subtree_ids(old))
+        self._charge(len(old_ids))
         self._check_new_ids(op, old_ids)
         self._check_node_depth(op, self._depth(old), op.height)
         self._check_node_count(op, len(self._nodes) - len(old_ids) + op.size)
         new = op.args["node"]
+        self._size += len(_codec.dumps(new, self._limits.max_depth)) - self._measure(old)
+        self._touch(old)
         if parent is None:
             self._dset(self._doc, "root", new)
         else:
             kids = parent["children"]
-            index = _position(kids, old)
-            if self._log is not None:
-                self._log.append((0, kids, index, old))
-            kids[index] = new
+            self._child_swap(kids, self._position(kids, old), new)
         counts.nodes_removed += self._unindex_subtree(old)
         self._index_subtree(new, parent)
         counts.nodes_inserted += op.size
         return {"op": "replace", "id": new["id"], "node": old}
 
-    def _op_set(self, op: _Op, counts: _Counts) -> dict[str, Any]:
+    def _op_set(self, op: _Op, counts: _Counts, inv: bool) -> dict[str, Any]:
         node = self._find(op)
         args = op.args
         name = args["attr"]
         value = args["value"]
-        self._check_value_depth(op, node, value, "/value")
+        size = self._placed_value(op, node, value, "/value")
         attrs = node.get("attrs")
         if attrs is None:
             attrs = {}
             self._dset(node, "attrs", attrs)
+            self._size += _ATTRS_WRAP - 1  # the member below counts its comma
         old = attrs.get(name, _MISSING)
+        if old is _MISSING:
+            self._size += 1 + len(name) + 3 + size  # ,"name":value (names are never escaped)
+        else:
+            self._size += size - self._measure(old)
         if self._log is not None:
             self._log.append((0, attrs, name, old))
         attrs[name] = value
         self._attrs_bytes.pop(node["id"], None)
+        self._touch(node)
         counts.attrs_set += 1
         if old is _MISSING:
             return {"op": "unset", "id": node["id"], "attr": name}
@@ -985,80 +1225,116 @@ class Session:
             )
         return attrs, attrs[name]
 
-    def _op_unset(self, op: _Op, counts: _Counts) -> dict[str, Any]:
+    def _op_unset(self, op: _Op, counts: _Counts, inv: bool) -> dict[str, Any]:
         node = self._find(op)
         attrs, old = self._attr(op, node)
         name = op.args["attr"]
+        self._size -= 1 + len(name) + 3 + self._measure(old)
         self._ddel(attrs, name)
         self._attrs_bytes.pop(node["id"], None)
         if not attrs:
             self._ddel(node, "attrs")
+            self._size -= _ATTRS_WRAP - 1
+        self._touch(node)
         counts.attrs_unset += 1
         return {"op": "set", "id": node["id"], "attr": name, "value": old}
 
-    def _op_edit(self, op: _Op, counts: _Counts) -> dict[str, Any]:
-        node = self._find(op)
-        attrs, old = self._attr(op, node)
+    def _json_patch(self, op: _Op, value: Any, env: Env) -> tuple[Any, int, Any]:
         try:
-            new = run_json_patch(copy_json(old), op.compiled)
+            return run_tracked(value, op.compiled, env)
         except NuifError as exc:
             raise op.error(exc.code, exc.message, "/patch" + (exc.pointer or "")) from None
-        self._check_value_depth(op, node, new, "/patch")
-        self._dset(attrs, op.args["attr"], new)
-        self._attrs_bytes.pop(node["id"], None)
-        counts.attrs_edited += 1
-        return {"op": "set", "id": node["id"], "attr": op.args["attr"], "value": old}
 
-    def _op_retype(self, op: _Op, counts: _Counts) -> dict[str, Any]:
+    def _op_edit(self, op: _Op, counts: _Counts, inv: bool) -> dict[str, Any]:
+        node = self._find(op)
+        attrs, old = self._attr(op, node)
+        name = op.args["attr"]
+        lim = self._limits
+        env = Env(
+            log=self._log,
+            meter=self._meter,
+            base=2 * self._depth(node) + 1,
+            max_depth=lim.max_depth,
+            room=lim.max_document_bytes - self._size,
+            inverse=inv,
+        )
+        self._attrs_bytes.pop(node["id"], None)
+        self._touch(node)
+        new, delta, undo = self._json_patch(op, old, env)
+        if new is not old:
+            self._dset(attrs, name, new)
+        self._size += delta
+        counts.attrs_edited += 1
+        return {"op": "edit", "id": node["id"], "attr": name, "patch": undo or []}
+
+    def _op_retype(self, op: _Op, counts: _Counts, inv: bool) -> dict[str, Any]:
         node = self._find(op)
         old = node["kind"]
+        self._size += len(op.args["kind"]) - len(old)  # kinds are never escaped
         self._dset(node, "kind", op.args["kind"])
+        self._touch(node)
         return {"op": "retype", "id": node["id"], "kind": old}
 
-    def _op_rename(self, op: _Op, counts: _Counts) -> dict[str, Any]:
+    def _op_rename(self, op: _Op, counts: _Counts, inv: bool) -> dict[str, Any]:
         node = self._find(op)
         old = node["id"]
         new = op.args["to"]
         if new != old:
             if new in self._nodes:
                 raise op.error("NUIF_PATCH_ID_EXISTS", f"id {_q(new)} is already used", "/to")
+            self._touch(node)
             parent = self._parents[old]
             self._attrs_bytes.pop(old, None)
+            self._size += len(new) - len(old)  # ids are never escaped
             self._dset(node, "id", new)
             self._ddel(self._nodes, old)
             self._dset(self._nodes, new, node)
             self._ddel(self._parents, old)  # type: ignore[arg-type]
             self._dset(self._parents, new, parent)  # type: ignore[arg-type]
+            if parent is not None:
+                order = self._orders.get(id(parent["children"]))
+                if order is not None:
+                    entry = order.pos.pop(old, None)
+                    if entry is not None:
+                        order.pos[new] = entry
         return {"op": "rename", "id": new, "to": old}
 
-    def _op_meta(self, op: _Op, counts: _Counts) -> dict[str, Any]:
+    def _op_meta(self, op: _Op, counts: _Counts, inv: bool) -> dict[str, Any]:
         doc = self._doc
+        lim = self._limits
         old = doc.get("meta", _MISSING)
-        try:
-            new = run_json_patch({} if old is _MISSING else copy_json(old), op.compiled)
-        except NuifError as exc:
-            raise op.error(exc.code, exc.message, "/patch" + (exc.pointer or "")) from None
+        if self._meta_size is None:
+            self._meta_size = 0 if old is _MISSING else self._measure(old)
+        present = old is not _MISSING
+        env = Env(
+            log=self._log,
+            meter=self._meter,
+            base=1,
+            max_depth=lim.max_depth,
+            room=lim.max_document_bytes - self._size,
+            empty_extra=_META_WRAP + 2,
+            inverse=inv,
+        )
+        new, delta, undo = self._json_patch(op, {} if old is _MISSING else old, env)
         if type(new) is not dict:
             raise op.error(
                 "NUIF_SCHEMA", f'"meta" must stay an object; the patch makes it {_json_type(new)}',
                 "/patch",
             )
-        total = 1 + value_depth(new)
-        if total > self._limits.max_depth:
-            raise op.error(
-                "NUIF_DEPTH",
-                f"meta would nest the document {total} levels deep; the limit is "
-                f"{self._limits.max_depth}",
-                "/patch",
-            )
+        size = (self._meta_size if present else 2) + delta
         if new:
-            self._dset(doc, "meta", new)
-        elif old is not _MISSING:
-            self._ddel(doc, "meta")
-        restore = {} if old is _MISSING else old
-        return {"op": "meta", "patch": [{"op": "replace", "path": "", "value": restore}]}
+            self._size += size + _META_WRAP - ((self._meta_size + _META_WRAP) if present else 0)
+            if new is not old:
+                self._dset(doc, "meta", new)
+            self._meta_size = size
+        else:
+            if present:
+                self._size -= self._meta_size + _META_WRAP
+                self._ddel(doc, "meta")
+            self._meta_size = 0
+        return {"op": "meta", "patch": undo or []}
 
-    def _op_test(self, op: _Op, counts: _Counts) -> None:
+    def _op_test(self, op: _Op, counts: _Counts, inv: bool) -> None:
         node = self._find(op)
         args = op.args
         if "kind" in args and node["kind"] != args["kind"]:
@@ -1083,7 +1359,7 @@ class Session:
                     "/value",
                 )
         if "hash" in args:
-            actual = hash_bytes(_codec.dumps(node, self._limits.max_depth))
+            actual = self._node_hash(node)
             if actual != args["hash"]:
                 raise op.error(
                     "NUIF_PATCH_TEST_FAILED",
@@ -1107,6 +1383,12 @@ _HANDLERS = {
     "test": Session._op_test,
 }
 
+#: where a NUIF_TOO_LARGE of each operation points (the member that carried the growth)
+_SIZE_MEMBER = {
+    "insert": "/node", "replace": "/node", "set": "/value", "edit": "/patch", "meta": "/patch",
+    "rename": "/to", "retype": "/kind",
+}  # fmt: skip
+
 
 def _subtree_ids(node: dict[str, Any]) -> Iterable[str]:
     stack = [node]
@@ -1116,18 +1398,6 @@ def _subtree_ids(node: dict[str, Any]) -> Iterable[str]:
         children = n.get("children")
         if children:
             stack.extend(children)
-
-
-def _node_height(node: dict[str, Any]) -> int:
-    """JSON nesting of a (normalized) node: the node object alone is 1."""
-    height = 1
-    attrs = node.get("attrs")
-    if attrs:
-        height = 2 + max((value_depth(v) for v in attrs.values()), default=0)
-    children = node.get("children")
-    if children:
-        height = max(height, 2 + max(_node_height(c) for c in children))
-    return height
 
 
 def apply_patch(
@@ -1141,18 +1411,26 @@ def apply_patch(
     (``/transactions/i/ops/j…``) and whose message starts ``transactions/i/ops/j (op):``.
     ``inverse=True`` also returns the inverse patch (canonical text, ``base`` = the new hash).
     """
+    return _apply(document, patch, inverse, limits)[0]
+
+
+def _apply(
+    document: Text, patch: Any, inverse: bool, limits: Limits | None
+) -> tuple[PatchResult, int]:
+    """:func:`apply_patch`, and the metered work it did (for tests and benchmarks)."""
     lim = _limits(limits)
     data = as_bytes(document, lim.max_document_bytes)
     canonical, doc = _canonical_bytes(data, lim)
     base = hash_bytes(canonical)
-    transactions = read_patch(patch, lim, base)
+    transactions, nbytes = _read_patch(patch, lim, base)
     session: Session | None = None
     if doc is None and _spliceable(transactions):
         session = _SpliceSession._open(canonical, base, transactions, lim)
     if session is None:
         session = Session.__new__(Session)
         session._init_model(canonical, _model(data, canonical, doc, lim), lim, False)
-    return session._run(transactions, inverse)
+    result = session._run(transactions, inverse, nbytes)
+    return result, session._work
 
 
 #: operations that touch only one node's ``attrs`` or ``kind`` (or ``meta``): a patch made of
@@ -1222,12 +1500,7 @@ class _SpliceSession(Session):
         self._doc = doc
         self._nodes = nodes
         self._parents = {}
-        self._canonical = canonical
-        self._hash = base
-        self._attrs_bytes = {}
-        self._base = base
-        self._log = None
-        self._undoable = False
+        self._init_state(canonical, base, False)
         self._text0 = canonical
         self._spans = spans
         self._root_start = root_start
