@@ -34,6 +34,7 @@ ERROR_CODES: dict[str, str] = {
     # §4/§5 patches
     "NUIF_LIMIT_TRANSACTIONS": "the patch has more transactions than the limit",
     "NUIF_LIMIT_OPERATIONS": "a transaction, or the patch, has more operations than the limit",
+    "NUIF_LIMIT_WORK": "a patch needs more work than the budget its input sizes allow",
     "NUIF_PATCH_SCHEMA": "the patch is not shaped as NUIF-0 §5 says",
     "NUIF_PATCH_BASE_MISMATCH": "the patch's base is not the hash of the document",
     "NUIF_PATCH_NOT_FOUND": "an operation names a node id that does not exist",

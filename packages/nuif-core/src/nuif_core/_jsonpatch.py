@@ -348,12 +348,13 @@ class Env:
     ``(0, container, key, old)``, ``(1, list, index)`` or ``(2, list, index, item)``);
     ``meter``: the work meter (:mod:`._cost`) or None; ``base``: the JSON depth of the object
     that holds the value (the value's own array or object sits at ``base + 1``);
-    ``max_depth``; ``room``: how many bytes the document may still grow; ``empty_extra``:
+    ``max_depth``; ``size``/``limit``: the document's canonical size before the run and the
+    size it may not pass; ``empty_extra``:
     bytes the document gains when the value stops being an empty object (``meta``: it then
     appears as a member), 0 otherwise; ``inverse``: build the undo operations.
     """
 
-    __slots__ = ("log", "meter", "base", "max_depth", "room", "empty_extra", "inverse")
+    __slots__ = ("log", "meter", "base", "max_depth", "size", "limit", "empty_extra", "inverse")
 
     def __init__(
         self,
@@ -362,7 +363,8 @@ class Env:
         meter: Any = None,
         base: int = 0,
         max_depth: int = 1 << 30,
-        room: int = 1 << 62,
+        size: int = 0,
+        limit: int = 1 << 62,
         empty_extra: int = 0,
         inverse: bool = False,
     ) -> None:
@@ -370,7 +372,8 @@ class Env:
         self.meter = meter
         self.base = base
         self.max_depth = max_depth
-        self.room = room
+        self.size = size
+        self.limit = limit
         self.empty_extra = empty_extra
         self.inverse = inverse
 
@@ -434,8 +437,8 @@ class _Run:
             parent[key] = value
             return change, old
         n = len(parent)
-        if n > 64:
-            self.charge(n >> 4)
+        if n - key > 64:
+            self.charge((n - key) >> 3)  # the elements the insert shifts
         parent.insert(key, value)
         if log is not None:
             log.append((1, parent, key))
@@ -451,8 +454,8 @@ class _Run:
                 log.append((0, parent, key, value))
             return value, -((1 if parent else 0) + len(self.dumps(key, 0)) + 1)
         n = len(parent)
-        if n > 64:
-            self.charge(n >> 4)
+        if n - key > 64:
+            self.charge((n - key) >> 3)
         value = parent.pop(key)
         if log is not None:
             log.append((2, parent, key, value))
@@ -605,11 +608,11 @@ def run_tracked(doc: Any, compiled: list[Any], env: Env) -> tuple[Any, int, list
                 grown += env.empty_extra
         elif not was_empty:
             grown -= env.empty_extra
-        if grown > env.room:
+        if env.size + grown > env.limit:
             raise NuifError(
                 "NUIF_TOO_LARGE",
-                f"JSON Patch operation {k} ({name}): the document would grow by {grown} bytes, "
-                f"past the size limit ({env.room} bytes of room were left)",
+                f"JSON Patch operation {k} ({name}): the document would be {env.size + grown} "
+                f"bytes of canonical text; the limit is {env.limit} bytes",
                 pointer=f"/{k}",
             )
         if groups is not None and undo:

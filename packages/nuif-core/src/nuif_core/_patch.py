@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from math import isqrt
+from operator import itemgetter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -442,21 +443,29 @@ def _read_patch(
 class _Order:
     """Where each child of one ``children`` list is, without scanning the list per lookup.
 
-    ``pos`` maps a child's id to ``(index, mark)``: its index when ``log`` had ``mark`` entries.
+    ``pos`` maps a child's id to its index when ``log`` had ``marks.get(id, 0)`` entries;
     ``log`` records every insert ``(i, 1)`` and removal ``(i, -1)`` since the map was built, so a
     position is the recorded index corrected by the changes after its mark, then checked by
     identity.  When the correction would replay more than ``limit`` changes the map is rebuilt
-    (O(width)); a rebuild needs ``limit`` ≈ √width changes first, so each positional operation
-    costs O(√width) amortized instead of O(width).
+    (one C-speed pass over the list); a rebuild needs ``limit`` ≈ 2√width changes first, so each
+    positional operation costs O(√width) amortized instead of O(width).
     """
 
-    __slots__ = ("kids", "pos", "log", "limit")
+    __slots__ = ("kids", "pos", "marks", "log", "limit")
 
     def __init__(self, kids: list[Any]) -> None:
         self.kids = kids  # holds the list, so its id() is not reused while this entry lives
-        self.pos: dict[str, tuple[int, int]] = {}
+        self.pos: dict[str, int] = {}
+        self.marks: dict[str, int] = {}
         self.log: list[tuple[int, int]] = []
         self.limit = 0
+
+    def note(self, nid: str, index: int) -> None:
+        self.pos[nid] = index
+        self.marks[nid] = len(self.log)
+
+
+_get_id = itemgetter("id")
 
 
 class _Counts:
@@ -864,21 +873,21 @@ class Session:
             kids = []
             self._dset(parent, "children", kids)
         n = len(kids)
-        if n > 64:
-            self._charge(n >> 4)
+        if n - index > 64:
+            self._charge((n - index) >> 3)  # the elements the insert shifts
         kids.insert(index, node)
         if self._log is not None:
             self._log.append((1, kids, index))
         order = self._orders.get(id(kids))
         if order is not None:
             order.log.append((index, 1))
-            order.pos[node["id"]] = (index, len(order.log))
+            order.note(node["id"], index)
 
     def _child_pop(self, parent: dict[str, Any], index: int) -> None:
         kids = parent["children"]
         n = len(kids)
-        if n > 64:
-            self._charge(n >> 4)
+        if n - index > 64:
+            self._charge((n - index) >> 3)
         node = kids.pop(index)
         if self._log is not None:
             self._log.append((2, kids, index, node))
@@ -886,6 +895,7 @@ class Session:
         if order is not None:
             order.log.append((index, -1))
             order.pos.pop(node["id"], None)
+            order.marks.pop(node["id"], None)
         if not kids:
             self._ddel(parent, "children")
 
@@ -897,7 +907,8 @@ class Session:
         order = self._orders.get(id(kids))
         if order is not None:
             order.pos.pop(old["id"], None)
-            order.pos[new["id"]] = (index, len(order.log))
+            order.marks.pop(old["id"], None)
+            order.note(new["id"], index)
 
     def _position(self, kids: list[Any], node: dict[str, Any]) -> int:
         """Index of ``node`` in ``kids`` (see :class:`_Order`)."""
@@ -909,9 +920,9 @@ class Session:
         nid = node["id"]
         order = self._orders.get(id(kids))
         if order is not None and order.kids is kids:
-            entry = order.pos.get(nid)
-            if entry is not None:
-                p, mark = entry
+            p = order.pos.get(nid)
+            if p is not None:
+                mark = order.marks.get(nid, 0)
                 log = order.log
                 if len(log) - mark <= order.limit:
                     for i, d in log[mark:]:
@@ -922,17 +933,18 @@ class Session:
                             p -= 1
                     self._charge(len(log) - mark)
                     if 0 <= p < n and kids[p] is node:
-                        order.pos[nid] = (p, len(log))
+                        order.note(nid, p)
                         return p
         else:
             order = _Order(kids)
             self._orders[id(kids)] = order
         # (re)build the map: one pass over the list
         self._charge(n)
-        order.pos = {c["id"]: (k, 0) for k, c in enumerate(kids)}
+        order.pos = dict(zip(map(_get_id, kids), range(n)))
+        order.marks = {}
         order.log = []
-        order.limit = 16 + isqrt(n)
-        return order.pos[nid][0]
+        order.limit = 16 + 2 * isqrt(n)
+        return order.pos[nid]
 
     def _charge(self, units: int) -> None:
         meter = self._meter
@@ -1255,7 +1267,8 @@ class Session:
             meter=self._meter,
             base=2 * self._depth(node) + 1,
             max_depth=lim.max_depth,
-            room=lim.max_document_bytes - self._size,
+            size=self._size,
+            limit=lim.max_document_bytes,
             inverse=inv,
         )
         self._attrs_bytes.pop(node["id"], None)
@@ -1293,10 +1306,11 @@ class Session:
             self._dset(self._parents, new, parent)  # type: ignore[arg-type]
             if parent is not None:
                 order = self._orders.get(id(parent["children"]))
-                if order is not None:
-                    entry = order.pos.pop(old, None)
-                    if entry is not None:
-                        order.pos[new] = entry
+                if order is not None and old in order.pos:
+                    order.pos[new] = order.pos.pop(old)
+                    mark = order.marks.pop(old, None)
+                    if mark is not None:
+                        order.marks[new] = mark
         return {"op": "rename", "id": new, "to": old}
 
     def _op_meta(self, op: _Op, counts: _Counts, inv: bool) -> dict[str, Any]:
@@ -1311,7 +1325,8 @@ class Session:
             meter=self._meter,
             base=1,
             max_depth=lim.max_depth,
-            room=lim.max_document_bytes - self._size,
+            size=self._size,
+            limit=lim.max_document_bytes,
             empty_extra=_META_WRAP + 2,
             inverse=inv,
         )
