@@ -43,13 +43,21 @@ class OverBudget(Exception):
 
 
 class Meter:
-    """Counts metered work against a budget (``used`` is what was charged so far)."""
+    """Counts metered work against a budget (``used`` is what was charged so far, ``shifted``
+    the part of it that paid for list shifts)."""
 
-    __slots__ = ("budget", "used")
+    __slots__ = ("budget", "used", "shifted")
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.used = 0
+        self.shifted = 0
+
+    def charge_shift(self, elements: int) -> None:
+        """A list insert or removal that moves ``elements`` pointers (a memmove): one unit per 8."""
+        units = elements >> 3
+        self.shifted += units
+        self.charge(units)
 
     def charge(self, units: int) -> None:
         used = self.used + units

@@ -43,6 +43,7 @@ __all__ = [
     "resolve_pointer",
     "run_json_patch",
     "value_depth",
+    "value_height",
 ]
 
 #: "no value here" in journals and undo results (shared with the patch engine's journal)
@@ -115,6 +116,27 @@ def copy_json(value: Any) -> Any:
 
 
 _CONTAINERS = (dict, list)
+
+
+def value_height(value: Any) -> tuple[int, int]:
+    """``(value_depth(value), number of arrays and objects and members walked)``."""
+    t = type(value)
+    if t is not dict and t is not list:
+        return 0, 1
+    deepest = 0
+    count = 0
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if d > deepest:
+            deepest = d
+        items = v.values() if type(v) is dict else v
+        count += 1 + len(items)
+        for x in items:
+            tx = type(x)
+            if tx is dict or tx is list:
+                stack.append((x, d + 1))
+    return deepest, count
 
 
 def value_depth(value: Any) -> int:
@@ -381,7 +403,7 @@ class Env:
 class _Run:
     """The state of one :func:`run_tracked` call: the size change so far and the charging."""
 
-    __slots__ = ("env", "log", "charge", "delta", "dumps", "loads")
+    __slots__ = ("env", "log", "charge", "shift", "delta", "dumps", "loads")
 
     def __init__(self, env: Env) -> None:
         from . import _codec
@@ -390,6 +412,7 @@ class _Run:
         self.log = env.log
         meter = env.meter
         self.charge = meter.charge if meter is not None else _no_charge
+        self.shift = meter.charge_shift if meter is not None else _no_charge
         self.delta = 0
         self.dumps = _codec.dumps
         self.loads = _codec.loads
@@ -438,7 +461,7 @@ class _Run:
             return change, old
         n = len(parent)
         if n - key > 64:
-            self.charge((n - key) >> 3)  # the elements the insert shifts
+            self.shift(n - key)  # the elements the insert moves
         parent.insert(key, value)
         if log is not None:
             log.append((1, parent, key))
@@ -455,7 +478,7 @@ class _Run:
             return value, -((1 if parent else 0) + len(self.dumps(key, 0)) + 1)
         n = len(parent)
         if n - key > 64:
-            self.charge((n - key) >> 3)
+            self.shift(n - key)
         value = parent.pop(key)
         if log is not None:
             log.append((2, parent, key, value))
