@@ -8,9 +8,10 @@ a fixed multiple of what was handed in,
 
     budget = WORK_PER_BYTE × (canonical document bytes + patch bytes) + WORK_FLOOR
 
-and the engine charges every metered step in **units** of about one byte of canonical JSON
-serialized or copied by the codec (2–4 ns on the machines we measured; a list shift is charged
-one unit per 8 elements moved).  A patch whose metered work would pass
+and the engine charges every metered step in **units** of about 10 ns: one byte of canonical
+JSON written by the codec from Python values (``dumps``), 8 per element visited by a Python
+loop (a position replayed, a position map rebuilt, a value walked for its height), one per 32
+pointers a list insert or removal moves (a ``memmove``).  A patch whose metered work would pass
 its budget stops at that operation with NUIF_LIMIT_WORK, and nothing is applied.  So the time
 and memory of any patch are linear in the size of its inputs, whatever the patch asks for.
 docs/patch.md ("Cost") lists what each operation is charged.
@@ -22,9 +23,9 @@ __all__ = ["MiB", "Meter", "OverBudget", "WORK_FLOOR", "WORK_PER_BYTE", "budget_
 
 MiB = 1024 * 1024
 #: units of metered work a patch may spend per byte of canonical document and patch text
-WORK_PER_BYTE = 32
+WORK_PER_BYTE = 16
 #: units every patch may spend, however small its inputs
-WORK_FLOOR = 32 * MiB
+WORK_FLOOR = 8 * MiB
 
 
 def budget_for(document_bytes: int, patch_bytes: int) -> int:
@@ -54,8 +55,8 @@ class Meter:
         self.shifted = 0
 
     def charge_shift(self, elements: int) -> None:
-        """A list insert or removal that moves ``elements`` pointers (a memmove): one unit per 8."""
-        units = elements >> 3
+        """A list insert or removal that moves ``elements`` pointers (a memmove): one unit per 32."""
+        units = elements >> 5
         self.shifted += units
         self.charge(units)
 

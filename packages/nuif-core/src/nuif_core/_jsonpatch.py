@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._cost import OverBudget
 from ._errors import NuifError
 
 __all__ = [
@@ -624,6 +625,12 @@ def run_tracked(doc: Any, compiled: list[Any], env: Env) -> tuple[Any, int, list
         except _TestError as exc:
             raise NuifError(
                 "NUIF_PATCH_TEST_FAILED", f"JSON Patch operation {k} (test): {exc}", pointer=f"/{k}"
+            ) from None
+        except OverBudget as exc:
+            raise NuifError(
+                "NUIF_LIMIT_WORK",
+                f"JSON Patch operation {k} ({name}): {env.meter.message(exc)}",
+                pointer=f"/{k}",
             ) from None
         grown = run.delta
         if type(doc) is not dict or doc:

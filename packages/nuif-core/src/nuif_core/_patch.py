@@ -937,7 +937,7 @@ class Session:
                                 p += 1
                         elif p > i:
                             p -= 1
-                    self._charge(len(log) - mark)
+                    self._charge(8 * (len(log) - mark))
                     if 0 <= p < n and kids[p] is node:
                         order.note(nid, p)
                         return p
@@ -945,7 +945,7 @@ class Session:
             order = _Order(kids)
             self._orders[id(kids)] = order
         # (re)build the map: one pass over the list
-        self._charge(n)
+        self._charge(8 * n)
         order.pos = dict(zip(map(_get_id, kids), range(n)))
         order.marks = {}
         order.log = []
@@ -1028,8 +1028,21 @@ class Session:
             kids = n.get("children")
             if not ready:
                 stack.append((n, True))
-                if kids:
-                    stack.extend((c, False) for c in kids if c["id"] not in heights)
+                for c in kids or ():
+                    cid = c["id"]
+                    if cid in heights:
+                        continue
+                    if "children" in c:
+                        stack.append((c, False))
+                    else:  # a leaf: its height is its own
+                        attrs = c.get("attrs")
+                        if attrs:
+                            deepest, count = value_height(attrs)
+                            heights[cid] = 1 + deepest
+                            visited += count
+                        else:
+                            heights[cid] = 1
+                        visited += 1
                 continue
             h = 1
             attrs = n.get("attrs")
@@ -1211,7 +1224,7 @@ class Session:
         old = self._find(op)
         parent = self._parents[old["id"]]
         old_ids = set(_subtree_ids(old))
-        self._charge(len(old_ids))
+        self._charge(8 * len(old_ids))
         self._check_new_ids(op, old_ids)
         self._check_node_depth(op, self._depth(old), op.height)
         self._check_node_count(op, len(self._nodes) - len(old_ids) + op.size)
