@@ -35,6 +35,20 @@ def _varied_session() -> list[bytes]:
         line(request(2, "tools/list")),
         b"{broken\n",
         b"[]\n",
+        # every refusal path of the line rules (nuif_mcp._wire) imports and opens nothing either
+        b'{"jsonrpc":"2.0","id":null,"method":"tools/list"}\n',
+        b'{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}\n',
+        b'{"jsonrpc":"2.0","id":"d","method":"x","params":{"a":'
+        + b"[" * 300
+        + b"]" * 300
+        + b"}}\n",
+        b'{"jsonrpc":"2.0","id":"n","method":"x","params":{"a":' + b"9" * 5000 + b"}}\n",
+        b"\xef\xbb\xbf{}\n",
+        b'{"a":"\xff"}\n',
+        b'["\\ud800"]\n',
+        b"[NaN]\n",
+        b'{"jsonrpc":"2.0","id":5,"result":{}}\n',
+        b'{"jsonrpc":"2.0","method":7}\n',
         line(request(3, "ping")),
         line(request(4, "tools/list", envelope=False)),
         line(
@@ -153,7 +167,11 @@ def test_a_5_mib_line_closes_the_connection_and_memory_stays_bounded():
             proc.kill()
             proc.wait(timeout=10)
     messages = parse_stdout(out)
-    assert [m["id"] for m in messages] == [1]  # the request before the long line was answered
+    # the request before the long line was answered; the long line too, with the id it starts with
+    assert [m["id"] for m in messages] == [1, 2]
+    assert "result" in messages[0]
+    assert error_code(messages[1]) == -32600
+    assert "longer than 4194304 bytes" in messages[1]["error"]["message"]
     assert proc.returncode == 1
     limit_lines = [ln for ln in err.decode().splitlines() if "longer than" in ln]
     assert len(limit_lines) == 1
@@ -174,11 +192,17 @@ def test_a_line_of_exactly_4_mib_is_read():
     )
 
 
-def test_one_byte_over_4_mib_closes_the_connection():
+def test_one_byte_over_4_mib_is_answered_then_the_connection_is_closed():
     raw = json.dumps(call(1, "validate", {"document": ""})).encode()
     msg = call(1, "validate", {"document": " " * (4 * MiB + 1 - len(raw))})
     ex = exchange([json.dumps(msg).encode() + b"\n", line(request(2, "tools/list"))])
-    assert ex.returncode == 1 and ex.messages == []
+    assert ex.returncode == 1
+    assert [m["id"] for m in ex.messages] == [1]  # request 2 is never read
+    assert error_code(ex.messages[0]) == -32600
+    assert ex.messages[0]["error"]["message"] == (
+        "Invalid Request: the line is longer than 4194304 bytes, the stdio line limit; "
+        "the server closes the connection"
+    )
     assert "longer than 4194304 bytes" in ex.stderr
 
 

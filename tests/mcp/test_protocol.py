@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
+import select
+import subprocess
+import time
 
 import pytest
-from nuif_mcp_wire import DOC, ENVELOPE, VERSION, call, error_code, exchange, line, request
+from nuif_mcp_wire import (
+    DOC,
+    ENVELOPE,
+    VERSION,
+    call,
+    error_code,
+    exchange,
+    line,
+    request,
+    server_command,
+)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -286,3 +300,116 @@ def test_envelope_client_info_is_optional():
     meta = {k: v for k, v in ENVELOPE.items() if not k.endswith("clientInfo")}
     msg = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}
     assert "result" in exchange([line(msg)]).by_id()[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 14: no line is dropped silently (the rules in detail: test_wire.py, in process)
+
+BAD_ID_LINES = [
+    b'{"jsonrpc":"2.0","id":null,"method":"tools/list"}',
+    b'{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}',
+    b'{"jsonrpc":"2.0","id":1.0,"method":"tools/list"}',
+    b'{"jsonrpc":"2.0","id":true,"method":"tools/list"}',
+    b'{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}',
+    b'{"jsonrpc":"2.0","id":[1],"method":"tools/list"}',
+]
+
+
+def test_requests_with_an_invalid_id_are_answered_invalid_request_with_id_null():
+    lines = []
+    for i, bad in enumerate(BAD_ID_LINES):
+        lines += [bad + b"\n", line(call(i, "canonicalize", {"document": DOC}))]
+    ex = exchange(lines)
+    assert ex.returncode == 0
+    assert len(ex.messages) == 2 * len(BAD_ID_LINES)
+    for i in range(len(BAD_ID_LINES)):
+        refusal, good = ex.messages[2 * i], ex.messages[2 * i + 1]
+        assert refusal["id"] is None and error_code(refusal) == INVALID_REQUEST
+        assert (
+            "the request id must be a string or an integer; found " in refusal["error"]["message"]
+        )
+        assert good["id"] == i and good["result"]["isError"] is False
+    found = [m["error"]["message"].rsplit("found ", 1)[1] for m in ex.messages[::2]]
+    assert found == [
+        "null",
+        "a number with a fraction or an exponent (1.5)",
+        "a number with a fraction or an exponent (1.0)",
+        "a boolean (true)",
+        "an object",
+        "an array",
+    ]
+
+
+def test_100k_nested_arrays_in_params_say_so_with_the_request_id():
+    deep = b'{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"validate","arguments":{"document":'
+    deep += b"[" * 100_000 + b"]" * 100_000 + b"}}}\n"
+    ex = exchange([deep, line(call(2, "validate", {"document": DOC}))])
+    assert ex.returncode == 0
+    err = ex.by_id()["deep"]["error"]
+    assert err["code"] == INVALID_REQUEST
+    assert "nests arrays and objects more than 201 levels deep" in err["message"]
+    assert "UTF-8" not in err["message"]
+    assert ex.by_id()[2]["result"]["isError"] is False
+
+
+def _read_line(proc: subprocess.Popen[bytes], deadline: float) -> bytes:
+    """One stdout line, waiting at most until ``deadline`` (monotonic seconds)."""
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    got = b""
+    while not got.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        assert left > 0, f"no complete answer line in time (got {got[:200]!r})"
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            chunk = os.read(fd, 65536)
+            assert chunk, f"stdout closed before a complete line (got {got[:200]!r})"
+            got += chunk
+    assert got.count(b"\n") == 1, "more than one answer arrived"
+    return got
+
+
+@pytest.mark.parametrize(
+    ("bad", "code"),
+    [
+        (b'{"jsonrpc":"2.0","id":true,"method":"tools/call","params":{}}', INVALID_REQUEST),
+        (b'{"jsonrpc":"2.0","id":null,"method":"tools/list"}', INVALID_REQUEST),
+        (
+            b'{"jsonrpc":"2.0","id":3,"method":"x","params":{"a":'
+            + b"[" * 1000
+            + b"]" * 1000
+            + b"}}",
+            INVALID_REQUEST,
+        ),
+        (b"\xef\xbb\xbf{}", PARSE_ERROR),
+        (b'{"a":"\xff"}', PARSE_ERROR),
+        (b"[]", INVALID_REQUEST),
+    ],
+    ids=["bool-id", "null-id", "deep", "bom", "not-utf8", "batch"],
+)
+def test_a_bad_line_is_answered_at_once_and_the_next_call_on_the_open_stream_too(bad, code):
+    """stdin stays open: each answer must arrive without end of input forcing it."""
+    proc = subprocess.Popen(
+        server_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        assert proc.stdin is not None
+        deadline = time.monotonic() + 60
+        proc.stdin.write(bad + b"\n")
+        proc.stdin.flush()
+        refusal = json.loads(_read_line(proc, deadline))
+        assert error_code(refusal) == code
+        assert refusal["id"] == (3 if b'"id":3' in bad else None)
+        proc.stdin.write(line(call(7, "canonicalize", {"document": DOC})))
+        proc.stdin.flush()
+        good = json.loads(_read_line(proc, deadline))
+        assert good["id"] == 7 and good["result"]["isError"] is False
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()

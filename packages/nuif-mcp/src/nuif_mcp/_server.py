@@ -2,12 +2,15 @@
 
 Composition (mcp 2.3.x), outermost first:
 
-``stdio_server(stdin=BoundedLineReader, stdout=PipeWriter)``
-    the SDK's stdio transport (line -> ``SessionMessage`` or the parse exception), fed by the
-    NUIF-owned bounded reader instead of its thread-backed file wrappers;
+``line_transport(BoundedLineReader, PipeWriter)``
+    the stdio transport (line -> the SDK's ``SessionMessage``, or a ``LineRefused`` saying what is
+    wrong with the line): the SDK's ``stdio_server`` pumps, with NUIF's bounded, thread-free reader
+    and NUIF's line rules (``_wire``) in place of the SDK's union parse, which dispatched a request
+    with an invalid ``id`` as a notification and so never answered it;
 ``JSONRPCDispatcher(on_stream_exception=..., inline_methods=<every method>)``
-    the SDK's JSON-RPC layer; broken lines reach our observer and get ``-32700``/``-32600``; every
-    request is handled inline, so exactly one request is in flight and the read loop does not take
+    the SDK's JSON-RPC layer; refused lines reach our observer and are answered with their code
+    (``-32700``/``-32600``), message and id (null unless a valid one was read); every request is
+    handled inline, so exactly one request is in flight and the read loop does not take
     the next line before the current one is answered (bounded memory, and nothing is in flight
     when end of input arrives, so every request read is answered);
 ``on_request``
@@ -35,7 +38,6 @@ from mcp.server.connection import Connection
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.runner import ServerRunner, aclose_shielded, modern_error_data, modern_on_request
-from mcp.server.stdio import stdio_server
 from mcp.shared.dispatcher import DispatchContext
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import InboundLadderRejection, classify_inbound_request
@@ -45,7 +47,6 @@ from mcp.shared.transport_context import TransportContext
 from mcp_types import (
     INVALID_PARAMS,
     INVALID_REQUEST,
-    PARSE_ERROR,
     PROTOCOL_VERSION_META_KEY,
     UNSUPPORTED_PROTOCOL_VERSION,
     ErrorData,
@@ -55,8 +56,9 @@ from mcp_types import (
 from pydantic import ValidationError
 
 from nuif_mcp import __version__
-from nuif_mcp._stdio import MAX_LINE_BYTES, BoundedLineReader, PipeWriter
+from nuif_mcp._stdio import MAX_LINE_BYTES, BoundedLineReader, PipeWriter, line_transport
 from nuif_mcp._tools import call_tool, tool_definitions, warm_up
+from nuif_mcp._wire import LineRefused
 
 __all__ = [
     "INSTRUCTIONS",
@@ -169,22 +171,13 @@ def _initialize_refusal(params: Mapping[str, Any] | None) -> MCPError:
 
 
 def _unreadable_line_error(exc: Exception) -> JSONRPCError:
-    """The answer to a line the transport could not turn into a JSON-RPC message."""
-    request_id: Any = None
-    code, message = INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message"
-    if isinstance(exc, ValidationError):
-        errors = exc.errors(include_url=False)
-        if any(err["type"] == "json_invalid" for err in errors):
-            code, message = PARSE_ERROR, "Parse error: the line is not valid UTF-8 JSON"
-        else:
-            for err in errors:
-                value = err.get("input")
-                if isinstance(value, Mapping):
-                    candidate = value.get("id")
-                    if isinstance(candidate, str | int) and not isinstance(candidate, bool):
-                        request_id = candidate
-                        break
-    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
+    """The answer to a line the transport could not turn into a request or notification."""
+    if isinstance(exc, LineRefused):
+        error = ErrorData(code=exc.code, message=exc.message)
+        return JSONRPCError(jsonrpc="2.0", id=exc.request_id, error=error)
+    # Another transport's exception (serve_streams fed by the SDK's own streams): no detail.
+    error = ErrorData(code=INVALID_REQUEST, message="Invalid Request: not a JSON-RPC 2.0 message")
+    return JSONRPCError(jsonrpc="2.0", id=None, error=error)
 
 
 async def serve_streams(
@@ -199,7 +192,7 @@ async def serve_streams(
 
     async def answer_unreadable(exc: Exception) -> None:
         reply = _unreadable_line_error(exc)
-        logger.info("answered an unreadable line with %d", reply.error.code)
+        logger.info("answered a refused line with %d: %s", reply.error.code, reply.error.message)
         try:
             await write_stream.send(SessionMessage(reply))
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
@@ -277,15 +270,15 @@ async def serve_stdio(
     """Serve one client over the given pipe descriptors; the process exit status when it ends.
 
     0 after end of input (every request read has been answered); 1 when the connection was
-    closed early: the client sent a line longer than ``max_line_bytes``, or stopped reading
-    stdout (``EPIPE``), so that some answer could not be delivered.
+    closed early: the client sent a line longer than ``max_line_bytes`` (answered ``-32600``, then
+    nothing more is read), or stopped reading stdout (``EPIPE``), so that some answer could not be
+    delivered.
     """
     reader = BoundedLineReader(stdin_fd, limit=max_line_bytes)
     writer = PipeWriter(stdout_fd, on_broken=reader.stop)
-    # Explicit streams: the SDK skips its descriptor claim and its threaded file wrappers.
     async with (
         server.lifespan(server) as lifespan_state,
-        stdio_server(stdin=reader, stdout=writer) as (read_stream, write_stream),  # type: ignore[arg-type]
+        line_transport(reader, writer) as (read_stream, write_stream),
     ):
         await serve_streams(
             server,

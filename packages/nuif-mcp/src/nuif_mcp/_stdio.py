@@ -1,15 +1,19 @@
-"""The byte layer under the SDK's stdio transport: a bounded line reader and a pipe writer.
+"""The byte layer of the stdio transport: a bounded line reader, a pipe writer, and the pumps.
 
-``mcp.server.stdio.stdio_server`` accepts explicit ``stdin``/``stdout`` objects (anything that can
-be iterated with ``async for line in stdin`` and written with ``await stdout.write(text)``); when it
-gets them it skips its own descriptor claim and its thread-backed ``anyio.wrap_file`` streams.
-This module provides those two objects:
+The SDK's ``mcp.server.stdio.stdio_server`` is two pumps between the pipes and a pair of memory
+streams; it parses each line with ``jsonrpc_message_adapter.validate_json``, which dispatches a
+request with an invalid ``id`` as a notification (never answered) and reports every parser failure
+the same way. :func:`line_transport` is the same two pumps with NUIF's line rules
+(:mod:`nuif_mcp._wire`) in place of that call, feeding the SDK's ``JSONRPCDispatcher`` the SDK's
+own message models, or a :class:`~nuif_mcp._wire.LineRefused` that the server answers.
 
 * :class:`BoundedLineReader` reads the pipe *on demand* (nothing is read until the transport asks
-  for the next line), never holds more than ``limit`` bytes of one line (plus the newline), and on
-  the first byte past the limit logs one line to stderr and reports end of input, which closes the
-  connection. Lines are handed over as ``bytes``: the SDK's ``validate_json`` decodes them and
-  rejects invalid UTF-8 as a parse error instead of silently replacing it.
+  for the next line) and never holds more than ``limit`` bytes of one line (plus the newline). On
+  the first byte past the limit it logs one line to stderr, yields a
+  :class:`~nuif_mcp._wire.LineTooLong` (the limit and the line's first
+  :data:`~nuif_mcp._wire.ID_SCAN_BYTES` bytes, from which the answer's id is read) and then
+  reports end of input, which closes the connection (profile nuif-mcp-tools-0). Lines are handed
+  over as ``bytes``: invalid UTF-8 is a parse error, never silently replaced.
 * :class:`PipeWriter` writes whole messages to the private stdout descriptor. When the client
   stops reading (``EPIPE``: it closed its end of the pipe or died), no answer can ever be delivered
   again, so the writer logs one line and stops the reader: the request in hand (and at most the one
@@ -27,9 +31,17 @@ import asyncio
 import logging
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
-__all__ = ["MAX_LINE_BYTES", "BoundedLineReader", "PipeWriter"]
+import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.shared.message import SessionMessage
+from mcp_types import INTERNAL_ERROR
+
+from nuif_mcp._wire import ID_SCAN_BYTES, LineRefused, LineTooLong, read_message
+
+__all__ = ["MAX_LINE_BYTES", "BoundedLineReader", "PipeWriter", "line_transport"]
 
 logger = logging.getLogger("nuif_mcp.stdio")
 
@@ -84,12 +96,13 @@ class _Poller:
 
 
 class BoundedLineReader:
-    """Async iterator over the newline-terminated lines of ``fd``, each at most ``limit`` bytes.
+    """Async iterator over the newline-terminated lines of ``fd`` (without the newline), each at
+    most ``limit`` bytes.
 
     Blank lines (only JSON whitespace) are skipped: they carry no message. A final line without a
     newline before end of input is still delivered. When a line grows past ``limit`` bytes the
-    reader logs one line, stops reading, drops what it buffered and ends the iteration;
-    :attr:`overflowed` is then true.
+    reader logs one line, stops reading, yields a :class:`LineTooLong` holding the line's first
+    bytes and drops the rest of its buffer; the iteration then ends and :attr:`overflowed` is true.
     """
 
     def __init__(self, fd: int, *, limit: int = MAX_LINE_BYTES) -> None:
@@ -122,29 +135,28 @@ class BoundedLineReader:
     def __aiter__(self) -> BoundedLineReader:
         return self
 
-    async def __anext__(self) -> bytes:
+    async def __anext__(self) -> bytes | LineTooLong:
         while True:
             line = await self._next_line()
             if line is None:
                 raise StopAsyncIteration
-            if line.strip(b" \t\r\n"):
+            if isinstance(line, LineTooLong) or line.strip(b" \t\r\n"):
                 return line
 
-    async def _next_line(self) -> bytes | None:
+    async def _next_line(self) -> bytes | LineTooLong | None:
         if self.stopped:
             return None
         buf = self._buf
         while True:
             nl = buf.find(b"\n", self._scanned)
             if nl >= 0:
-                line = bytes(buf[: nl + 1])
+                line = bytes(buf[:nl])  # without its newline
                 del buf[: nl + 1]
                 self._scanned = 0
                 return line
             self._scanned = len(buf)
             if len(buf) > self._limit:
-                self._overflow()
-                return None
+                return self._overflow()
             if self._eof:
                 if not buf:
                     return None
@@ -173,7 +185,8 @@ class BoundedLineReader:
                 return b""
         return b""
 
-    def _overflow(self) -> None:
+    def _overflow(self) -> LineTooLong:
+        too_long = LineTooLong(self._limit, bytes(self._buf[:ID_SCAN_BYTES]))
         self.overflowed = True
         self._eof = True
         self._buf = bytearray()
@@ -182,10 +195,11 @@ class BoundedLineReader:
             "closing the connection: a JSON-RPC line is longer than %d bytes (the stdio line limit)",
             self._limit,
         )
+        return too_long
 
 
 class PipeWriter:
-    """The ``stdout`` object for ``stdio_server``: writes UTF-8 text to ``fd`` in full.
+    """The writing end of :func:`line_transport`: writes UTF-8 text to ``fd`` in full.
 
     ``on_broken`` is called once when a write fails (``EPIPE``: the client stopped reading);
     :attr:`broken` is then true and every later write is dropped.
@@ -222,3 +236,50 @@ class PipeWriter:
 
     async def flush(self) -> None:
         return None
+
+
+@asynccontextmanager
+async def line_transport(
+    reader: BoundedLineReader, writer: PipeWriter
+) -> AsyncIterator[
+    tuple[
+        MemoryObjectReceiveStream[SessionMessage | Exception],
+        MemoryObjectSendStream[SessionMessage],
+    ]
+]:
+    """The stream pair the SDK's ``JSONRPCDispatcher`` reads and writes, pumped over the pipes.
+
+    Each line becomes the SDK's message or a :class:`LineRefused` (the dispatcher hands exceptions
+    to its ``on_stream_exception`` observer). Both streams are unbuffered, as in the SDK's stdio
+    transport: a line is parsed only when the dispatcher is ready for it, so the server holds the
+    request in hand and at most one more parsed line. Answers are written one JSON text per line.
+    """
+    to_dispatcher, from_reader = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    to_writer, from_dispatcher = anyio.create_memory_object_stream[SessionMessage](0)
+
+    async def pump_in() -> None:
+        try:
+            async with to_dispatcher:
+                async for line in reader:
+                    item: SessionMessage | Exception
+                    try:
+                        item = read_message(line)
+                    except LineRefused as refused:
+                        item = refused
+                    except Exception:  # a fault here must cost one line, not the connection
+                        logger.exception("internal error while reading a line")
+                        item = LineRefused(INTERNAL_ERROR, "Internal error while reading the line")
+                    await to_dispatcher.send(item)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            logger.debug("the dispatcher stopped reading; no more lines are read")
+
+    async def pump_out() -> None:
+        async with from_dispatcher:
+            async for message in from_dispatcher:
+                text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                await writer.write(text + "\n")
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(pump_in)
+        tg.start_soon(pump_out)
+        yield from_reader, to_writer
