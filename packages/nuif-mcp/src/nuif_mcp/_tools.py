@@ -71,7 +71,9 @@ _ERRORS_NOTE = (
     "what is wrong and where (JSON Pointer, line, column), for example "
     '"NUIF_DUPLICATE_ID: id \\"a\\" is used twice (at /root/children/1/id, line 1 column 52)": '
     "fix the input and call again. NUIF_ARGUMENTS means the arguments themselves were wrong "
-    "(unknown name, wrong type); NUIF_TOO_LARGE means a text exceeds the 1 MiB inline limit."
+    "(unknown name, wrong type); NUIF_TOO_LARGE means a text, or the patched document, would "
+    "exceed the 1 MiB inline limit; NUIF_LIMIT_WORK means a patch repeats more work than its size "
+    "allows: split it."
 )
 
 
