@@ -87,8 +87,22 @@ _CHUNK = 1 << 16
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _DOCUMENT_HASH = re.compile(r"sha256:[0-9a-f]{64}")
-# control characters (C0, DEL, C1), backslash and colon (Windows separators and drive letters)
-_FORBIDDEN_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\\:]")
+# control characters (C0, DEL, C1), backslash and colon (Windows separators, drive letters and
+# NTFS streams) and the other characters Windows refuses in a file name: < > " | ? *
+_FORBIDDEN_CHARS = re.compile(r'[\x00-\x1f\x7f-\x9f\\:<>"|?*]')
+#: device names Windows reserves in every directory, whatever the extension (``nul.txt``) and
+#: with spaces before it (``nul .txt``); superscript digits count as COM/LPT numbers there too.
+#: COM0, LPT0 and CLOCK$ are on Microsoft's list or were in older versions: refused as well.
+_WINDOWS_DEVICES = frozenset(
+    {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$", "CLOCK$"}
+    | {f"{port}{n}" for port in ("COM", "LPT") for n in "0123456789\u00b9\u00b2\u00b3"}
+)
+# a Windows 8.3 short name (PROGRA~1): it can name another entry's long name on NTFS
+_SHORT_NAME = re.compile(r"~[0-9]+\Z")
+# code points HFS+ ignores when it compares names (git refuses them in '.git' for that reason)
+_IGNORED_BY_HFS = dict.fromkeys(
+    [0x200C, 0x200D, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF]
+)
 
 #: where a package comes from: bytes of the archive, a path, or a seekable binary file object
 Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", IO[bytes]]
@@ -119,8 +133,13 @@ def check_asset_name(name: object) -> str | None:
     """Why ``name`` is not a valid asset entry name, or ``None`` when it is.
 
     A valid name starts with ``assets/``, has at least one more segment, uses ``/`` only as the
-    separator, and has no empty, ``.`` or ``..`` segment, no backslash, colon or control
-    character, no trailing ``/``, at most 255 UTF-8 bytes per segment and 1024 in all.
+    separator, and has no empty, ``.`` or ``..`` segment, no trailing ``/``, at most 255 UTF-8
+    bytes per segment and 1024 in all.  It must also be a name every file system can hold as
+    written (a package unpacks the same everywhere): no control character and none of
+    ``\\ : < > " | ? *``; no segment that Windows reserves for a device (``con``, ``NUL.txt``,
+    ``com1.tar.gz``, ``lpt¹`` …: a reserved device name before the first dot, spaces
+    around it ignored), that ends in a dot or a space (Windows drops them, so ``a.`` would be
+    the file ``a``), or that looks like a Windows short name (``PROGRA~1``, ``x~2.png``).
     """
     if not isinstance(name, str):
         return f"an asset name is a str, not {type(name).__name__}"
@@ -129,9 +148,14 @@ def check_asset_name(name: object) -> str | None:
     bad = _FORBIDDEN_CHARS.search(name)
     if bad:
         ch = bad.group()
-        what = {"\\": "a backslash", ":": "a colon (drive letter or stream name)"}.get(
-            ch, f"the control character U+{ord(ch):04X}"
-        )
+        if ch == "\\":
+            what = "a backslash"
+        elif ch == ":":
+            what = "a colon (drive letter or stream name)"
+        elif ch.isprintable():
+            what = f"{ch!r}, a character Windows does not allow in file names"
+        else:
+            what = f"the control character U+{ord(ch):04X}"
         return f"it contains {what}"
     try:
         encoded = name.encode("utf-8")
@@ -147,6 +171,9 @@ def check_asset_name(name: object) -> str | None:
             return f"it has a '{segment}' segment"
         if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
             return f"a path segment is longer than {MAX_SEGMENT_BYTES} bytes"
+        problem = _windows_segment_problem(segment)
+        if problem is not None:
+            return problem
     if not name.startswith(ASSETS_DIR):
         return "it is outside assets/ (asset names start with 'assets/')"
     if len(encoded) > MAX_NAME_BYTES:
@@ -154,10 +181,45 @@ def check_asset_name(name: object) -> str | None:
     return None
 
 
+def _windows_segment_problem(segment: str) -> str | None:
+    """Why Windows cannot hold ``segment`` as written (a reserved device name, a trailing dot
+    or space, a short-name look-alike), or ``None``."""
+    base = segment.split(".", 1)[0].strip(" ")
+    if base.upper() in _WINDOWS_DEVICES:
+        return (
+            f"its segment {segment!r} is the device name {base.upper()}, which Windows reserves "
+            "in every directory and with any extension"
+        )
+    if segment[-1] in ". ":
+        what = "a dot" if segment[-1] == "." else "a space"
+        left = segment.rstrip(". ")
+        becomes = f"the file {left!r}" if left else "no name at all"
+        return (
+            f"its segment {segment!r} ends in {what}, which Windows drops: it would be {becomes} "
+            "there"
+        )
+    if _SHORT_NAME.search(base):
+        return (
+            f"its segment {segment!r} looks like a Windows short (8.3) name, a tilde and digits "
+            "before the extension, which can be another entry's name on Windows"
+        )
+    return None
+
+
 def _fold(name: str) -> str:
-    """The key under which two names would land on the same file on some file system
-    (case-insensitive or normalizing: Windows, macOS)."""
-    return unicodedata.normalize("NFC", name).casefold()
+    """The key under which two names would land on the same file on some file system.
+
+    Per segment: canonical (NFD) decomposition without the code points HFS+ ignores, trailing
+    dots and spaces dropped (Windows), then upper case followed by Unicode case folding.  Case
+    folding alone is Go's rule for module zips (strings.EqualFold); upper-casing first also
+    joins the pairs Windows' upper-case table joins and folding keeps apart (``ı`` and ``i``
+    are both ``I`` there).  Folding more than a file system does only refuses more packages.
+    """
+    out = []
+    for segment in name.split("/"):
+        segment = unicodedata.normalize("NFD", segment).translate(_IGNORED_BY_HFS).rstrip(". ")
+        out.append(unicodedata.normalize("NFC", segment.upper().casefold()))
+    return "/".join(out)
 
 
 class _NameSet:
@@ -174,8 +236,9 @@ class _NameSet:
             if other == name:
                 raise _refuse(f"entry {_q(name)} appears twice", pointer)
             raise _refuse(
-                f"entries {_q(other)} and {_q(name)} differ only by case or Unicode "
-                "normalization and would overwrite each other on some file systems",
+                f"entries {_q(other)} and {_q(name)} would be the same file on Windows or macOS, "
+                "which compare names without case and Unicode normalization (Windows also "
+                "without trailing dots and spaces); one would overwrite the other",
                 pointer,
             )
         if key in self.dirs:
