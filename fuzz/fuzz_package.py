@@ -2,10 +2,11 @@
 
 Input: the bytes of a ZIP archive.  An input starting with NUL is a recipe: a valid package is
 built with ``pack`` from a generated document and assets, then rewritten entry by entry with
-hostile variations (names with ``..``, absolute, backslashes, NUL, case clashes, directories,
-symlink and device modes, duplicate entries, other compression methods, the encryption flag,
-non-canonical or lying manifests, a non-canonical document, extra entries), and finally
-byte-level mutations (flips, truncation, splices).
+hostile variations (names with ``..``, absolute, backslashes, NUL, case clashes, names Windows
+cannot hold, directories, symlink and device modes, duplicate entries, other compression
+methods, the encryption flag, non-canonical or lying manifests, a non-canonical document, extra
+entries), then byte-level mutations (flips, truncation, splices), and last a general-purpose
+flag set in one local header only.
 
 Properties (besides "only NuifError with a known code" — zipfile/zlib errors must be mapped):
 
@@ -124,6 +125,9 @@ HOSTILE_NAMES = [
     "assets/", "assets//a", "assets/./a", "assets/ä", "assets/a:b", "c:/x", "document.json/",
     "Document.json", "assets/" + "a" * 256, "assets/\u0301", "assets/\x7f", "assets/a/b/../../c",
     "assets/con", "manifest.json", "document.json", "other.txt", "assets/a\nb",
+    # issue 14: names Windows cannot hold, or that are one file there or on macOS
+    "assets/a.", "assets/a ", "assets/NUL.txt", "assets/nul .txt", "assets/com\u00b9", "assets/a<b",
+    "assets/PROGRA~1", "assets/\u0131", "assets/I", "assets/e\u0301", "assets/\u00e9",
 ]
 
 
@@ -220,7 +224,19 @@ def structured(data: bytes) -> tuple[bytes, bool, object, bool]:
         else:
             struct_field = fdp.ConsumeBytes(4).ljust(4, b"\xff")
             buf[at : at + 4] = struct_field
-    return bytes(buf), fdp.ConsumeIntInRange(0, 7) == 0, lim, pristine
+    unpack = fdp.ConsumeIntInRange(0, 7) == 0
+    # issue 14: a flag (encryption, data descriptor, UTF-8...) set in one local header only
+    locals_at: list[int] = []
+    at = buf.find(b"PK\x03\x04")
+    while 0 <= at < len(buf) - 8:
+        locals_at.append(at)
+        at = buf.find(b"PK\x03\x04", at + 4)
+    if locals_at and fdp.ConsumeIntInRange(0, 7) == 0:
+        at = pick(fdp, locals_at) + 6
+        buf[at] ^= pick(fdp, [0x01, 0x08, 0x40, 0x20])
+        buf[at + 1] ^= pick(fdp, [0x00, 0x08, 0x20])
+        pristine = False
+    return bytes(buf), unpack, lim, pristine
 
 
 def TestOneInput(data: bytes) -> None:

@@ -2,8 +2,9 @@
 
 Seeds: two valid packages (with and without assets, one with a non-ASCII name) and every hostile
 archive of ``tests/core/test_package.py`` (traversal, absolute and drive-letter names, symbolic
-link, duplicates, case clash, directory entry, size and hash lies, missing or extra entries,
-non-canonical or invalid members, declared-size bombs, not a ZIP). 300 seeded mutations of them
+link, duplicates, case clash, Windows device names and trailing-dot twins, flags set in a local
+header only, directory entry, size and hash lies, missing or extra entries, non-canonical or
+invalid members, declared-size bombs, not a ZIP). 300 seeded mutations of them
 (bit flips, byte overwrites, truncation, deleted and repeated slices, splices of two archives, and
 ZIP header fields — sizes, offsets, counts, name lengths, flags, methods, attributes — set to
 extreme values) go through ``main([...])`` in this process, by path and, for some, on stdin.

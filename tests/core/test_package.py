@@ -94,6 +94,15 @@ def set_declared_size(archive: bytes, name: str, size: int) -> bytes:
     return bytes(data)
 
 
+def set_local_flags(archive: bytes, name: str, bits: int) -> bytes:
+    """Set general-purpose flag ``bits`` in the local header of ``name`` only."""
+    data = bytearray(archive)
+    at = zipfile.ZipFile(io.BytesIO(archive)).getinfo(name).header_offset
+    assert data[at : at + 4] == b"PK\x03\x04"
+    struct.pack_into("<H", data, at + 6, struct.unpack_from("<H", data, at + 6)[0] | bits)
+    return bytes(data)
+
+
 def refused(fn: Callable[[], Any], code: str) -> NuifError:
     with pytest.raises(NuifError) as info:
         fn()
@@ -317,6 +326,22 @@ def _hostile() -> dict[str, tuple[bytes, str]]:
             build_package({"assets/a.png": b"1", "assets/A.png": b"2"}),
             "NUIF_PACKAGE",
         ),
+        "windows trailing dot and space twins (issue 14)": (
+            build_package({"assets/a": b"1", "assets/a.": b"2", "assets/a ": b"3"}),
+            "NUIF_PACKAGE",
+        ),
+        "windows device names (issue 14)": (
+            build_package({"assets/con": b"1", "assets/NUL.txt": b"2"}),
+            "NUIF_PACKAGE",
+        ),
+        "encrypted in the local header only (issue 14)": (
+            set_local_flags(build_package(GOOD_ASSETS), "assets/logo.png", 0x1),
+            "NUIF_PACKAGE",
+        ),
+        "data descriptor in the local header only": (
+            set_local_flags(build_package(GOOD_ASSETS), "assets/logo.png", 0x8),
+            "NUIF_PACKAGE",
+        ),
         "directory entry": (build_package(GOOD_ASSETS, extra=[("assets/", b"")]), "NUIF_PACKAGE"),
         "hash mismatch": (build_package(GOOD_ASSETS, manifest=wrong_hash), "NUIF_PACKAGE"),
         "size mismatch": (
@@ -444,17 +469,18 @@ def test_a_70kb_archive_inflating_past_64_mib_is_refused_with_default_limits(tmp
     assert snapshot(tmp_path) == []
 
 
-class _EndlessStream(io.RawIOBase):
-    """What a decompressor that ignores the declared size would return: zeros forever."""
+class _EndlessInflater:
+    """What a decompressor that ignores the end of its stream would do: zeros forever."""
+
+    eof = False
+    unconsumed_tail = b""
+    unused_data = b""
 
     def __init__(self) -> None:
         self.served = 0
 
-    def readable(self) -> bool:
-        return True
-
-    def read(self, n: int = -1) -> bytes:
-        n = 1 << 16 if n is None or n < 0 else n
+    def decompress(self, data: bytes, max_length: int = 0) -> bytes:
+        n = max_length or 1 << 16
         self.served += n
         return b"\x00" * n
 
@@ -463,17 +489,22 @@ def test_inflation_is_counted_and_stopped_at_the_limit_whatever_the_archive_decl
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     data = build_package({"assets/zeros": b"\x00" * 10})
-    limits = Limits(max_asset_bytes=MiB)
     zf = zipfile.ZipFile(io.BytesIO(data))
-    reader = package._Reader(zf, limits)
-    stream = _EndlessStream()
-    monkeypatch.setattr(zf, "open", lambda info: stream)
-    refused(lambda: reader.inflate("assets/zeros", None, None, keep=False), "NUIF_PACKAGE_LIMIT")
-    assert stream.served <= MiB + 1
-    stream2 = _EndlessStream()
-    monkeypatch.setattr(zf, "open", lambda info: stream2)
+    reader = package._Reader(zf, Limits(max_asset_bytes=MiB))
+    endless = [_EndlessInflater() for _ in range(3)]
+    feed = iter(endless)
+    monkeypatch.setattr(package, "_inflater", lambda method: next(feed))
+    # the entry declares 10 bytes: one byte more and reading stops
+    err = refused(lambda: reader.inflate("assets/zeros", None, None, keep=False), "NUIF_PACKAGE")
+    assert "more than the 10 bytes its headers declare" in err.message
+    assert endless[0].served <= 11
+    # the manifest says 10: the same
     refused(lambda: reader.inflate("assets/zeros", 10, None, keep=True), "NUIF_PACKAGE")
-    assert stream2.served <= 11
+    assert endless[1].served <= 11
+    # whatever the headers declare (here 2**40, as if it had passed every check), the limit holds
+    monkeypatch.setattr(reader.by_name["assets/zeros"], "file_size", 1 << 40)
+    refused(lambda: reader.inflate("assets/zeros", None, None, keep=False), "NUIF_PACKAGE_LIMIT")
+    assert endless[2].served <= MiB + 1
 
 
 def test_check_asset_name_accepts_ordinary_names() -> None:

@@ -87,8 +87,22 @@ _CHUNK = 1 << 16
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _DOCUMENT_HASH = re.compile(r"sha256:[0-9a-f]{64}")
-# control characters (C0, DEL, C1), backslash and colon (Windows separators and drive letters)
-_FORBIDDEN_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\\:]")
+# control characters (C0, DEL, C1), backslash and colon (Windows separators, drive letters and
+# NTFS streams) and the other characters Windows refuses in a file name: < > " | ? *
+_FORBIDDEN_CHARS = re.compile(r'[\x00-\x1f\x7f-\x9f\\:<>"|?*]')
+#: device names Windows reserves in every directory, whatever the extension (``nul.txt``) and
+#: with spaces before it (``nul .txt``); superscript digits count as COM/LPT numbers there too.
+#: COM0, LPT0 and CLOCK$ are on Microsoft's list or were in older versions: refused as well.
+_WINDOWS_DEVICES = frozenset(
+    {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$", "CLOCK$"}
+    | {f"{port}{n}" for port in ("COM", "LPT") for n in "0123456789\u00b9\u00b2\u00b3"}
+)
+# a Windows 8.3 short name (PROGRA~1): it can name another entry's long name on NTFS
+_SHORT_NAME = re.compile(r"~[0-9]+\Z")
+# code points HFS+ ignores when it compares names (git refuses them in '.git' for that reason)
+_IGNORED_BY_HFS = dict.fromkeys(
+    [0x200C, 0x200D, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF]
+)
 
 #: where a package comes from: bytes of the archive, a path, or a seekable binary file object
 Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", IO[bytes]]
@@ -119,8 +133,13 @@ def check_asset_name(name: object) -> str | None:
     """Why ``name`` is not a valid asset entry name, or ``None`` when it is.
 
     A valid name starts with ``assets/``, has at least one more segment, uses ``/`` only as the
-    separator, and has no empty, ``.`` or ``..`` segment, no backslash, colon or control
-    character, no trailing ``/``, at most 255 UTF-8 bytes per segment and 1024 in all.
+    separator, and has no empty, ``.`` or ``..`` segment, no trailing ``/``, at most 255 UTF-8
+    bytes per segment and 1024 in all.  It must also be a name every file system can hold as
+    written (a package unpacks the same everywhere): no control character and none of
+    ``\\ : < > " | ? *``; no segment that Windows reserves for a device (``con``, ``NUL.txt``,
+    ``com1.tar.gz``, ``lpt¹`` …: a reserved device name before the first dot, spaces
+    around it ignored), that ends in a dot or a space (Windows drops them, so ``a.`` would be
+    the file ``a``), or that looks like a Windows short name (``PROGRA~1``, ``x~2.png``).
     """
     if not isinstance(name, str):
         return f"an asset name is a str, not {type(name).__name__}"
@@ -129,9 +148,14 @@ def check_asset_name(name: object) -> str | None:
     bad = _FORBIDDEN_CHARS.search(name)
     if bad:
         ch = bad.group()
-        what = {"\\": "a backslash", ":": "a colon (drive letter or stream name)"}.get(
-            ch, f"the control character U+{ord(ch):04X}"
-        )
+        if ch == "\\":
+            what = "a backslash"
+        elif ch == ":":
+            what = "a colon (drive letter or stream name)"
+        elif ch.isprintable():
+            what = f"{ch!r}, a character Windows does not allow in file names"
+        else:
+            what = f"the control character U+{ord(ch):04X}"
         return f"it contains {what}"
     try:
         encoded = name.encode("utf-8")
@@ -147,6 +171,9 @@ def check_asset_name(name: object) -> str | None:
             return f"it has a '{segment}' segment"
         if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
             return f"a path segment is longer than {MAX_SEGMENT_BYTES} bytes"
+        problem = _windows_segment_problem(segment)
+        if problem is not None:
+            return problem
     if not name.startswith(ASSETS_DIR):
         return "it is outside assets/ (asset names start with 'assets/')"
     if len(encoded) > MAX_NAME_BYTES:
@@ -154,10 +181,45 @@ def check_asset_name(name: object) -> str | None:
     return None
 
 
+def _windows_segment_problem(segment: str) -> str | None:
+    """Why Windows cannot hold ``segment`` as written (a reserved device name, a trailing dot
+    or space, a short-name look-alike), or ``None``."""
+    base = segment.split(".", 1)[0].strip(" ")
+    if base.upper() in _WINDOWS_DEVICES:
+        return (
+            f"its segment {segment!r} is the device name {base.upper()}, which Windows reserves "
+            "in every directory and with any extension"
+        )
+    if segment[-1] in ". ":
+        what = "a dot" if segment[-1] == "." else "a space"
+        left = segment.rstrip(". ")
+        becomes = f"the file {left!r}" if left else "no name at all"
+        return (
+            f"its segment {segment!r} ends in {what}, which Windows drops: it would be {becomes} "
+            "there"
+        )
+    if _SHORT_NAME.search(base):
+        return (
+            f"its segment {segment!r} looks like a Windows short (8.3) name, a tilde and digits "
+            "before the extension, which can be another entry's name on Windows"
+        )
+    return None
+
+
 def _fold(name: str) -> str:
-    """The key under which two names would land on the same file on some file system
-    (case-insensitive or normalizing: Windows, macOS)."""
-    return unicodedata.normalize("NFC", name).casefold()
+    """The key under which two names would land on the same file on some file system.
+
+    Per segment: canonical (NFD) decomposition without the code points HFS+ ignores, trailing
+    dots and spaces dropped (Windows), then upper case followed by Unicode case folding.  Case
+    folding alone is Go's rule for module zips (strings.EqualFold); upper-casing first also
+    joins the pairs Windows' upper-case table joins and folding keeps apart (``ı`` and ``i``
+    are both ``I`` there).  Folding more than a file system does only refuses more packages.
+    """
+    out = []
+    for segment in name.split("/"):
+        segment = unicodedata.normalize("NFD", segment).translate(_IGNORED_BY_HFS).rstrip(". ")
+        out.append(unicodedata.normalize("NFC", segment.upper().casefold()))
+    return "/".join(out)
 
 
 class _NameSet:
@@ -174,8 +236,9 @@ class _NameSet:
             if other == name:
                 raise _refuse(f"entry {_q(name)} appears twice", pointer)
             raise _refuse(
-                f"entries {_q(other)} and {_q(name)} differ only by case or Unicode "
-                "normalization and would overwrite each other on some file systems",
+                f"entries {_q(other)} and {_q(name)} would be the same file on Windows or macOS, "
+                "which compare names without case and Unicode normalization (Windows also "
+                "without trailing dots and spaces); one would overwrite the other",
                 pointer,
             )
         if key in self.dirs:
@@ -458,6 +521,24 @@ def _check_end_record(fh: IO[bytes], limits: Limits) -> None:
     at = tail.rfind(b"PK\x05\x06")
     if at < 0 or len(tail) - at < 22:
         raise _refuse("not a ZIP archive (no end of central directory record)")
+    # readers look for this record from the end in different ways (the last signature, the last
+    # one whose comment fits, the first...): it must be the only one that ends the file exactly
+    (comment_len,) = struct.unpack_from("<H", tail, at + 20)
+    if at + 22 + comment_len != len(tail):
+        raise _refuse(
+            f"the end of central directory record declares a {comment_len}-byte comment but "
+            f"{len(tail) - at - 22} bytes follow it; readers would disagree on where the "
+            "archive ends"
+        )
+    other = tail.rfind(b"PK\x05\x06", 0, at)
+    while other >= 0:
+        (n,) = struct.unpack_from("<H", tail, other + 20)
+        if other + 22 + n == len(tail):
+            raise _refuse(
+                "the archive has two end of central directory records that both end the file "
+                "(one inside the other's comment); readers would pick different ones"
+            )
+        other = tail.rfind(b"PK\x05\x06", 0, other)
     count, cd_size = struct.unpack_from("<HI", tail, at + 10)
     if count == 0xFFFF or cd_size == 0xFFFFFFFF:
         locator = at - 20
@@ -494,9 +575,131 @@ _ZIP_ERRORS = (
 )
 
 
+def _inflater(method: int) -> Any:
+    """A raw deflate decompressor for a deflated entry, ``None`` for a stored one."""
+    return zlib.decompressobj(-zlib.MAX_WBITS) if method == zipfile.ZIP_DEFLATED else None
+
+
 def _points_outside(exc: OSError) -> bool:
     """A seek before the start of a real file (a corrupt offset), not an I/O failure."""
     return exc.errno == errno.EINVAL
+
+
+# ---------------------------------------------------------------------------------------------
+# ZIP headers, read directly: zipfile reads the central directory only, and trusts it
+
+_LOCAL = struct.Struct("<4s5H3L2H")  # local file header: 30 bytes, then name and extra field
+_CENTRAL = struct.Struct("<4s4B4H3L5H2L")  # central directory record: 46 bytes, then the rest
+_LOCAL_SIG = b"PK\x03\x04"
+_DESCRIPTOR_SIG = b"PK\x07\x08"
+_MAX32 = 0xFFFFFFFF
+
+_FLAG_ENCRYPTED = 0x0001
+_FLAG_DESCRIPTOR = 0x0008
+_FLAG_UTF8 = 0x0800
+#: general-purpose flags an entry may set: the deflate options (bits 1 and 2, informative), a
+#: data descriptor (bit 3) and UTF-8 names (bit 11).  Every other bit is refused: encryption
+#: (0, 6, 13), patch data (5) and the bits the format reserves all change how an entry is read.
+_FLAGS_ALLOWED = 0x0002 | 0x0004 | _FLAG_DESCRIPTOR | _FLAG_UTF8
+_FLAG_MEANING = {
+    0: "encryption",
+    4: "enhanced deflating",
+    5: "compressed patched data",
+    6: "strong encryption",
+    13: "an encrypted central directory",
+}
+
+_EXTRA_ZIP64 = 0x0001
+#: extra fields an entry may carry: ZIP64 sizes (checked against the header fields) and
+#: metadata that changes neither what the entry is nor where it goes
+_EXTRAS_ALLOWED = {
+    _EXTRA_ZIP64: "ZIP64",
+    0x000A: "NTFS times",
+    0x5455: "extended timestamp",
+    0x5855: "Info-ZIP Unix times and owner",
+    0x7875: "Info-ZIP Unix owner",
+    0xCAFE: "JAR marker",
+    0xD935: "Android alignment padding",
+}
+#: why some refused extra fields matter, for the message
+_EXTRAS_REFUSED = {
+    0x000D: "PKWARE Unix, which can hold a link target",
+    0x0017: "strong encryption",
+    0x7075: "Info-ZIP Unicode path, which replaces the entry's name for some readers",
+    0x756E: "ASi Unix, which can make the entry a link",
+    0x9901: "AES encryption",
+}
+
+
+@dataclass(frozen=True)
+class _Header:
+    """What one header (local or central) says about an entry, ZIP64 fields resolved."""
+
+    flags: int
+    method: int
+    crc: int
+    csize: int
+    usize: int
+    name: bytes
+    zip64: bool
+
+
+def _extra_fields(raw: bytes, name: str, where: str, pointer: str | None) -> dict[int, bytes]:
+    """The records of an extra field, by id: well framed, each id once, each one allowed."""
+    fields: dict[int, bytes] = {}
+    pos = 0
+    while pos < len(raw):
+        if len(raw) - pos < 4:
+            raise _refuse(
+                f"entry {_q(name)} has {len(raw) - pos} stray bytes at the end of the extra field "
+                f"of its {where}",
+                pointer,
+            )
+        tag, size = struct.unpack_from("<HH", raw, pos)
+        if pos + 4 + size > len(raw):
+            raise _refuse(
+                f"entry {_q(name)} has an extra field record 0x{tag:04x} that runs past the extra "
+                f"field of its {where}",
+                pointer,
+            )
+        if tag in fields:
+            raise _refuse(
+                f"entry {_q(name)} has two extra field records 0x{tag:04x} in its {where}; "
+                "readers would take different ones",
+                pointer,
+            )
+        if tag not in _EXTRAS_ALLOWED:
+            what = _EXTRAS_REFUSED.get(tag, "unknown to this reader")
+            raise _refuse(
+                f"entry {_q(name)} has an extra field 0x{tag:04x} ({what}) in its {where}; a "
+                "package entry may carry ZIP64, timestamp, owner and padding fields only",
+                pointer,
+            )
+        fields[tag] = raw[pos + 4 : pos + 4 + size]
+        pos += 4 + size
+    return fields
+
+
+def _check_flags(name: str, flags: int, where: str, pointer: str | None) -> None:
+    if flags & _FLAG_ENCRYPTED:
+        raise _refuse(
+            f"entry {_q(name)} is encrypted (general-purpose flag bit 0 in its {where}); "
+            "packages hold plain entries only",
+            pointer,
+        )
+    extra = flags & ~_FLAGS_ALLOWED
+    if extra:
+        bit = (extra & -extra).bit_length() - 1
+        what = _FLAG_MEANING.get(bit, "reserved")
+        raise _refuse(
+            f"entry {_q(name)} sets general-purpose flag bit {bit} ({what}) in its {where}; "
+            "only bits 1-3 and 11 are allowed",
+            pointer,
+        )
+
+
+def _name_for_message(raw: bytes) -> str:
+    return raw.decode("utf-8", "backslashreplace")
 
 
 class _Reader:
@@ -504,6 +707,7 @@ class _Reader:
 
     def __init__(self, zf: zipfile.ZipFile, limits: Limits) -> None:
         self.zf = zf
+        self.fh: IO[bytes] = zf.fp  # type: ignore[assignment]
         self.limits = limits
         self.inflated = 0
         infos = zf.infolist()
@@ -535,6 +739,228 @@ class _Reader:
         for required in (MANIFEST_NAME, DOCUMENT_NAME):
             if required not in self.by_name:
                 raise _refuse(f"the archive has no {required}")
+        #: where each entry's compressed data starts (after its local header)
+        self.data_start: dict[str, int] = {}
+        self._check_layout(infos)
+
+    def _central_headers(self, infos: list[zipfile.ZipInfo]) -> list[_Header]:
+        """Each central directory record as stored, ZIP64 fields resolved and checked.
+
+        zipfile has parsed the same records (in the same order) but keeps no raw field; the
+        ZIP64 rules need them: a ZIP64 field holds exactly the values whose 32-bit field is
+        0xFFFFFFFF (0xFFFF for the disk), so that no reader can take one value for another.
+        """
+        headers = []
+        self.fh.seek(self.zf.start_dir)
+        for info in infos:
+            name = info.filename
+            pointer = _asset_pointer(name) if name.startswith(ASSETS_DIR) else None
+            fixed = self.fh.read(_CENTRAL.size)
+            record = _CENTRAL.unpack(fixed)
+            flags, method, crc, csize, usize = record[5], record[6], *record[9:12]
+            nlen, elen, clen, disk, offset = *record[12:16], record[18]
+            raw_name = self.fh.read(nlen)
+            extras = _extra_fields(self.fh.read(elen), name, "central directory record", pointer)
+            self.fh.seek(clen, io.SEEK_CUR)
+            zip64 = extras.get(_EXTRA_ZIP64)
+            wide = [usize == _MAX32, csize == _MAX32, offset == _MAX32]
+            want = 8 * sum(wide) + (4 if disk == 0xFFFF else 0)
+            if zip64 is None and want:
+                raise _refuse(
+                    f"entry {_q(name)} has a size or offset of 0xFFFFFFFF in its central "
+                    "directory record but no ZIP64 extra field",
+                    pointer,
+                )
+            if zip64 is not None and len(zip64) != want:
+                raise _refuse(
+                    f"entry {_q(name)} has a ZIP64 extra field of {len(zip64)} bytes in its "
+                    f"central directory record where its header fields call for {want}; readers "
+                    "would disagree on its sizes",
+                    pointer,
+                )
+            if zip64:
+                values = list(struct.unpack_from(f"<{sum(wide)}Q", zip64))
+                if wide[0]:
+                    usize = values.pop(0)
+                if wide[1]:
+                    csize = values.pop(0)
+                if disk == 0xFFFF:
+                    (disk,) = struct.unpack_from("<I", zip64, want - 4)
+            if disk != 0:
+                raise _refuse(
+                    f"entry {_q(name)} is on disk {disk} of a split archive; a package is one file",
+                    pointer,
+                )
+            headers.append(_Header(flags, method, crc, csize, usize, raw_name, zip64 is not None))
+        return headers
+
+    def _local_header(self, name: str, offset: int, pointer: str | None) -> tuple[_Header, int]:
+        """The local header at ``offset``, ZIP64 fields resolved; and where its data starts."""
+        self.fh.seek(offset)
+        fixed = self.fh.read(_LOCAL.size)
+        if len(fixed) != _LOCAL.size or fixed[:4] != _LOCAL_SIG:
+            raise _refuse(
+                f"entry {_q(name)} has no local header at byte {offset}, where its central "
+                "directory record points",
+                pointer,
+            )
+        (_, _, flags, method, _, _, crc, csize, usize, nlen, elen) = _LOCAL.unpack(fixed)
+        raw_name = self.fh.read(nlen)
+        raw_extra = self.fh.read(elen)
+        if len(raw_name) != nlen or len(raw_extra) != elen:
+            raise _refuse(f"entry {_q(name)} has a truncated local header", pointer)
+        _check_flags(name, flags, "local header", pointer)
+        zip64 = _extra_fields(raw_extra, name, "local header", pointer).get(_EXTRA_ZIP64)
+        if zip64 is not None:
+            # a local ZIP64 field holds both sizes; a 32-bit field that is not 0xFFFFFFFF must
+            # say the same, or readers that prefer one or the other disagree
+            if len(zip64) != 16:
+                raise _refuse(
+                    f"entry {_q(name)} has a ZIP64 extra field of {len(zip64)} bytes in its local "
+                    "header; a local header's holds both sizes, 16 bytes",
+                    pointer,
+                )
+            wide_usize, wide_csize = struct.unpack("<QQ", zip64)
+            for short, wide in ((usize, wide_usize), (csize, wide_csize)):
+                if short not in (_MAX32, wide):
+                    raise _refuse(
+                        f"entry {_q(name)} has a size of {short} in its local header and "
+                        f"{wide} in that header's ZIP64 field; readers would disagree",
+                        pointer,
+                    )
+            usize, csize = wide_usize, wide_csize
+        elif _MAX32 in (usize, csize):
+            raise _refuse(
+                f"entry {_q(name)} has a size of 0xFFFFFFFF in its local header but no ZIP64 "
+                "extra field",
+                pointer,
+            )
+        header = _Header(flags, method, crc, csize, usize, raw_name, zip64 is not None)
+        return header, offset + _LOCAL.size + nlen + elen
+
+    def _descriptor_length(
+        self, name: str, central: _Header, local: _Header, at: int, pointer: str | None
+    ) -> int:
+        """The length of the data descriptor at ``at``, which must repeat the central CRC-32
+        and sizes (with or without its optional signature; 8-byte sizes under ZIP64)."""
+        fmt = "<LQQ" if local.zip64 else "<LLL"
+        body = struct.calcsize(fmt)
+        self.fh.seek(at)
+        raw = self.fh.read(4 + body)
+        want = (central.crc, central.csize, central.usize)
+        signed = raw[:4] == _DESCRIPTOR_SIG and len(raw) == 4 + body
+        if signed and struct.unpack_from(fmt, raw, 4) == want:
+            return 4 + body
+        if len(raw) >= body and struct.unpack_from(fmt, raw) == want:
+            return body
+        raise _refuse(
+            f"entry {_q(name)} has a data descriptor (flag bit 3) that does not repeat the "
+            "CRC-32 and sizes of its central directory record",
+            pointer,
+        )
+
+    def _check_layout(self, infos: list[zipfile.ZipInfo]) -> None:
+        """The local headers must agree with the central directory, and the entries must fill
+        the archive from its first byte to the central directory, one after the other.
+
+        A reader that walks the local headers (a streaming unzipper) then finds exactly the
+        entries, names, flags, methods and sizes that this reader verified: no gap can hide
+        another entry, no flag can mean something else to it.
+        """
+        centrals = self._central_headers(infos)
+        order = sorted(range(len(infos)), key=lambda i: infos[i].header_offset)
+        expected = 0
+        previous: str | None = None
+        for i in order:
+            info, central = infos[i], centrals[i]
+            name = info.filename
+            pointer = _asset_pointer(name) if name.startswith(ASSETS_DIR) else None
+            offset = info.header_offset
+            if offset != expected:
+                if previous is None:
+                    problem = (
+                        f"{offset} bytes come before the first entry, {_q(name)}"
+                        if offset > 0
+                        else f"entry {_q(name)} starts before the archive"
+                    )
+                elif offset > expected:
+                    problem = (
+                        f"{offset - expected} bytes between entries {_q(previous)} and "
+                        f"{_q(name)} belong to no entry"
+                    )
+                else:
+                    problem = f"entry {_q(name)} starts inside entry {_q(previous)}"
+                raise _refuse(
+                    f"{problem}; a reader that walks the local headers could find entries there "
+                    "that the central directory does not list",
+                    pointer,
+                )
+            local, data_start = self._local_header(name, offset, pointer)
+            if local.flags != central.flags:
+                raise _refuse(
+                    f"entry {_q(name)} has general-purpose flags 0x{local.flags:04x} in its local "
+                    f"header but 0x{central.flags:04x} in its central directory record; readers "
+                    "that use one or the other would read it differently",
+                    pointer,
+                )
+            if local.name != central.name:
+                raise _refuse(
+                    f"entry {_q(name)} is named {_q(_name_for_message(local.name))} in its local "
+                    "header",
+                    pointer,
+                )
+            if local.method != central.method:
+                raise _refuse(
+                    f"entry {_q(name)} has compression method {local.method} in its local header "
+                    f"but {central.method} in its central directory record",
+                    pointer,
+                )
+            fields = (central.crc, central.csize, central.usize)
+            declared = (local.crc, local.csize, local.usize)
+            end = data_start + central.csize
+            if central.flags & _FLAG_DESCRIPTOR:
+                if central.method == zipfile.ZIP_STORED:
+                    raise _refuse(
+                        f"entry {_q(name)} is stored with a data descriptor (flag bit 3): its end "
+                        "can only be found by searching its data for a signature",
+                        pointer,
+                    )
+                # the local fields may be zero ("see the descriptor") or the values themselves
+                if any(mine not in (0, theirs) for mine, theirs in zip(declared, fields)):
+                    raise _refuse(
+                        f"entry {_q(name)} has CRC-32 and sizes {declared} in its local header "
+                        f"but {fields} in its central directory record",
+                        pointer,
+                    )
+                end += self._descriptor_length(name, central, local, end, pointer)
+            elif declared != fields:
+                raise _refuse(
+                    f"entry {_q(name)} has CRC-32 and sizes {declared} in its local header but "
+                    f"{fields} in its central directory record",
+                    pointer,
+                )
+            if central.method == zipfile.ZIP_STORED and central.csize != central.usize:
+                raise _refuse(
+                    f"entry {_q(name)} is stored but its compressed size ({central.csize}) is not "
+                    f"its size ({central.usize})",
+                    pointer,
+                )
+            self.data_start[name] = data_start
+            expected, previous = end, name
+        start_dir = self.zf.start_dir
+        if expected != start_dir:
+            last = _q(previous) if previous is not None else "(none)"
+            if expected < start_dir:
+                problem = (
+                    f"{start_dir - expected} bytes between the last entry, {last}, and the "
+                    "central directory belong to no entry"
+                )
+            else:
+                problem = f"the last entry, {last}, runs into the central directory"
+            raise _refuse(
+                f"{problem}; a reader that walks the local headers could find entries there that "
+                "the central directory does not list"
+            )
 
     def _cap(self, name: str) -> int:
         if name in (DOCUMENT_NAME, MANIFEST_NAME):
@@ -549,8 +975,6 @@ class _Reader:
             raise _refuse(f"entry name {_q(info.orig_filename)} contains a NUL character")
         if not (info.flag_bits & 0x800) and not name.isascii():
             raise _refuse(f"entry name {_q(name)} is not ASCII and not marked as UTF-8")
-        if info.flag_bits & 0x1:
-            raise _refuse(f"entry {_q(name)} is encrypted")
         if name not in (DOCUMENT_NAME, MANIFEST_NAME):
             problem = check_asset_name(name)
             if problem is not None:
@@ -558,6 +982,7 @@ class _Reader:
                     problem = "directory entries are not allowed (the manifest lists files only)"
                 raise _refuse(f"entry {_q(name)} is refused: {problem}")
         pointer = _asset_pointer(name) if name.startswith(ASSETS_DIR) else None
+        _check_flags(name, info.flag_bits, "central directory record", pointer)
         mode = info.external_attr >> 16
         if info.create_system == _UNIX and stat.S_IFMT(mode) not in (0, stat.S_IFREG):
             kind = "a symbolic link" if stat.S_ISLNK(mode) else (
@@ -573,57 +998,116 @@ class _Reader:
                 pointer,
             )
 
-    def inflate(self, name: str, expected: int | None, pointer: str | None, keep: bool) -> tuple[bytes, str, int]:
-        """Inflate one entry in chunks, never past ``expected`` or the limits.
+    def inflate(
+        self, name: str, expected: int | None, pointer: str | None, keep: bool
+    ) -> tuple[bytes, str, int]:
+        """Inflate one entry in chunks, never past ``expected``, its declared size or the limits.
 
         Returns (bytes if ``keep`` else b"", hex sha256, size).  The size is counted here, on
-        the inflated stream, whatever the archive declares.
+        the inflated stream.  The compressed bytes are read straight from the archive (where
+        :meth:`_check_layout` found them), and a deflate stream must end exactly at the entry's
+        compressed size: bytes after its end would be read as the next header by a reader that
+        follows the stream.  The CRC-32 is checked at the end.
         """
         info = self.by_name[name]
-        cap = self._cap(name)
+        bound = min(self._cap(name), info.file_size)
+        if expected is not None:
+            bound = min(bound, expected)
+        inflater = _inflater(info.compress_type)
         digest = hashlib.sha256()
+        crc = 0
         chunks: list[bytes] = []
         size = 0
+        left = info.compress_size
+        position = self.data_start[name]
+        pending = b""
         try:
-            with self.zf.open(info) as stream:
-                while True:
-                    want = _CHUNK
-                    if expected is not None:
-                        want = min(want, expected - size + 1)
-                    want = min(want, cap - size + 1)
-                    chunk = stream.read(max(want, 1))
-                    if not chunk:
-                        break
-                    size += len(chunk)
-                    self.inflated += len(chunk)
-                    if size > cap:
-                        raise _limit(
-                            f"entry {_q(name)} inflates past the limit of {cap} bytes", pointer
-                        )
-                    if self.inflated > self.limits.max_package_bytes:
-                        raise _limit(
-                            f"the entries inflate past the limit of "
-                            f"{self.limits.max_package_bytes} bytes in all",
-                            pointer,
-                        )
-                    if expected is not None and size > expected:
+            while True:
+                if not pending and left:
+                    self.fh.seek(position)
+                    pending = self.fh.read(min(_CHUNK, left))
+                    if not pending:
                         raise _refuse(
-                            f"entry {_q(name)} inflates to more than the {expected} bytes the "
-                            "manifest declares",
+                            f"entry {_q(name)} is truncated: the archive ends inside its data",
                             pointer,
                         )
-                    digest.update(chunk)
-                    if keep:
-                        chunks.append(chunk)
+                    position += len(pending)
+                    left -= len(pending)
+                want = bound - size + 1  # one byte past the bound is enough to know it is passed
+                want = max(1, min(_CHUNK, want))
+                if inflater is None:
+                    chunk, pending = pending[:want], pending[want:]
+                elif inflater.eof:
+                    chunk = b""
+                else:
+                    chunk = inflater.decompress(pending, want)
+                    pending = inflater.unconsumed_tail
+                if not chunk:
+                    if inflater is None or inflater.eof or (not pending and not left):
+                        break
+                    continue
+                size += len(chunk)
+                self.inflated += len(chunk)
+                self._count(name, size, expected, info.file_size, pointer)
+                digest.update(chunk)
+                crc = zlib.crc32(chunk, crc)
+                if keep:
+                    chunks.append(chunk)
         except NuifError:
             raise
-        except _ZIP_ERRORS as exc:
+        except zlib.error as exc:
             raise _refuse(f"entry {_q(name)} is corrupt: {exc}", pointer) from exc
-        except OSError as exc:
-            if not _points_outside(exc):
-                raise
-            raise _refuse(f"entry {_q(name)} is corrupt: it points outside the archive", pointer) from exc
+        if inflater is not None:
+            if not inflater.eof:
+                raise _refuse(
+                    f"entry {_q(name)} is corrupt: its deflate stream is cut short", pointer
+                )
+            trailing = len(inflater.unused_data) + len(pending) + left
+            if trailing:
+                raise _refuse(
+                    f"entry {_q(name)} has {trailing} bytes after the end of its deflate stream "
+                    "inside its compressed size; a reader that follows the stream would read "
+                    "them as the next header",
+                    pointer,
+                )
+        if size != info.file_size:
+            raise _refuse(
+                f"entry {_q(name)} inflates to {size} bytes but its headers declare "
+                f"{info.file_size}",
+                pointer,
+            )
+        if crc != info.CRC:
+            raise _refuse(
+                f"entry {_q(name)} is corrupt: its CRC-32 is {crc:08x} but its headers declare "
+                f"{info.CRC:08x}",
+                pointer,
+            )
         return b"".join(chunks), digest.hexdigest(), size
+
+    def _count(
+        self, name: str, size: int, expected: int | None, declared: int, pointer: str | None
+    ) -> None:
+        """Refuse as soon as an inflating entry passes a limit, the manifest or its headers."""
+        cap = self._cap(name)
+        if size > cap:
+            raise _limit(f"entry {_q(name)} inflates past the limit of {cap} bytes", pointer)
+        if self.inflated > self.limits.max_package_bytes:
+            raise _limit(
+                f"the entries inflate past the limit of {self.limits.max_package_bytes} bytes "
+                "in all",
+                pointer,
+            )
+        if expected is not None and size > expected:
+            raise _refuse(
+                f"entry {_q(name)} inflates to more than the {expected} bytes the manifest "
+                "declares",
+                pointer,
+            )
+        if size > declared:
+            raise _refuse(
+                f"entry {_q(name)} inflates to more than the {declared} bytes its headers declare",
+                pointer,
+            )
 
     def manifest(self) -> tuple[dict[str, Any], bytes]:
         from . import dumps, loads
