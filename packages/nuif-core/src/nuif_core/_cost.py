@@ -8,10 +8,11 @@ a fixed multiple of what was handed in,
 
     budget = WORK_PER_BYTE × (canonical document bytes + patch bytes) + WORK_FLOOR
 
-and the engine charges every metered step in **units** of about 10 ns: one byte of canonical
-JSON written by the codec from Python values (``dumps``), 8 per element visited by a Python
-loop (a position replayed, a position map rebuilt, a value walked for its height), one per 32
-pointers a list insert or removal moves (a ``memmove``).  A patch whose metered work would pass
+and the engine charges every metered step in **units** of about 10 ns: ``DUMPS_UNITS`` (2)
+per byte of canonical JSON the codec writes from Python values (``dumps`` of a tree of small
+objects runs at 14–23 ns a byte), one more per byte it reads back (``loads``), 8 per element a
+Python loop visits (a position replayed, a position map rebuilt, a value walked for its
+height), and one per 32 pointers a list insert or removal moves (a ``memmove``).  A patch whose metered work would pass
 its budget stops at that operation with NUIF_LIMIT_WORK, and nothing is applied.  So the time
 and memory of any patch are linear in the size of its inputs, whatever the patch asks for.
 docs/patch.md ("Cost") lists what each operation is charged.
@@ -19,13 +20,17 @@ docs/patch.md ("Cost") lists what each operation is charged.
 
 from __future__ import annotations
 
-__all__ = ["MiB", "Meter", "OverBudget", "WORK_FLOOR", "WORK_PER_BYTE", "budget_for"]
+__all__ = [
+    "DUMPS_UNITS", "MiB", "Meter", "OverBudget", "WORK_FLOOR", "WORK_PER_BYTE", "budget_for",
+]
 
 MiB = 1024 * 1024
 #: units of metered work a patch may spend per byte of canonical document and patch text
 WORK_PER_BYTE = 16
 #: units every patch may spend, however small its inputs
 WORK_FLOOR = 8 * MiB
+#: units per byte the codec writes from Python values (serializing a subtree to hash or measure it)
+DUMPS_UNITS = 2
 
 
 def budget_for(document_bytes: int, patch_bytes: int) -> int:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._cost import OverBudget
+from ._cost import DUMPS_UNITS, OverBudget
 from ._errors import NuifError
 
 __all__ = [
@@ -424,7 +424,7 @@ class _Run:
         if t is not dict and t is not list:
             return len(self.dumps(value, 0))
         n = len(self.dumps(value, self.env.max_depth))
-        self.charge(n)
+        self.charge(DUMPS_UNITS * n)
         return n
 
     def placed(self, value: Any, tokens: list[str], k: int, name: str, member: str) -> bytes:
@@ -583,7 +583,7 @@ def run_tracked(doc: Any, compiled: list[Any], env: Env) -> tuple[Any, int, list
                 original = _resolve(doc, source, frm)  # type: ignore[arg-type]
                 member = "/path"
                 data = run.placed(original, tokens, k, name, "/from")
-                run.charge(2 * len(data))
+                run.charge((DUMPS_UNITS + 1) * len(data))  # written, then read back
                 copied = run.loads(data, env.max_depth) if type(original) in _CONTAINERS else original
                 doc, undo = _add_tracked(run, doc, tokens, path, copied, len(data))
             else:  # move
@@ -597,7 +597,7 @@ def run_tracked(doc: Any, compiled: list[Any], env: Env) -> tuple[Any, int, list
                 member = "/path"
                 try:
                     if len(tokens) > len(source) and type(moved) in _CONTAINERS:
-                        run.charge(len(run.placed(moved, tokens, k, name, "/path")))
+                        run.charge(DUMPS_UNITS * len(run.placed(moved, tokens, k, name, "/path")))
                     doc, add_undo = _add_tracked(run, doc, tokens, path, moved, 0)
                 except (_PointerError, NuifError):
                     # put the value back so that callers reading the error see no half-move
@@ -608,7 +608,7 @@ def run_tracked(doc: Any, compiled: list[Any], env: Env) -> tuple[Any, int, list
                     to = add_undo[0]["path"]
                     if _is_prefix(to, frm_where):
                         snapshot = run.loads(run.dumps(moved, env.max_depth), env.max_depth)
-                        run.charge(2 * len(run.dumps(snapshot, env.max_depth)))
+                        run.charge((DUMPS_UNITS + 1) * len(run.dumps(snapshot, env.max_depth)))
                         undo = add_undo + [{"op": "add", "path": frm_where, "value": snapshot}]
                     else:
                         undo = [{"op": "move", "from": to, "path": frm_where}] + [

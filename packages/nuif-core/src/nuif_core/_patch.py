@@ -41,7 +41,7 @@ from ._document import (
     kind_problem,
     parse_canonical,
 )
-from ._cost import Meter, OverBudget, budget_for
+from ._cost import DUMPS_UNITS as _DUMPS_UNITS, Meter, OverBudget, budget_for
 from ._errors import NuifError
 from ._jsonpatch import (
     _MISSING,
@@ -1065,14 +1065,14 @@ class Session:
         h = self._hashes.get(nid)
         if h is None:
             text = _codec.dumps(node, self._limits.max_depth)
-            self._charge(len(text))
+            self._charge(_DUMPS_UNITS * len(text))
             h = self._hashes[nid] = hash_bytes(text)
         return h
 
     def _measure(self, value: Any) -> int:
         """Canonical size of a value or subtree that leaves the document (charged)."""
         text = _codec.dumps(value, self._limits.max_depth)
-        self._charge(len(text))
+        self._charge(_DUMPS_UNITS * len(text))
         return len(text)
 
     # -- checks --------------------------------------------------------------------------------
