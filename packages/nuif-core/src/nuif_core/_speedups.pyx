@@ -1488,7 +1488,7 @@ cdef class _Parser:
         cdef PyObject* hit
         if self.hi != 0 or L > 32:
             return self.make_str()
-        ptr = (self.arena if self.s_flags & F_ESC else self.p) + self.s_off
+        ptr = (<const uint8_t*>self.arena if self.s_flags & F_ESC else self.p) + self.s_off
         if self.kcache == NULL:
             self.kcache = <PyObject**>PyMem_Calloc(KCACHE_SIZE, sizeof(PyObject*))
             if self.kcache == NULL:
@@ -1726,7 +1726,7 @@ cdef class _Parser:
             e = self.sbuf
             for m in range(cnt):
                 t = &self.tape[self.mstack[f.mbase + m]]
-                base = self.arena if t.flags & F_ESC else self.p
+                base = <const uint8_t*>self.arena if t.flags & F_ESC else self.p
                 e[m].ptr = base + t.a
                 e[m].len = t.b
                 e[m].tok = self.mstack[f.mbase + m]
@@ -1739,7 +1739,7 @@ cdef class _Parser:
                 self.order[self.olen + m] = e[m].tok
             if dup >= 0:
                 t = &self.tape[dup]
-                base = self.arena if t.flags & F_ESC else self.p
+                base = <const uint8_t*>self.arena if t.flags & F_ESC else self.p
                 key = (<char*>base)[t.a:t.a + t.b].decode("utf-8")
                 parts = self.pointer(True)
                 parts.append(key)
@@ -1849,11 +1849,11 @@ cdef class _Parser:
 
     # -- NUIF §3 on the tape (canonical_document) ---------------------------------------------
     cdef inline const uint8_t* tstr(self, const Tok* t) noexcept:
-        return (self.arena if t.flags & F_ESC else self.p) + t.a
+        return (<const uint8_t*>self.arena if t.flags & F_ESC else self.p) + t.a
 
     cdef inline const uint8_t* tlim(self, const Tok* t) noexcept:
         """The end of the buffer that tstr(t) points into."""
-        return self.arena + self.arena_cap if t.flags & F_ESC else self.p + self.n
+        return <const uint8_t*>(self.arena + self.arena_cap) if t.flags & F_ESC else self.p + self.n
 
     cdef inline Py_ssize_t vend(self, Py_ssize_t v) noexcept:
         """The token index just past value v (its whole subtree)."""
