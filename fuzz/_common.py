@@ -12,10 +12,9 @@ What every target checks on each input:
   (any other exception propagates and libFuzzer records it as a crash);
 * the compiled codec and the pure-Python twin agree (codec calls directly; higher layers run once
   under each codec by swapping the functions ``nuif_core._codec`` dispatches to);
-* canonical output is a fixed point that re-parses to the same hash — except for the one
-  documented interaction (docs/canonical-json.md): an integral double in [2^53, 1e21) is
-  written as an integer literal that the strict reader refuses with NUIF_NUMBER.
-  :func:`documented_big_integral` accepts exactly that refusal and nothing else.
+* canonical output is a fixed point that re-parses to the same hash, with no exception: since
+  NUIF-0.1 an integral double in [2^53, 1e21), which RFC 8785 writes as an integer literal,
+  reads back (docs/canonical-json.md, "Large integers").
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import re
 import sys
 from typing import Any, Callable, Iterator
 
@@ -87,9 +85,7 @@ __all__ = [
     "NuifError",
     "TWINS",
     "check_error",
-    "documented_big_integral",
     "expect_fixed_point",
-    "neutralize_big_integrals",
     "nuif_core",
     "outcome",
     "shape",
@@ -102,8 +98,6 @@ __all__ = [
 TWINS = (("compiled", _speedups), ("python", _codec_py))
 
 MAX_SAFE = 2**53 - 1
-#: the documented canonical-text interaction: integral doubles in [2^53, 1e21)
-BIG_LO, BIG_HI = 2**53, 10**21
 
 
 class Finding(AssertionError):
@@ -194,73 +188,19 @@ def twin_outcomes(fn: Callable[..., Any], *args: Any, render: Callable[[Any], An
     return results[0]
 
 
-# -- the documented big-integral interaction -----------------------------------------------------
-
-_INT_TOKEN = re.compile(rb"-?(0|[1-9][0-9]*)(?![0-9.eE])")
+# -- canonical output ------------------------------------------------------------------------------
 
 
-def _offset_of(text: bytes, line: int, column: int) -> int:
-    """Byte offset of a 1-based (line, column-in-characters) position in UTF-8 ``text``."""
-    start = 0
-    for _ in range(line - 1):
-        start = text.index(b"\n", start) + 1
-    end = text.find(b"\n", start)
-    line_text = text[start : len(text) if end < 0 else end].decode("utf-8")
-    return start + len(line_text[: column - 1].encode("utf-8"))
-
-
-def documented_big_integral(text: bytes, err: NuifError) -> bool:
-    """True when ``err`` (from re-reading canonical ``text``) is exactly the documented refusal:
-    NUIF_NUMBER at an integer literal whose value is an integral double in [2^53, 1e21)."""
-    if err.code != "NUIF_NUMBER" or err.line is None or err.column is None:
-        return False
-    try:
-        at = _offset_of(text, err.line, err.column)
-    except (ValueError, UnicodeDecodeError):
-        return False
-    m = _INT_TOKEN.match(text, at)
-    if m is None:
-        return False
-    literal = m.group().decode("ascii")
-    x = float(literal)
-    # exactly what the writer prints for an integral double in the band (shortest digits,
-    # padded with zeros: 3.333333333333333e20 -> 333333333333333300000), nothing else
-    return x.is_integer() and BIG_LO <= abs(x) < BIG_HI and _codec_py.format_number(x) == literal
-
-
-def neutralize_big_integrals(value: Any) -> tuple[Any, int]:
-    """A copy of ``value`` with each integral float in [2^53, 1e21) replaced by a marker string,
-    and how many were replaced (so the rest of a value can still be checked as a fixed point)."""
-    count = 0
-
-    def walk(v: Any) -> Any:
-        nonlocal count
-        if isinstance(v, float) and v.is_integer() and BIG_LO <= abs(v) < BIG_HI:
-            count += 1
-            return "\x01big-integral"
-        if isinstance(v, dict):
-            return {k: walk(x) for k, x in v.items()}
-        if isinstance(v, list):
-            return [walk(x) for x in v]
-        return v
-
-    return walk(value), count
-
-
-def expect_fixed_point(canonical: bytes, reread: Callable[[bytes], bytes], what: str) -> bool:
-    """``reread(canonical)`` must return ``canonical`` again, or fail with the documented
-    big-integral NUIF_NUMBER.  Returns True when it was a fixed point, False for the documented
-    case."""
+def expect_fixed_point(canonical: bytes, reread: Callable[[bytes], bytes], what: str) -> None:
+    """``reread(canonical)`` must return ``canonical`` again: every canonical text reads back
+    (NUIF-0.1), so any refusal of it is a finding."""
     try:
         again = reread(canonical)
     except NuifError as err:
         check_error(err)
-        if documented_big_integral(canonical, err):
-            return False
         fail(f"{what}: canonical output does not re-read", canonical, err)
     if again != canonical:
         fail(f"{what}: canonical output is not a fixed point", canonical, again)
-    return True
 
 
 # -- inputs ----------------------------------------------------------------------------------------

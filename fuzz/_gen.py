@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import struct
+from decimal import Decimal
 from typing import Any
 
 import atheris
@@ -39,7 +40,7 @@ def pick(fdp: FDP, items: list[Any]) -> Any:
 
 
 def number(fdp: FDP) -> Any:
-    way = fdp.ConsumeIntInRange(0, 4)
+    way = fdp.ConsumeIntInRange(0, 5)
     if way == 0:
         return pick(fdp, NUMBERS)
     if way == 1:
@@ -49,7 +50,13 @@ def number(fdp: FDP) -> Any:
         return 0.0 if x != x or x in (float("inf"), float("-inf")) else x
     if way == 3:  # an integral double, often in the [2^53, 1e21) band
         return float(fdp.ConsumeIntInRange(2**50, 10**21)) * pick(fdp, [1, -1])
-    return fdp.ConsumeIntInRange(-(2**53 - 1), 2**53 - 1)
+    if way == 4:
+        return fdp.ConsumeIntInRange(-(2**53 - 1), 2**53 - 1)
+    # an int beyond 2^53 - 1 whose digits are the RFC 8785 text of a double (a literal NUIF-0.1
+    # accepts: shortest digits padded with zeros), or now and then one off it (refused)
+    x = float(fdp.ConsumeIntInRange(2**53, 10**21)) * pick(fdp, [1, -1])
+    n = int(Decimal(repr(x)))
+    return n + pick(fdp, [0, 0, 0, 1, -1, 10**fdp.ConsumeIntInRange(0, 6)])
 
 
 def string(fdp: FDP) -> str:
@@ -106,7 +113,8 @@ def py_value(fdp: FDP, depth: int = 0) -> Any:
     if kind == 2:
         return number(fdp)
     if kind == 3:
-        return fdp.ConsumeInt(9)  # up to 2^71: beyond ±(2^53 - 1) is NUIF_NUMBER
+        # up to 2^71: beyond ±(2^53 - 1) NUIF_NUMBER unless the digits are a double's RFC 8785 text
+        return fdp.ConsumeInt(9)
     if kind == 4:
         return pick(fdp, [float("nan"), float("inf"), -float("inf"), fdp.ConsumeFloat()])
     if kind == 5:

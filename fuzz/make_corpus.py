@@ -53,6 +53,8 @@ JSONTESTSUITE = [
 
 EDGE_TEXTS = [
     b"3.333333333333333e20", b"[9007199254740992.0, 1e21, 1e-7, -0.0, 5e-324]", b"9007199254740991",
+    b"[9007199254740992, -1152921504606847000, 100000000000000000000, 999999999999999900000]",
+    b"[9007199254740993, 1000000000000000000000, 1152921504606846976]",
     b'{"\\ud83d\\ude00": 1, "\\ue000": 2, "a": 3}', b'"\\ufdd0"', b"[" * 129 + b"]" * 129,
     b'{"a":1,"a":2}', b'"\\u0000\\u001f\\u2028/"', b"1E400", b"[1,2,3]   ",
 ]
@@ -96,7 +98,9 @@ def main() -> None:
         {"nuif": 0, "root": {"id": "a", "kind": "k", "attrs": {"1bad": 1, "ok": [3.333333333333333e20]}}},
         {"nuif": 0, "root": {"id": "a", "kind": "k", "attrs": {}, "children": []}, "meta": {}},
     ]
+    big = {"nuif": 0, "root": {"id": "a", "kind": "k", "attrs": {"n": [1e20, 2.0**60, -(2**53)]}}}
     documents = [doc_text, nuif_core.canonicalize(doc_text).canonical, _dump(SMALL)]
+    documents += [_dump(big), nuif_core.canonicalize(_dump(big)).canonical]
     documents += [_dump(d) for d in broken] + [b'{"nuif":0,"root":{"id":"a","kind":"k"},"root":1}']
     _write(HERE / "corpus" / "document", documents + _recipes("document", 12))
 

@@ -16,6 +16,11 @@ DOC = (
     '{"root": {"kind": "screen", "id": "login", "children": [{"id": "login.submit", '
     '"kind": "button", "attrs": {"label": "Sign in"}}]}, "nuif": 0}'
 )
+#: a document holding 1e20 and 2**60 (canonical: 100000000000000000000 and 1152921504606847000)
+BIG_DOC = (
+    '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"big": 1e20, '
+    '"p60": 1152921504606846976.0, "neg": -9007199254740992, "ok": 123456789012345680000}}}'
+)
 DUPLICATE_ID_DOC = '{"nuif":0,"root":{"id":"a","kind":"screen","children":[{"id":"a","kind":"x"}]}}'
 
 SHARED = (
@@ -37,6 +42,10 @@ def documents() -> list[str]:
         '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"9": 1}}}',
         '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"n": 1e400}}}',
         '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"n": 9007199254740993}}}',
+        # NUIF-0.1: doubles RFC 8785 writes as integers beyond 2^53 - 1, and that text read back
+        BIG_DOC,
+        nuif_core.canonicalize(BIG_DOC).text,
+        '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"n": 1000000000000000000000}}}',
         '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"a": 1, "a": 2}}}',
         '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"s": "\\ud800"}}}',
         '{"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"v": [1.0, -0, 1e21, 1e-7, "é\\u2028"]}}, "meta": {"z": 1, "a": null}}',
@@ -87,6 +96,12 @@ def patches() -> list[str]:
             ],
         },
         {"nuif_patch": 0, "transactions": [{"ops": [{"op": "remove", "id": "login"}]}]},
+        {
+            "nuif_patch": 0,
+            "transactions": [
+                {"ops": [{"op": "set", "id": "login", "attr": "n", "value": [1e20, 2.0**60]}]}
+            ],
+        },
         {"nuif_patch": 0, "transactions": [{"ops": [{"op": "remove", "id": "nope"}]}]},
         {"nuif_patch": 0, "base": "sha256:" + "1" * 64, "transactions": []},
         {"nuif_patch": 1, "transactions": []},
@@ -97,4 +112,7 @@ def patches() -> list[str]:
             ],
         },
     ]
-    return [json.dumps(p) for p in patches] + ["{"]
+    big = '{"nuif_patch": 0, "transactions": [{"ops": [{"op": "set", "id": "login", "attr": "n", '
+    refused = big + '"value": 9007199254740993}]}]}'  # NUIF_NUMBER, not silently rounded
+    accepted = big + '"value": 100000000000000000000}]}]}'
+    return [json.dumps(p) for p in patches] + ["{", refused, accepted]

@@ -283,14 +283,16 @@ def test_escaped_names_are_checked_after_unescaping() -> None:
     assert nuif_core.validate(bad).diagnostics[0].code == "NUIF_ID"
 
 
-def test_a_canonical_text_that_does_not_parse_back_still_gives_the_patch_engine_its_model() -> None:
+def test_a_double_written_as_an_integer_beyond_2_pow_53_gives_the_patch_engine_its_model() -> None:
     # 2^53 as a float is a valid value whose canonical form is an integer literal beyond
-    # 2^53 - 1, which the strict parser refuses: the model must come from the input then
+    # 2^53 - 1; since NUIF-0.1 that canonical text parses back, to the same double
     data = b'{"nuif": 0, "root": {"id": "r", "kind": "k", "attrs": {"x": 9007199254740992.0}}}'
     canonical = nuif_core.canonicalize(data).canonical
     assert canonical == b'{"nuif":0,"root":{"attrs":{"x":9007199254740992},"id":"r","kind":"k"}}'
     _, got, doc = _document.parse_canonical(data)
     assert got == canonical and doc["root"]["attrs"]["x"] == 2.0**53
+    assert type(doc["root"]["attrs"]["x"]) is float
+    assert _document.parse_canonical(canonical)[2] == doc
     result = nuif_core.apply_patch(
         data, b'{"nuif_patch": 0, "transactions": [{"ops": [{"op": "set", "id": "r", "attr": "y",'
         b' "value": 1}]}]}'

@@ -71,8 +71,9 @@ TEXT_CASES = [
     (b'{"k": "\xef\xb7\x90"}', "NUIF_UNICODE", "/k", 1, 8),
     (b'{"x": {"a": 1,\n "a": 2}}', "NUIF_DUPLICATE_KEY", "/x/a", 2, 2),
     (b'{"n": [1e400]}', "NUIF_NUMBER", "/n/0", 1, 8),
-    (b"[9007199254740992]", "NUIF_NUMBER", "/0", 1, 2),
-    (b"[-9007199254740992]", "NUIF_NUMBER", "/0", 1, 2),
+    (b"[9007199254740993]", "NUIF_NUMBER", "/0", 1, 2),
+    (b"[-9007199254740993]", "NUIF_NUMBER", "/0", 1, 2),
+    (b'{"big":\n  [1, 1000000000000000000000]}', "NUIF_NUMBER", "/big/1", 2, 7),
 ]
 
 
@@ -85,6 +86,10 @@ def test_text_errors_carry_code_and_location(text, code, pointer, line, column) 
 def test_integer_limit_is_inclusive_of_2_pow_53_minus_1() -> None:
     assert nuif_core.canonical_json(b"[9007199254740991,-9007199254740991]") == (
         b"[9007199254740991,-9007199254740991]"
+    )
+    # beyond it, an integer literal is accepted only as the RFC 8785 text of a double (NUIF-0.1)
+    assert nuif_core.canonical_json(b"[9007199254740992,-9007199254740992]") == (
+        b"[9007199254740992,-9007199254740992]"
     )
     # a literal with a fraction or exponent is a double and rounds, as NUIF-0 §1 says
     assert nuif_core.canonical_json(b"[9007199254740993.0, 1e-400, -0, -0.0]") == (

@@ -158,8 +158,9 @@ def test_diff_keeps_the_minimal_patch_when_it_fits() -> None:
 #
 # When the cheap bounds did not hold, the check applied the patch to a scratch session, which
 # re-reads the values it carries: a double in [2^53, 1e21) is written as an integer literal the
-# strict reader refuses (docs/canonical-json.md).  diff then raised instead of returning the
-# patch it returned before.  Fixed: only NUIF_LIMIT_NODES / NUIF_DEPTH select the fallback.
+# strict reader refused before NUIF-0.1 (docs/canonical-json.md).  diff then raised instead of
+# returning the patch it returned before.  Fixed: only NUIF_LIMIT_NODES / NUIF_DEPTH select the
+# fallback (and since NUIF-0.1 such a literal reads back anyway).
 
 
 def test_diff_of_deep_documents_with_a_big_integral_double_returns_its_patch() -> None:
@@ -173,25 +174,22 @@ def test_diff_of_deep_documents_with_a_big_integral_double_returns_its_patch() -
 # -- F5 (package target): pack wrote packages that read refuses ----------------------------------
 #
 # A valid document holding a double in [2^53, 1e21) (written 3e20) has a canonical text with
-# the integer literal 300000000000000000000, which the strict reader refuses (NUIF_NUMBER, the
-# documented interaction of docs/canonical-json.md).  pack stored that text, and read/verify
-# then refused the package (NUIF_PACKAGE: document.json is not a valid NUIF document), against
-# pack's promise that what it writes is read back with the same limits.  Fixed in
-# package._document_canonical: pack refuses such a document up front with NUIF_NUMBER.
+# the integer literal 300000000000000000000, which the strict reader refused before NUIF-0.1
+# (NUIF_NUMBER).  pack stored that text, and read/verify then refused the package (NUIF_PACKAGE:
+# document.json is not a valid NUIF document), against pack's promise that what it writes is read
+# back with the same limits.  First fixed by refusing such a document in pack; since NUIF-0.1
+# the literal reads back, so pack writes the package and read returns it.
 
 
-def test_pack_refuses_a_document_whose_canonical_text_cannot_be_read_back() -> None:
+def test_pack_writes_a_document_with_a_big_integral_double_that_read_returns() -> None:
     from nuif_core import package
 
     doc = '{"nuif":0,"root":{"id":"r","kind":"k","attrs":{"n":3e20}}}'
     assert canonicalize(doc).text.endswith('"n":300000000000000000000},"id":"r","kind":"k"}}')
-    with pytest.raises(NuifError) as info:
-        package.pack(doc)
-    assert info.value.code == "NUIF_NUMBER"
-    # numbers the canonical text keeps readable are packed as before
-    for ok in ("1e21", "9007199254740991", "3.5e15"):
-        data = package.pack(doc.replace("3e20", ok))
-        assert package.read(data).document == canonicalize(doc.replace("3e20", ok)).canonical
+    for n in ("3e20", "1e21", "9007199254740991", "3.5e15", "-9007199254740992", "2e20"):
+        data = package.pack(doc.replace("3e20", n))
+        assert package.read(data).document == canonicalize(doc.replace("3e20", n)).canonical
+        assert package.verify(data).hash == canonicalize(doc.replace("3e20", n)).hash
 
 
 # -- F6 (document target, tightened limits): validate reported more than max_diagnostics ---------

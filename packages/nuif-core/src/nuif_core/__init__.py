@@ -100,7 +100,9 @@ def loads(text: Text, *, limits: Limits | None = None) -> Any:
     """Parse strict I-JSON text into Python values.
 
     Objects become ``dict`` (members in text order), arrays ``list``, integer literals ``int``
-    (within ±(2^53 − 1)), other numbers ``float`` (``-0`` becomes ``0``).
+    (within ±(2^53 − 1)), other numbers ``float`` (``-0`` becomes ``0``).  An integer literal
+    beyond that is accepted, as a ``float``, only when it is the RFC 8785 text of that double
+    (``100000000000000000000``); any other is NUIF_NUMBER (``9007199254740993``).
     """
     lim = _limits(limits)
     return _codec.loads(as_bytes(text, lim.max_document_bytes, "JSON"), lim.max_depth)
@@ -109,9 +111,10 @@ def loads(text: Text, *, limits: Limits | None = None) -> Any:
 def dumps(value: Any, *, limits: Limits | None = None) -> bytes:
     """RFC 8785 canonical bytes of a Python value.
 
-    Accepts ``dict`` (``str`` keys), ``list``/``tuple``, ``str``, ``int`` (within ±(2^53 − 1)),
-    finite ``float``, ``bool`` and ``None``.  Anything else is NUIF_VALUE; strings with lone
-    surrogates or noncharacters are NUIF_UNICODE; nesting beyond ``limits.max_depth`` (or a
-    cycle) is NUIF_DEPTH.
+    Accepts ``dict`` (``str`` keys), ``list``/``tuple``, ``str``, ``int`` (within ±(2^53 − 1), or
+    beyond when its digits are the RFC 8785 text of a double, as ``2**53``; other ints are
+    NUIF_NUMBER), finite ``float``, ``bool`` and ``None``.  Anything else is NUIF_VALUE; strings
+    with lone surrogates or noncharacters are NUIF_UNICODE; nesting beyond ``limits.max_depth``
+    (or a cycle) is NUIF_DEPTH.
     """
     return _codec.dumps(value, _limits(limits).max_depth)

@@ -219,15 +219,16 @@ class _Parser:
             i = _DIGITS.match(text, i).end()  # type: ignore[union-attr]
         literal = text[start:i]
         if integer:
-            n = int(literal)
-            if -MAX_SAFE_INTEGER <= n <= MAX_SAFE_INTEGER:
-                return n, i
-            raise self.fail(
-                "NUIF_NUMBER",
-                f"integer {_short(literal)} is beyond ±(2^53 - 1) and would lose precision",
-                start,
-                self.pointer(),
-            )
+            # up to 15 digits is always within ±(2^53 - 1); 16 digits may be; 17 or more never
+            if i - start - (text[start] == "-") <= 16:
+                n = int(literal)
+                if -MAX_SAFE_INTEGER <= n <= MAX_SAFE_INTEGER:
+                    return n, i
+            x = float(literal)
+            message = big_integer_problem(literal, x)
+            if message is None:
+                return x, i  # the RFC 8785 text of a double (NUIF-0.1): it reads as that double
+            raise self.fail("NUIF_NUMBER", message, start, self.pointer())
         x = float(literal)
         if math.isinf(x):
             raise self.fail(
@@ -341,6 +342,37 @@ def _short(literal: str) -> str:
     return literal if len(literal) <= 40 else literal[:37] + "..."
 
 
+def big_integer_problem(literal: str, x: float) -> str | None:
+    """Why the integer ``literal`` (beyond ±(2^53 - 1); ``x`` its correctly rounded double) is
+    refused, or None when it is accepted: exactly when it is the RFC 8785 text of ``x``
+    (NUIF-0 §1 as amended in NUIF-0.1), so that every canonical text reads back."""
+    if math.isinf(x):
+        return big_integer_message(_short(literal), None)
+    nearest = format_number(x)
+    if nearest == literal:
+        return None
+    return big_integer_message(_short(literal), nearest)
+
+
+def big_integer_message(shown: str, nearest: str | None) -> str:
+    """The NUIF_NUMBER message for a refused integer (shared by value with the compiled codec):
+    why, and what to write instead (the nearest double's RFC 8785 text, or a string)."""
+    if nearest is None:
+        return f"integer {shown} overflows a double: write it as a string"
+    return (
+        f"integer {shown} is beyond ±(2^53 - 1) and is not the RFC 8785 text of a double, so it "
+        f"would not read back as written (the nearest double is written {nearest}): "
+        f"write {nearest}, or a string to keep every digit"
+    )
+
+
+def int_shown(value: int) -> str:
+    """An int as error messages show it (``str`` refuses ints of more than 4300 digits)."""
+    if value.bit_length() > 4096:
+        return f"of {value.bit_length()} bits"
+    return _short(str(int(value)))
+
+
 def _decode(data: bytes) -> str:
     try:
         text = data.decode("utf-8")
@@ -407,6 +439,18 @@ def format_number(x: float) -> str:
     return sign + out
 
 
+def big_int_problem(value: int) -> str | None:
+    """``big_integer_problem`` for a Python int beyond ±(2^53 - 1) handed to ``dumps``."""
+    try:
+        x = float(value)
+    except OverflowError:
+        return big_integer_message(int_shown(value), None)
+    nearest = format_number(x)
+    if nearest == str(int(value)):
+        return None
+    return big_integer_message(int_shown(value), nearest)
+
+
 def _utf16_key(s: str) -> bytes:
     return s.encode("utf-16-be", "surrogatepass")
 
@@ -440,11 +484,10 @@ def _write(value: Any, out: list[str], path: list[str | int], depth: int, max_de
         out.append(dumps_str(value))
     elif isinstance(value, int):
         if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
-            raise NuifError(
-                "NUIF_NUMBER",
-                f"integer {_short(str(value))} is beyond ±(2^53 - 1) and would lose precision",
-                pointer=join_pointer(path),
-            )
+            # accepted exactly when its digits are the RFC 8785 text of a double, as in a text
+            message = big_int_problem(value)
+            if message is not None:
+                raise NuifError("NUIF_NUMBER", message, pointer=join_pointer(path))
         out.append(str(int(value)))
     elif isinstance(value, float):
         if not math.isfinite(value):

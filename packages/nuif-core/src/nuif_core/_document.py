@@ -498,12 +498,9 @@ def _model(
 ) -> dict[str, Any]:
     """The model of a valid document, given what ``_canonical_bytes`` returned for ``data``."""
     if doc is None:
-        try:
-            doc = _codec.loads(canonical, lim.max_depth)
-        except NuifError:
-            # a double in [2^53, 1e21) is written as an integer literal that the strict parser
-            # refuses (beyond 2^53 - 1): such a canonical text does not parse back
-            doc = normalize(_codec.loads(data, lim.max_depth))
+        # every canonical text reads back (NUIF-0.1: an integer literal beyond 2^53 - 1 that is
+        # the RFC 8785 text of a double, as 1e20 is written, is that double)
+        doc = _codec.loads(canonical, lim.max_depth)
     return doc  # type: ignore[no-any-return]
 
 

@@ -19,7 +19,7 @@ ERROR_CODES: dict[str, str] = {
     "NUIF_PARSE": "the text is not JSON (syntax error, byte-order mark, empty text)",
     "NUIF_UNICODE": "a string holds a lone surrogate or a Unicode noncharacter",
     "NUIF_DUPLICATE_KEY": "an object has the same member name twice",
-    "NUIF_NUMBER": "a number overflows, or an integer literal exceeds 2^53 - 1",
+    "NUIF_NUMBER": "a number overflows, or a big integer is not the RFC 8785 text of a double",
     "NUIF_DEPTH": "arrays and objects are nested deeper than the depth limit",
     "NUIF_TOO_LARGE": "the text is longer than the size limit",
     "NUIF_VALUE": "a Python value has no JSON representation (dumps only)",

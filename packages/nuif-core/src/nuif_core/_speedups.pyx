@@ -721,6 +721,23 @@ cdef double _literal_double(const uint8_t* s, Py_ssize_t L, NumInfo* r) except? 
     return x
 
 
+cdef Py_ssize_t _big_integer(const uint8_t* s, Py_ssize_t L, double* x, char* nearest) except -2:
+    """An integer literal beyond ±(2^53 - 1) (NUIF-0 §1 as amended in NUIF-0.1): *x gets its
+    correctly rounded double.  Returns -1 when the literal is exactly the RFC 8785 text of *x
+    (accepted: it reads back unchanged), 0 when *x overflows, else the length of the nearest
+    double's RFC 8785 text, written into nearest (48 bytes)."""
+    cdef NumInfo r
+    cdef Py_ssize_t n
+    _analyze(s, L, &r)
+    x[0] = _literal_double(s, L, &r)
+    if isinf(x[0]):
+        return 0
+    n = _fmt_double(nearest, x[0])
+    if n == L and memcmp(nearest, s, L) == 0:
+        return -1
+    return n
+
+
 # ---------------------------------------------------------------------------------------------
 # UTF-16 order of UTF-8 strings
 
@@ -1488,7 +1505,7 @@ cdef class _Parser:
         cdef PyObject* hit
         if self.hi != 0 or L > 32:
             return self.make_str()
-        ptr = (self.arena if self.s_flags & F_ESC else self.p) + self.s_off
+        ptr = (<const uint8_t*>self.arena if self.s_flags & F_ESC else self.p) + self.s_off
         if self.kcache == NULL:
             self.kcache = <PyObject**>PyMem_Calloc(KCACHE_SIZE, sizeof(PyObject*))
             if self.kcache == NULL:
@@ -1547,10 +1564,7 @@ cdef class _Parser:
         if integer:
             nd = L - neg
             if nd > 16 or (nd == 16 and memcmp(p + start + neg, b"9007199254740991", 16) > 0):
-                literal = (<char*>p)[start:i].decode("ascii")
-                self.fail("NUIF_NUMBER",
-                          f"integer {_tw()._short(literal)} is beyond ±(2^53 - 1) and would lose precision",
-                          start, False)
+                return self.big_integer(start, i)
             if self.tape_mode:
                 if neg and nd == 1 and p[start + 1] == 0x30:
                     flags = F_NEGZERO
@@ -1605,6 +1619,22 @@ cdef class _Parser:
             self.dbl[self.dlen] = x
             self.emit(T_FLT, F_DBL, start, L, self.dlen)
             self.dlen += 1
+        else:
+            self.attach(x)
+        return i
+
+    cdef Py_ssize_t big_integer(self, Py_ssize_t start, Py_ssize_t i) except -1:
+        """An integer literal beyond ±(2^53 - 1): accepted, as its double, only when it is that
+        double's RFC 8785 text (so the canonical text is the literal itself)."""
+        cdef double x
+        cdef char nearest[48]
+        cdef Py_ssize_t n = _big_integer(self.p + start, i - start, &x, nearest)
+        if n >= 0:
+            literal = (<char*>self.p)[start:i].decode("ascii")
+            self.fail("NUIF_NUMBER", _tw().big_integer_message(
+                _tw()._short(literal), nearest[:n].decode("ascii") if n else None), start, False)
+        if self.tape_mode:
+            self.emit(T_FLT, F_LIT, start, i - start, 0)
         else:
             self.attach(x)
         return i
@@ -1726,7 +1756,7 @@ cdef class _Parser:
             e = self.sbuf
             for m in range(cnt):
                 t = &self.tape[self.mstack[f.mbase + m]]
-                base = self.arena if t.flags & F_ESC else self.p
+                base = <const uint8_t*>self.arena if t.flags & F_ESC else self.p
                 e[m].ptr = base + t.a
                 e[m].len = t.b
                 e[m].tok = self.mstack[f.mbase + m]
@@ -1739,7 +1769,7 @@ cdef class _Parser:
                 self.order[self.olen + m] = e[m].tok
             if dup >= 0:
                 t = &self.tape[dup]
-                base = self.arena if t.flags & F_ESC else self.p
+                base = <const uint8_t*>self.arena if t.flags & F_ESC else self.p
                 key = (<char*>base)[t.a:t.a + t.b].decode("utf-8")
                 parts = self.pointer(True)
                 parts.append(key)
@@ -1849,11 +1879,11 @@ cdef class _Parser:
 
     # -- NUIF §3 on the tape (canonical_document) ---------------------------------------------
     cdef inline const uint8_t* tstr(self, const Tok* t) noexcept:
-        return (self.arena if t.flags & F_ESC else self.p) + t.a
+        return (<const uint8_t*>self.arena if t.flags & F_ESC else self.p) + t.a
 
     cdef inline const uint8_t* tlim(self, const Tok* t) noexcept:
         """The end of the buffer that tstr(t) points into."""
-        return self.arena + self.arena_cap if t.flags & F_ESC else self.p + self.n
+        return <const uint8_t*>(self.arena + self.arena_cap) if t.flags & F_ESC else self.p + self.n
 
     cdef inline Py_ssize_t vend(self, Py_ssize_t v) noexcept:
         """The token index just past value v (its whole subtree)."""
@@ -2789,11 +2819,7 @@ cdef class _Dumper:
         cdef char tmp[24]
         cdef int k = 24
         if overflow or x > 9007199254740991 or x < -9007199254740991:
-            raise NuifError(
-                "NUIF_NUMBER",
-                f"integer {_tw()._short(str(v))} is beyond ±(2^53 - 1) and would lose precision",
-                pointer=_path_pointer(node),
-            )
+            return self.write_big_int(v, node)
         ux = <unsigned long long>(-x) if x < 0 else <unsigned long long>x
         while True:
             k -= 1
@@ -2806,6 +2832,25 @@ cdef class _Dumper:
             tmp[k] = 0x2D
         self.out.put(tmp + k, 24 - k)
         return 0
+
+    cdef int write_big_int(self, object v, PathNode* node) except -1:
+        """An int beyond ±(2^53 - 1): written when its digits are the RFC 8785 text of a double,
+        as a text holding them would be read (NUIF-0.1); else NUIF_NUMBER."""
+        cdef double x
+        cdef char nearest[48]
+        cdef Py_ssize_t n = 0
+        if v.bit_length() <= 1100:  # 2^1100 and beyond overflow a double (and str() refuses
+            text = str(int(v)).encode("ascii")  # ints of more than 4300 digits)
+            n = _big_integer(<const uint8_t*>PyBytes_AS_STRING(text), PyBytes_GET_SIZE(text),
+                             &x, nearest)
+            if n < 0:
+                self.out.put(PyBytes_AS_STRING(text), PyBytes_GET_SIZE(text))
+                return 0
+        raise NuifError(
+            "NUIF_NUMBER",
+            _tw().big_integer_message(_tw().int_shown(v), nearest[:n].decode("ascii") if n else None),
+            pointer=_path_pointer(node),
+        )
 
     cdef int write_float(self, object v, PathNode* node) except -1:
         cdef double x = PyFloat_AS_DOUBLE(v)
