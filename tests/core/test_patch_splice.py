@@ -119,8 +119,9 @@ def test_attribute_patches_take_the_spliced_path(monkeypatch):
     assert not opened
 
 
-def test_a_canonical_text_that_does_not_parse_back_falls_back_to_the_full_model():
-    # an integral double in [2^53, 1e21) is written as an integer literal the parser refuses
+def test_a_big_integral_double_splices_like_the_full_model():
+    # an integral double in [2^53, 1e21) is written as an integer literal; since NUIF-0.1 the
+    # reader accepts it (it is that double's RFC 8785 text), so the splice reads it back
     text = '{"nuif":0,"root":{"id":"r","kind":"box","attrs":{"big":9007199254740994.0}}}'
     for ops in (
         [{"op": "set", "id": "r", "attr": "label", "value": 1}],

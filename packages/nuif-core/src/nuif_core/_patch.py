@@ -1550,7 +1550,7 @@ class _SpliceSession(Session):
                     node["kind"] = canonical[kind_start + 1 : kind_end - 1].decode("ascii")
                     nodes[nid] = node
         except (NuifError, ValueError):
-            # e.g. a double in [2^53, 1e21): its canonical integer literal does not parse back
+            # a text without the canonical layout node_spans expects: the full model answers
             return None
         self = cls.__new__(cls)
         self._limits = limits
