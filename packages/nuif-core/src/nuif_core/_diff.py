@@ -324,6 +324,9 @@ class _Plan:
         work = self.work
         if pid in alive:
             cur = list(filterfalse(gone.__contains__, map(_ID, a_nodes[pid].get("children", ()))))
+            if cur == bkids:  # the same children in the same order: all kept
+                work[0] += 2 * len(cur)
+                return
         else:
             cur = []
         pos = dict(zip(cur, range(len(cur))))
