@@ -275,3 +275,16 @@ def test_a_minimal_patch_that_nests_too_deep_on_the_way_falls_back_even_with_an_
 
 def ops_of_text(a: str, b: str) -> list[dict[str, Any]]:
     return [op for tx in json.loads(diff(a, b))["transactions"] for op in tx["ops"]]
+
+
+def test_a_new_root_and_new_meta_are_two_operations_that_one_allowed_operation_refuses():
+    b = variant(lambda d: (d["root"].update(id="s2"), d.update(meta={"author": "y"})))
+    ta, tb = json.dumps(A), json.dumps(b)
+    assert [op["op"] for op in ops_of(A, b)] == ["replace", "meta"]
+    with pytest.raises(nuif_core.NuifError) as info:
+        diff(ta, tb, limits=Limits(max_operations=1))
+    assert info.value.code == "NUIF_LIMIT_OPERATIONS"
+    assert "takes 2 operations; the limits allow 1" in info.value.message
+    # either change alone fits in one operation
+    new_root = variant(lambda d: d["root"].update(id="s2"))
+    assert [op["op"] for op in ops_of(A, new_root, limits=Limits(max_operations=1))] == ["replace"]

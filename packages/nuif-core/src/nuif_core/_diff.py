@@ -104,7 +104,7 @@ def _diff(a: Text, b: Text, limits: Limits | None) -> tuple[bytes, int]:
     try:
         ops = plan.tree_ops(da["root"], db["root"])
         ops.extend(meta)
-        if not plan.fits(lim):
+        if len(ops) > max_ops or not plan.fits(lim):  # (a new root is not emitted under budget)
             raise _TooMany
         text = _patch_text(base, ops, per_tx, lim)
         if len(text) > lim.max_patch_bytes:  # many small edits can outweigh the new root
