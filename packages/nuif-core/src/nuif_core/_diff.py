@@ -146,33 +146,38 @@ def _meta_ops(da: dict[str, Any], db: dict[str, Any], work: list[int]) -> list[d
     ma = da.get("meta") or {}
     mb = db.get("meta") or {}
     out: list[dict[str, Any]] = []
-    _json_diff(ma, mb, "", out, work)
+    _json_diff(ma, mb, [], out, work)
     return [{"op": "meta", "patch": out}] if out else []
 
 
-def _json_diff(a: Any, b: Any, path: str, out: list[dict[str, Any]], work: list[int]) -> None:
+def _pointer(keys: list[str], key: str) -> str:
+    return "".join("/" + escape_pointer(k) for k in keys) + "/" + escape_pointer(key)
+
+
+def _json_diff(a: Any, b: Any, keys: list[str], out: list[dict[str, Any]], work: list[int]) -> None:
     """RFC 6902 operations turning ``a`` into ``b`` (objects recursively, other values whole).
 
     Linear: two objects are compared by recursing into them (never also as whole values, which
     would compare a value once per enclosing object), and any other pair of values with one
-    ``json_equal``.  The recursion follows nested objects, so its depth is below the document
-    depth limit.
+    ``json_equal``.  ``keys`` is the path so far, written out only for an emitted operation (the
+    patch carries it anyway).  The recursion follows nested objects, so its depth is below the
+    document depth limit.
     """
-    if type(a) is dict and type(b) is dict:
-        work[0] += len(a) + len(b)
-        for key in sorted(a):
-            if key not in b:
-                out.append({"op": "remove", "path": path + "/" + escape_pointer(key)})
-        for key in sorted(b):
-            p = path + "/" + escape_pointer(key)
-            if key not in a:
-                out.append({"op": "add", "path": p, "value": b[key]})
-            else:
-                _json_diff(a[key], b[key], p, out, work)
-    else:
-        work[0] += 1
-        if not json_equal(a, b):
-            out.append({"op": "replace", "path": path, "value": b})
+    work[0] += len(a) + len(b)
+    for key in sorted(a):
+        if key not in b:
+            out.append({"op": "remove", "path": _pointer(keys, key)})
+    for key in sorted(b):
+        if key not in a:
+            out.append({"op": "add", "path": _pointer(keys, key), "value": b[key]})
+            continue
+        x, y = a[key], b[key]
+        if type(x) is dict and type(y) is dict:
+            keys.append(key)
+            _json_diff(x, y, keys, out, work)
+            keys.pop()
+        elif not json_equal(x, y):
+            out.append({"op": "replace", "path": _pointer(keys, key), "value": y})
 
 
 # ---------------------------------------------------------------------------------------------
