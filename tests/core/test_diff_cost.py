@@ -54,12 +54,17 @@ def _lines(a: str, b: str, limits: Limits | None = None) -> int:
 
 
 def _peak(a: str, b: str, limits: Limits | None = None) -> int:
-    tracemalloc.start()
+    tracing = tracemalloc.is_tracing()  # e.g. PYTHONTRACEMALLOC: measure within it, leave it on
+    if not tracing:
+        tracemalloc.start()
+    tracemalloc.reset_peak()
+    before = tracemalloc.get_traced_memory()[0]
     try:
         diff(a, b, limits=limits)
-        return tracemalloc.get_traced_memory()[1]
+        return tracemalloc.get_traced_memory()[1] - before
     finally:
-        tracemalloc.stop()
+        if not tracing:
+            tracemalloc.stop()
 
 
 def _ops(patch: bytes) -> list[dict[str, Any]]:
