@@ -232,3 +232,59 @@ def test_diff_rejects_an_invalid_document():
     with pytest.raises(nuif_core.NuifError) as info:
         diff(json.dumps(A), '{"nuif": 0}')
     assert info.value.code == "NUIF_SCHEMA"
+
+
+def _chain_doc(root: dict[str, Any]) -> str:
+    return json.dumps({"nuif": 0, "root": root})
+
+
+def _n(nid: str, *children: dict[str, Any], **attrs: Any) -> dict[str, Any]:
+    node: dict[str, Any] = {"id": nid, "kind": "k"}
+    if attrs:
+        node["attrs"] = attrs
+    if children:
+        node["children"] = list(children)
+    return node
+
+
+def _chain(prefix: str, n: int, leaf: dict[str, Any] | None = None) -> dict[str, Any]:
+    node = leaf if leaf is not None else _n(f"{prefix}{n}")
+    for i in range(n - 1, 0, -1):
+        node = _n(f"{prefix}{i}", node)
+    return node
+
+
+def test_a_minimal_patch_that_nests_too_deep_on_the_way_falls_back_even_with_an_unreadable_number():
+    # c moves 10 levels down while it still carries d1 > ... > d55 (they move out after): the
+    # minimal patch passes through a document deeper than 128 (fuzz finding F3), so the diff
+    # falls back.  The new node k carries 3e20, whose canonical form the strict reader refuses
+    # (docs/canonical-json.md); the diff that tried its patch on a scratch document could not
+    # run it and kept the minimal patch.  Now the depth is computed: the fallback, like any
+    # patch over the limits.  apply_patch refuses both texts for the number they carry.
+    a = _chain_doc(_n("r", _n("c", _chain("d", 55))))
+    b = _chain_doc(_n("r", _chain("g", 10, _n("g10", _n("c"))), _n("k", _chain("d", 55), n=3e20)))
+    ops = ops_of_text(a, b)
+    assert [op["op"] for op in ops] == ["replace"]
+    with pytest.raises(nuif_core.NuifError) as info:
+        apply_patch(a, diff(a, b))
+    assert info.value.code == "NUIF_NUMBER"
+    # without the number, the same pair falls back for the depth, and the patch applies
+    b_plain = b.replace("3e+20", "3")
+    assert [op["op"] for op in ops_of(json.loads(a), json.loads(b_plain))] == ["replace"]
+
+
+def ops_of_text(a: str, b: str) -> list[dict[str, Any]]:
+    return [op for tx in json.loads(diff(a, b))["transactions"] for op in tx["ops"]]
+
+
+def test_a_new_root_and_new_meta_are_two_operations_that_one_allowed_operation_refuses():
+    b = variant(lambda d: (d["root"].update(id="s2"), d.update(meta={"author": "y"})))
+    ta, tb = json.dumps(A), json.dumps(b)
+    assert [op["op"] for op in ops_of(A, b)] == ["replace", "meta"]
+    with pytest.raises(nuif_core.NuifError) as info:
+        diff(ta, tb, limits=Limits(max_operations=1))
+    assert info.value.code == "NUIF_LIMIT_OPERATIONS"
+    assert "takes 2 operations; the limits allow 1" in info.value.message
+    # either change alone fits in one operation
+    new_root = variant(lambda d: d["root"].update(id="s2"))
+    assert [op["op"] for op in ops_of(A, new_root, limits=Limits(max_operations=1))] == ["replace"]

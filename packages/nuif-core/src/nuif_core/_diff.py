@@ -18,16 +18,24 @@ of the root.  The algorithm (docs/patch.md has the long form):
 5. ``meta``: an RFC 6902 diff of the two ``meta`` objects (recursive into objects, whole values
    otherwise).
 
-Positions are tracked on a light simulation (lists of ids), so every index is exact for the
-document as it is when the operation runs.  The result is deterministic: it depends only on the
-canonical forms of ``a`` and ``b``.  When the minimal patch does not fit the patch limits
-(operations per transaction are split into transactions; too many operations or transactions
-in all), the diff falls back to a ``replace`` of the root plus the ``meta`` operation.
+Every index is exact for the document as it is when the operation runs, without simulating
+child lists (see ``_Plan._place``): a parent's children are placed in one pass over its current
+and final child lists.  The result is deterministic: it depends only on the canonical forms of
+``a`` and ``b``.
+
+Cost (n = nodes + bytes of both documents): O(n log n) time, the log from the longest
+increasing subsequences; O(n) memory.  The patch limits are a budget checked after every
+emitted operation: once the minimal patch has more operations than the limits allow, or a
+lower bound of its text length passes ``max_patch_bytes``, the walk stops and the diff falls
+back to a ``replace`` of the root plus the ``meta`` operation.  Whether the minimal patch stays
+within the node and depth limits at every step is computed, not tried (``_Plan.fits``).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
+from itertools import filterfalse, repeat
+from operator import itemgetter
 from typing import Any
 
 from . import _codec
@@ -35,13 +43,39 @@ from ._document import Text, hash_bytes, parse_canonical
 from ._errors import NuifError, escape_pointer
 from ._jsonpatch import json_equal, value_depth
 from ._limits import Limits
-from ._patch import _WRAP_DEPTH, Session, _limits
+from ._patch import _WRAP_DEPTH, _limits
 
 __all__ = ["diff"]
 
+_ID = itemgetter("id")
+
 
 class _TooMany(Exception):
-    pass
+    """The minimal patch does not fit the limits: use the fallback."""
+
+
+def _size(template: dict[str, Any], slack: int = 0) -> int:
+    return len(_codec.dumps(template, 4)) - slack
+
+
+# Canonical lengths of each operation without its strings and values (ids, kinds and attribute
+# names are ASCII that RFC 8785 never escapes, NUIF-0 §2): with them, a lower bound of the patch
+# text's length is kept while operations are emitted.
+_EMPTY_PATCH = _size({"base": "sha256:" + "0" * 64, "nuif_patch": 0, "transactions": []})
+_MOVE = _size({"op": "move", "id": "", "parent": "", "index": 0}, 1)
+_REMOVE = _size({"op": "remove", "id": ""})
+_RETYPE = _size({"op": "retype", "id": "", "kind": ""})
+_UNSET = _size({"op": "unset", "id": "", "attr": ""})
+_SET = _size({"op": "set", "id": "", "attr": "", "value": 0}, 1)
+_INSERT = _size({"op": "insert", "parent": "", "index": 0, "node": 0}, 2)
+_NODE = _size({"id": "", "kind": ""})
+_ATTRS = len(b',"attrs":{}')
+
+
+def _value_floor(value: Any) -> int:
+    """A lower bound of the canonical length of ``value`` (a string's UTF-8 is at least one byte
+    per code point, plus its quotes)."""
+    return len(value) + 2 if type(value) is str else 1
 
 
 def diff(a: Text, b: Text, *, limits: Limits | None = None) -> bytes:
@@ -51,24 +85,33 @@ def diff(a: Text, b: Text, *, limits: Limits | None = None) -> bytes:
     text of ``b``.  ``diff(a, a)`` (or any ``b`` with the same canonical text) has an empty
     ``transactions`` array.
     """
+    return _diff(a, b, limits)[0]
+
+
+def _diff(a: Text, b: Text, limits: Limits | None) -> tuple[bytes, int]:
+    """``diff``, and the work it did: a count of the elementary steps of its own loops (nodes
+    indexed, child slots scanned, subsequence steps, operations, union-find steps), which the
+    tests compare across input sizes."""
     lim = _limits(limits)
     _, canonical_a, da = parse_canonical(a, lim)
     _, _, db = parse_canonical(b, lim)
     base = hash_bytes(canonical_a)
     per_tx = lim.max_operations_per_transaction
     max_ops = min(lim.max_operations, per_tx * lim.max_transactions)
-    text = None
+    work = [0]
+    meta = _meta_ops(da, db, work)
+    plan = _Plan(max_ops - len(meta), lim.max_patch_bytes, work)
     try:
-        ops = _tree_ops(da["root"], db["root"], max_ops)
-        ops.extend(_meta_ops(da, db))
-        if len(ops) > max_ops or not _fits(a, da, db, ops, per_tx, lim):
+        ops = plan.tree_ops(da["root"], db["root"])
+        ops.extend(meta)
+        if len(ops) > max_ops or not plan.fits(lim):  # (a new root is not emitted under budget)
             raise _TooMany
         text = _patch_text(base, ops, per_tx, lim)
         if len(text) > lim.max_patch_bytes:  # many small edits can outweigh the new root
             raise _TooMany
     except _TooMany:
         ops = [{"op": "replace", "id": da["root"]["id"], "node": db["root"]}]
-        ops.extend(_meta_ops(da, db))
+        ops.extend(meta)
         if len(ops) > max_ops:  # the root and meta both change, and one operation is allowed
             raise NuifError(
                 "NUIF_LIMIT_OPERATIONS",
@@ -86,7 +129,7 @@ def diff(a: Text, b: Text, *, limits: Limits | None = None) -> bytes:
             f"the patch limit is {lim.max_patch_bytes} bytes, so apply_patch would refuse it: "
             f"store or send the second document whole instead of a patch",
         )
-    return text
+    return text, work[0]
 
 
 def _patch_text(base: str, ops: list[dict[str, Any]], per_tx: int, lim: Limits) -> bytes:
@@ -95,99 +138,90 @@ def _patch_text(base: str, ops: list[dict[str, Any]], per_tx: int, lim: Limits) 
     return _codec.dumps(patch, lim.max_depth + _WRAP_DEPTH)
 
 
-def _fits(
-    a: Text, da: dict[str, Any], db: dict[str, Any], ops: list[dict[str, Any]], per_tx: int,
-    lim: Limits,
-) -> bool:
-    """Whether the minimal patch applies within the node and depth limits.
-
-    The document only equals ``b`` at the end: a dead subtree that holds persisting nodes is
-    removed last, and a persisting node is moved into place with the ``a``-descendants it still
-    carries.  In between, the document can have up to ``|a|`` + the inserted nodes, and nest up
-    to the depth of ``b`` plus the height of ``a``.  When those bounds fit (nearly always), so
-    does every intermediate state; otherwise the patch is tried on a scratch session.
-    """
-    inserted = sum(_count(op["node"]) for op in ops if op["op"] == "insert")
-    if _count(da["root"]) + inserted <= lim.max_nodes and (
-        value_depth(da) + value_depth(db) <= lim.max_depth
-    ):
-        return True
-    transactions = [{"ops": ops[k : k + per_tx]} for k in range(0, len(ops), per_tx)]
-    try:
-        Session._scratch(a, lim).apply({"nuif_patch": 0, "transactions": transactions})
-    except NuifError as err:
-        # any other refusal is not about the limits (e.g. a number the reader refuses, see
-        # docs/canonical-json.md): keep the minimal patch, as without this check
-        return err.code not in ("NUIF_LIMIT_NODES", "NUIF_DEPTH")
-    return True
+# ---------------------------------------------------------------------------------------------
+# meta
 
 
-def _count(node: dict[str, Any]) -> int:
-    count, stack = 0, [node]
-    while stack:
-        n = stack.pop()
-        count += 1
-        stack.extend(n.get("children", ()))
-    return count
-
-
-def _meta_ops(da: dict[str, Any], db: dict[str, Any]) -> list[dict[str, Any]]:
+def _meta_ops(da: dict[str, Any], db: dict[str, Any], work: list[int]) -> list[dict[str, Any]]:
     ma = da.get("meta") or {}
     mb = db.get("meta") or {}
     out: list[dict[str, Any]] = []
-    _json_diff(ma, mb, "", out)
+    _json_diff(ma, mb, [], out, work)
     return [{"op": "meta", "patch": out}] if out else []
 
 
-def _json_diff(a: Any, b: Any, path: str, out: list[dict[str, Any]]) -> None:
-    """RFC 6902 operations turning ``a`` into ``b`` (objects recursively, other values whole)."""
-    if type(a) is dict and type(b) is dict:
-        for key in sorted(a):
-            if key not in b:
-                out.append({"op": "remove", "path": path + "/" + escape_pointer(key)})
-        for key in sorted(b):
-            p = path + "/" + escape_pointer(key)
-            if key not in a:
-                out.append({"op": "add", "path": p, "value": b[key]})
-            elif not json_equal(a[key], b[key]):
-                _json_diff(a[key], b[key], p, out)
-    elif not json_equal(a, b):
-        out.append({"op": "replace", "path": path, "value": b})
+def _pointer(keys: list[str], key: str) -> str:
+    return "".join("/" + escape_pointer(k) for k in keys) + "/" + escape_pointer(key)
+
+
+def _json_diff(a: Any, b: Any, keys: list[str], out: list[dict[str, Any]], work: list[int]) -> None:
+    """RFC 6902 operations turning ``a`` into ``b`` (objects recursively, other values whole).
+
+    Linear: two objects are compared by recursing into them (never also as whole values, which
+    would compare a value once per enclosing object), and any other pair of values with one
+    ``json_equal``.  ``keys`` is the path so far, written out only for an emitted operation (the
+    patch carries it anyway).  The recursion follows nested objects, so its depth is below the
+    document depth limit.
+    """
+    work[0] += len(a) + len(b)
+    for key in sorted(a):
+        if key not in b:
+            out.append({"op": "remove", "path": _pointer(keys, key)})
+    for key in sorted(b):
+        if key not in a:
+            out.append({"op": "add", "path": _pointer(keys, key), "value": b[key]})
+            continue
+        x, y = a[key], b[key]
+        if type(x) is dict and type(y) is dict:
+            keys.append(key)
+            _json_diff(x, y, keys, out, work)
+            keys.pop()
+        elif not json_equal(x, y):
+            out.append({"op": "replace", "path": _pointer(keys, key), "value": y})
+
+
+# ---------------------------------------------------------------------------------------------
+# the tree
 
 
 def _index(root: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, str | None], list[str]]:
-    """id → node, id → parent id, and the ids in pre-order."""
-    nodes: dict[str, dict[str, Any]] = {}
-    parent: dict[str, str | None] = {}
-    order: list[str] = []
-    stack: list[tuple[dict[str, Any], str | None]] = [(root, None)]
+    """id → node, id → parent id, and the ids in pre-order (the per-child work is C-level)."""
+    parent: dict[str, str | None] = {root["id"]: None}
+    seq: list[dict[str, Any]] = []
+    stack = [root]
+    pop, push, visit, link = stack.pop, stack.extend, seq.append, parent.update
     while stack:
-        node, pid = stack.pop()
-        nid = node["id"]
-        nodes[nid] = node
-        parent[nid] = pid
-        order.append(nid)
+        node = pop()
+        visit(node)
         children = node.get("children")
         if children:
-            stack.extend((c, nid) for c in reversed(children))
-    return nodes, parent, order
+            link(zip(map(_ID, children), repeat(node["id"])))
+            push(reversed(children))
+    order = list(map(_ID, seq))
+    return dict(zip(order, seq)), parent, order
 
 
-def _holds(order: list[str], parent: dict[str, str | None], marked: Any) -> set[str]:
-    """Ids whose subtree (themselves included) holds an id in ``marked``."""
-    out: set[str] = set()
-    for nid in reversed(order):  # children before parents
-        if nid in marked or nid in out:
-            out.add(nid)
-            p = parent[nid]
-            while p is not None and p not in out:
-                out.add(p)
-                p = parent[p]
+def _holds(parent: dict[str, str | None], marked: Any, work: list[int]) -> set[str]:
+    """Ids whose subtree (themselves included) holds an id in ``marked``: the marked ids and
+    their ancestors, one tree level per round (C-level set operations; each id joins once, and
+    there are fewer rounds than the depth limit allows tree levels)."""
+    out = set(marked)
+    steps = len(out)
+    up = parent.__getitem__
+    frontier = set(map(up, out))
+    while frontier:
+        frontier.discard(None)
+        frontier -= out
+        out |= frontier
+        steps += len(frontier)
+        frontier = set(map(up, frontier))
+    work[0] += steps
     return out
 
 
 def _lis(values: list[int]) -> set[int]:
-    """Indexes into ``values`` of one longest strictly increasing subsequence (deterministic)."""
+    """Indexes into ``values`` of one longest strictly increasing subsequence (deterministic):
+    O(m log m) for m values (patience sorting)."""
     tails: list[int] = []  # values
     tail_at: list[int] = []  # indexes of those values
     back: list[int] = [-1] * len(values)
@@ -208,94 +242,291 @@ def _lis(values: list[int]) -> set[int]:
     return out
 
 
-def _node_ops(na: dict[str, Any], nb: dict[str, Any], out: list[dict[str, Any]]) -> None:
-    nid = nb["id"]
-    if na["kind"] != nb["kind"]:
-        out.append({"op": "retype", "id": nid, "kind": nb["kind"]})
-    aa = na.get("attrs") or {}
-    ab = nb.get("attrs") or {}
-    if aa is ab or (not aa and not ab):
-        return
-    for name in sorted(aa.keys() | ab.keys()):
-        if name not in ab:
-            out.append({"op": "unset", "id": nid, "attr": name})
-        elif name not in aa or not json_equal(aa[name], ab[name]):
-            out.append({"op": "set", "id": nid, "attr": name, "value": ab[name]})
+class _Plan:
+    """The minimal patch's tree operations, emitted under a budget, and what ``fits`` needs to
+    decide whether every intermediate document stays within the node and depth limits."""
 
+    def __init__(self, max_ops: int, max_bytes: int, work: list[int]) -> None:
+        self.max_ops = max_ops
+        self.max_bytes = max_bytes
+        self.work = work
+        self.out: list[dict[str, Any]] = []
+        self.floor = _EMPTY_PATCH  # a lower bound of the patch text's length
+        self.inserted = 0  # nodes inserted
+        self.moves: list[tuple[str, int]] = []  # (id, tree depth it is moved to), in order
+        self.early: list[str] = []  # dead subtrees removed first
 
-def _tree_ops(ra: dict[str, Any], rb: dict[str, Any], max_ops: int) -> list[dict[str, Any]]:
-    if ra["id"] != rb["id"]:
-        return [{"op": "replace", "id": ra["id"], "node": rb}]
-    a_nodes, a_parent, a_order = _index(ra)
-    b_nodes, b_parent, b_order = _index(rb)
-    alive = a_nodes.keys() & b_nodes.keys()
-    out: list[dict[str, Any]] = []
-
-    # the simulation: current children (ids) of each parent, current parent of each id
-    kids: dict[str, list[str]] = {
-        nid: [c["id"] for c in n["children"]] for nid, n in a_nodes.items() if "children" in n
-    }
-    where: dict[str, str | None] = dict(a_parent)
-
-    # dead subtrees: topmost nodes only in a (their parent persists)
-    a_holds = _holds(a_order, a_parent, alive)
-    late: list[str] = []
-    for nid in a_order:
-        if nid not in alive and a_parent[nid] in alive:
-            if nid in a_holds:
-                late.append(nid)  # remove after its persisting descendants moved out
-            else:
-                kids[a_parent[nid]].remove(nid)  # type: ignore[index]
-                out.append({"op": "remove", "id": nid})
-
-    b_holds = _holds(b_order, b_parent, alive)
-    stack = [rb["id"]]
-    while stack:
-        if len(out) > max_ops:
+    def _emit(self, op: dict[str, Any], size: int) -> None:
+        out = self.out
+        out.append(op)
+        self.floor += size + 1  # the operation and its comma (or its transaction's brackets)
+        if len(out) > self.max_ops or self.floor > self.max_bytes:
             raise _TooMany
-        pid = stack.pop()
-        nb = b_nodes[pid]
+
+    def tree_ops(self, ra: dict[str, Any], rb: dict[str, Any]) -> list[dict[str, Any]]:
+        if ra["id"] != rb["id"]:
+            self.out = [{"op": "replace", "id": ra["id"], "node": rb}]
+            return self.out
+        work = self.work
+        a_nodes, a_parent, a_order = _index(ra)
+        b_nodes, b_parent, b_order = _index(rb)
+        work[0] += len(a_order) + len(b_order)
+        alive = a_nodes.keys() & b_nodes.keys()
+        self.a_nodes, self.a_parent, self.a_order = a_nodes, a_parent, a_order
+        #: a-nodes no longer under their a-parent: the dead subtrees removed first, and the
+        #: persisting nodes moved so far (each persisting node moves at most once)
+        gone: set[str] = set()
+
+        # dead subtrees: topmost nodes only in a (their parent persists)
+        a_holds = _holds(a_parent, alive, work)
+        late: list[str] = []
+        dead = a_nodes.keys() - alive
+        work[0] += len(a_order)
+        for nid in filter(dead.__contains__, a_order):  # in pre-order
+            if a_parent[nid] in alive:
+                if nid in a_holds:
+                    late.append(nid)  # remove after its persisting descendants moved out
+                else:
+                    gone.add(nid)
+                    self.early.append(nid)
+                    self._emit({"op": "remove", "id": nid}, _REMOVE + len(nid))
+
+        b_holds = _holds(b_parent, alive, work)
+        stack: list[tuple[str, int]] = [(rb["id"], 1)]
+        while stack:
+            pid, depth = stack.pop()
+            nb = b_nodes[pid]
+            if pid in alive:
+                self._node_ops(a_nodes[pid], nb)
+            children = nb.get("children")
+            if not children:
+                continue
+            bkids = list(map(_ID, children))
+            self._place(pid, depth + 1, bkids, alive, gone, a_nodes, b_nodes, b_holds)
+            for c in reversed(bkids):
+                if c in alive or c in b_holds:
+                    stack.append((c, depth + 1))
+
+        for nid in late:
+            self._emit({"op": "remove", "id": nid}, _REMOVE + len(nid))
+        return self.out
+
+    def _place(
+        self, pid: str, depth: int, bkids: list[str], alive: Any, gone: set[str],
+        a_nodes: dict[str, dict[str, Any]], b_nodes: dict[str, dict[str, Any]], b_holds: set[str],
+    ) -> None:
+        """Emit the operations that give ``pid`` the children ``bkids`` (in that order).
+
+        ``cur`` is ``pid``'s current child list: its a-children still under it (nothing else
+        can be there yet, as children are only placed under a parent when the walk reaches it).
+        The kept children (a longest increasing subsequence) do not move; every other child is
+        placed right after the previous one, so when child *i* is placed, the children before
+        it are: the *placed* ones that are not kept (all before it, in b's order), and the
+        entries of ``cur`` up to the last kept child (the *anchor*), less those already moved
+        away.  That count is its index, kept with one pass over ``cur`` (the anchor only moves
+        forward) instead of simulating the list.
+        """
+        work = self.work
         if pid in alive:
-            _node_ops(a_nodes[pid], nb, out)
-        bkids = [c["id"] for c in nb.get("children", ())]
-        if not bkids:
-            continue
-        cur = kids.setdefault(pid, [])
-        positions = {c: k for k, c in enumerate(cur)}
-        staying = [c for c in bkids if c in positions]
-        keep = {staying[k] for k in _lis([positions[c] for c in staying])}
-        prev: str | None = None
-        prev_at: int | None = -1  # index of prev in cur, None when unknown
+            cur = list(filterfalse(gone.__contains__, map(_ID, a_nodes[pid].get("children", ()))))
+            if cur == bkids:  # the same children in the same order: all kept
+                work[0] += 2 * len(cur)
+                return
+        else:
+            cur = []
+        pos = dict(zip(cur, range(len(cur))))
+        # positions in cur of the children that stay under pid, in b's order
+        staying = [k for k in map(pos.get, bkids) if k is not None]
+        keep = {cur[staying[k]] for k in _lis(staying)}
+        m = len(staying)
+        work[0] += len(bkids) + 2 * len(cur) + m * m.bit_length()
+        away = bytearray(len(cur))  # entries of cur after the anchor that were moved away
+        anchor = -1  # position in cur of the last kept child so far
+        away_before = 0  # entries of cur up to the anchor that were moved away
+        placed = 0
+        emit = self._emit
         for c in bkids:
             if c in keep:
-                prev, prev_at = c, None
+                k = pos[c]
+                away_before += away.count(1, anchor + 1, k)
+                anchor = k
                 continue
-            if c in alive:
-                old = kids[where[c]]  # type: ignore[index]
-                j = old.index(c)
-                del old[j]
-                if old is cur and prev_at is not None and j < prev_at:
-                    prev_at -= 1
-            if prev is None:
-                at = 0
-            elif prev_at is None:
-                at = cur.index(prev) + 1
-            else:
-                at = prev_at + 1
-            cur.insert(at, c)
-            where[c] = pid
-            if c in alive:
-                out.append({"op": "move", "id": c, "parent": pid, "index": at})
+            persisting = c in alive
+            if persisting:
+                j = pos.get(c)
+                if j is not None:  # it leaves its place in cur
+                    if j < anchor:
+                        away_before += 1
+                    else:
+                        away[j] = 1
+                gone.add(c)
+            at = placed + anchor + 1 - away_before
+            placed += 1
+            if persisting:
+                self.moves.append((c, depth))
+                emit(
+                    {"op": "move", "id": c, "parent": pid, "index": at},
+                    _MOVE + len(c) + len(pid) + len(str(at)),
+                )
             else:
                 node = b_nodes[c]
-                if c in b_holds:
+                if c in b_holds:  # a shell: its children are placed when the walk gets there
                     node = {k: v for k, v in node.items() if k != "children"}
-                out.append({"op": "insert", "parent": pid, "index": at, "node": node})
-            prev, prev_at = c, at
-        for c in reversed(bkids):
-            if c in alive or c in b_holds:
-                stack.append(c)
+                count, size = self._inserted(node)
+                self.inserted += count
+                emit(
+                    {"op": "insert", "parent": pid, "index": at, "node": node},
+                    _INSERT + len(pid) + len(str(at)) + size,
+                )
+        work[0] += len(cur)  # the anchor's scans of ``away``
 
-    for nid in late:
-        out.append({"op": "remove", "id": nid})
-    return out
+    def _inserted(self, node: dict[str, Any]) -> tuple[int, int]:
+        """Nodes in an inserted subtree, and a lower bound of its canonical length."""
+        count = size = 0
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            count += 1
+            size += _NODE + len(n["id"]) + len(n["kind"])
+            attrs = n.get("attrs")
+            if attrs:
+                size += _ATTRS
+                for name, value in attrs.items():
+                    size += len(name) + 3 + _value_floor(value)
+            children = n.get("children")
+            if children:
+                stack.extend(children)
+        self.work[0] += count
+        return count, size
+
+    def _node_ops(self, na: dict[str, Any], nb: dict[str, Any]) -> None:
+        nid = nb["id"]
+        if na["kind"] != nb["kind"]:
+            kind = nb["kind"]
+            self._emit({"op": "retype", "id": nid, "kind": kind}, _RETYPE + len(nid) + len(kind))
+        aa = na.get("attrs") or {}
+        ab = nb.get("attrs") or {}
+        if aa is ab or (not aa and not ab):
+            return
+        names = sorted(aa.keys() | ab.keys())
+        self.work[0] += len(names)
+        for name in names:
+            if name not in ab:
+                self._emit({"op": "unset", "id": nid, "attr": name}, _UNSET + len(nid) + len(name))
+            elif name not in aa or not json_equal(aa[name], ab[name]):
+                value = ab[name]
+                self._emit(
+                    {"op": "set", "id": nid, "attr": name, "value": value},
+                    _SET + len(nid) + len(name) + _value_floor(value),
+                )
+
+    # -- limits of the intermediate documents ------------------------------------------------
+
+    def fits(self, lim: Limits) -> bool:
+        """Whether the minimal patch applies within the node and depth limits.
+
+        The document only equals ``b`` at the end: a dead subtree that holds persisting nodes is
+        removed last, and a persisting node is moved into place with the ``a``-descendants it
+        still carries.  Nodes: the most the document holds is ``|a|`` less the dead subtrees
+        removed first plus every inserted node (all inserts run before the last removals).
+        Depth: inserted nodes, ``set`` values and kinds land where they are in ``b``, at most
+        as deep as ``b``; only a move can nest deeper (``_moves_fit``).  Both are exact, so the
+        patch is never tried on a scratch document.
+        """
+        if self.inserted:
+            count = len(self.a_order) + self.inserted
+            if count > lim.max_nodes:
+                count -= self._early_nodes()
+                if count > lim.max_nodes:
+                    return False
+        return not self.moves or self._moves_stay_level() or self._moves_fit(lim.max_depth)
+
+    def _moves_stay_level(self) -> bool:
+        """Whether no node moves deeper than it is in a: then none nests the document deeper
+        than a did, as what a node carries is at most its a-subtree (the common case: siblings
+        reordered, nodes moved between parents of one level)."""
+        a_parent = self.a_parent
+        depth: dict[str | None, int] = {None: 0}
+
+        def depth_of(nid: str) -> int:
+            path = []
+            while nid not in depth:
+                path.append(nid)
+                nid = a_parent[nid]  # type: ignore[assignment]
+            d = depth[nid]
+            for x in reversed(path):
+                d += 1
+                depth[x] = d
+            return d
+
+        level = all(to <= depth_of(c) for c, to in self.moves)
+        self.work[0] += len(self.moves) + len(depth)
+        return level
+
+    def _early_nodes(self) -> int:
+        count = 0
+        stack = [self.a_nodes[nid] for nid in self.early]
+        while stack:
+            n = stack.pop()
+            count += 1
+            children = n.get("children")
+            if children:
+                stack.extend(children)
+        self.work[0] += count
+        return count
+
+    def _moves_fit(self, max_depth: int) -> bool:
+        """Whether every ``move`` keeps the document within ``max_depth``.
+
+        A node moved to tree depth *T* nests the document 2*T* - 1 + its height (the engine's
+        measure: a node alone is 1, attributes add 1 + their values' nesting, children 2 each
+        level).  What it carries when it moves: its a-subtree, less the subtrees moved out of
+        it before (nothing can have been moved into it yet).  Computed for all moves at once,
+        backwards in time: a union-find over a whose components are the subtrees as they hang
+        together at that moment, each with the deepest (2 * a-depth + own height) inside it.
+        O(n log n) at most: path halving makes each find amortized O(log n).
+        """
+        work = self.work
+        a_nodes, a_parent, a_order = self.a_nodes, self.a_parent, self.a_order
+        moved = {c for c, _ in self.moves}
+        dropped = set(self.early)  # removed before any move
+        depth: dict[str, int] = {}
+        best: dict[str, int] = {}  # nodes under a moved node (itself included): deepest inside
+        link: dict[str, str] = {}
+        steps = len(a_order)
+        for nid in a_order:  # pre-order: parents first
+            p = a_parent[nid]
+            depth[nid] = 1 if p is None else depth[p] + 1
+            if nid in dropped or p in dropped:
+                dropped.add(nid)
+            elif nid in moved or p in best:
+                attrs = a_nodes[nid].get("attrs")
+                height = 2 + max(value_depth(v) for v in attrs.values()) if attrs else 1
+                steps += len(attrs) if attrs else 0
+                best[nid] = 2 * depth[nid] + height
+        for nid in reversed(a_order):  # children first: each joins its parent's component
+            if nid in best and nid not in moved:
+                p = a_parent[nid]  # also in best (a node under a moved node)
+                if best[nid] > best[p]:  # type: ignore[index]
+                    best[p] = best[nid]  # type: ignore[index]
+                link[nid] = p  # type: ignore[assignment]
+        for c, to in reversed(self.moves):
+            # c's component is what it carries when it moves (the nodes moved out of it later
+            # in time have joined it already)
+            if 2 * to - 1 + best[c] - 2 * depth[c] > max_depth:
+                work[0] += steps
+                return False
+            p = a_parent[c]
+            if p in best:
+                root = p
+                while root in link:  # find, halving the path
+                    up = link[root]
+                    if up in link:
+                        link[root] = link[up]
+                    root = up
+                    steps += 1
+                if best[c] > best[root]:
+                    best[root] = best[c]
+                link[c] = root
+        work[0] += steps
+        return True
