@@ -423,3 +423,28 @@ def test_a_canonical_text_longer_than_its_input_is_held_to_the_limit_after_a_pat
     with pytest.raises(NuifError) as info:
         nuif_core.apply_patch(doc, patch_of(ops), limits=Limits(max_document_bytes=4096, max_patch_bytes=8192))
     assert info.value.code == "NUIF_TOO_LARGE"
+
+
+def test_a_diff_whose_intermediate_document_would_pass_the_limit_falls_back_to_the_root():
+    # a dead wrapper that holds a persisting node is removed last, after the new subtrees are
+    # inserted, so halfway the document holds old and new: with the two texts together over the
+    # limit, diff must hand out a patch that applies (the root replaced), not the minimal one the
+    # engine would refuse at the insert that passes the limit
+    lim = Limits(max_document_bytes=64 * 1024)
+    wrappers = [
+        {"id": f"w{i}", "kind": "k", "attrs": {"t": "x" * 250}, "children": [{"id": f"p{i}", "kind": "k"}]}
+        for i in range(120)
+    ]
+    fresh = [{"id": f"n{i}", "kind": "k", "attrs": {"t": "y" * 250}} for i in range(120)]
+    kept = [{"id": f"p{i}", "kind": "k"} for i in range(120)]
+    a = json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "children": wrappers}})
+    b = json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "children": fresh + kept}})
+    assert len(a) < lim.max_document_bytes < len(a) + len(b)
+    minimal = nuif_core.diff(a, b)  # default limits: room for both
+    with pytest.raises(NuifError) as info:
+        nuif_core.apply_patch(a, minimal, limits=lim)
+    assert info.value.code == "NUIF_TOO_LARGE"
+    p = nuif_core.diff(a, b, limits=lim)
+    ops = [op for tx in json.loads(p)["transactions"] for op in tx["ops"]]
+    assert [op["op"] for op in ops] == ["replace"]
+    assert nuif_core.apply_patch(a, p, limits=lim).canonical == nuif_core.canonicalize(b).canonical

@@ -94,7 +94,7 @@ def _diff(a: Text, b: Text, limits: Limits | None) -> tuple[bytes, int]:
     tests compare across input sizes."""
     lim = _limits(limits)
     _, canonical_a, da = parse_canonical(a, lim)
-    _, _, db = parse_canonical(b, lim)
+    _, canonical_b, db = parse_canonical(b, lim)
     base = hash_bytes(canonical_a)
     per_tx = lim.max_operations_per_transaction
     max_ops = min(lim.max_operations, per_tx * lim.max_transactions)
@@ -108,6 +108,10 @@ def _diff(a: Text, b: Text, limits: Limits | None) -> tuple[bytes, int]:
             raise _TooMany
         text = _patch_text(base, ops, per_tx, lim)
         if len(text) > lim.max_patch_bytes:  # many small edits can outweigh the new root
+            raise _TooMany
+        if len(canonical_a) + len(canonical_b) > lim.max_document_bytes and not _applies(
+            canonical_a, text, lim
+        ):
             raise _TooMany
     except _TooMany:
         ops = [{"op": "replace", "id": da["root"]["id"], "node": db["root"]}]
@@ -130,6 +134,21 @@ def _diff(a: Text, b: Text, limits: Limits | None) -> tuple[bytes, int]:
             f"store or send the second document whole instead of a patch",
         )
     return text, work[0]
+
+
+def _applies(canonical_a: bytes, text: bytes, lim: Limits) -> bool:
+    """Whether the minimal patch applies within the engine's limits on the way (docs/patch.md,
+    "Cost").  Its inserts run before its last removals, so an intermediate document can hold
+    up to ``|a|`` + what is inserted: when the two texts together pass ``max_document_bytes``,
+    the patch is applied once on a scratch session (its cost is bounded like any patch's) and a
+    refusal (size, work, nodes, depth) makes the diff fall back to replacing the root."""
+    from ._patch import apply_patch
+
+    try:
+        apply_patch(canonical_a, text, limits=lim)
+    except NuifError:
+        return False
+    return True
 
 
 def _patch_text(base: str, ops: list[dict[str, Any]], per_tx: int, lim: Limits) -> bytes:
