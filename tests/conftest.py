@@ -1,4 +1,4 @@
-"""Shared fixtures: the conformance data beside the repository, and both codecs."""
+"""Shared fixtures: the conformance data (tests/data), and both codecs."""
 
 from __future__ import annotations
 
@@ -21,9 +21,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 REPO = Path(__file__).resolve().parent.parent
-#: ../shared beside the repository (CI places it there); NUIF_SHARED overrides
-SHARED = Path(os.environ.get("NUIF_SHARED", REPO.parent / "shared"))
-TESTDATA = SHARED / "testdata"
+#: the public conformance suites, copied into the repository byte for byte (tests/data/README.md)
+TESTDATA = REPO / "tests" / "data"
 
 
 def _codecs() -> list[ModuleType]:
@@ -49,5 +48,5 @@ def codec(request: pytest.FixtureRequest) -> ModuleType:
 @pytest.fixture(scope="session")
 def testdata() -> Path:
     if not TESTDATA.is_dir():
-        pytest.fail(f"conformance data not found at {TESTDATA} (set NUIF_SHARED)")
+        pytest.fail(f"conformance data not found at {TESTDATA} (it is part of the repository)")
     return TESTDATA
