@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -37,6 +38,31 @@ def _codecs() -> list[ModuleType]:
     else:
         mods.insert(0, _speedups)
     return mods
+
+
+def _compiled_only_files() -> list[str]:
+    """Test files that import the compiled module at the top (they test it directly)."""
+    pattern = re.compile(r"^from nuif_core import _speedups\b", re.MULTILINE)
+    return sorted(
+        path.relative_to(REPO / "tests").as_posix()
+        for path in (REPO / "tests").glob("*/test_*.py")
+        if pattern.search(path.read_text(encoding="utf-8"))
+    )
+
+
+#: Built without the compiled codec (NUIF_NO_EXTENSIONS=1 at build time: the pure wheel, which
+#: ``NUIF_NO_EXTENSIONS=1 uv run`` installs): the files that test ``_speedups`` directly are not
+#: collected, and the header says which.  Under NUIF_REQUIRE_EXTENSION=1 _codecs() raised above.
+COMPILED = any(m.__name__ == "nuif_core._speedups" for m in _codecs())
+collect_ignore = [] if COMPILED else _compiled_only_files()
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    import nuif_core
+
+    if COMPILED:
+        return [f"nuif_core: {nuif_core.IMPLEMENTATION} codec in use, compiled codec built"]
+    return [f"nuif_core: built without the compiled codec; not collected: {', '.join(collect_ignore)}"]
 
 
 @pytest.fixture(params=_codecs(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])
