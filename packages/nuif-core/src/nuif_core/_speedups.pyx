@@ -32,9 +32,6 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.list cimport PyList_Append
 from cpython.dict cimport PyDict_SetItem, PyDict_Next
 
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long x) nogil
-
 cdef extern from "Python.h":
     double PyOS_string_to_double(const char* s, char** endptr, PyObject* overflow_exception) except? -1.0
     char* PyOS_double_to_string(double val, char format_code, int precision, int flags, int* ptype) except NULL
@@ -65,6 +62,8 @@ cdef extern from "nuif_scan.h":
     Py_ssize_t nuif_str_run(const uint8_t* p, Py_ssize_t j, Py_ssize_t n, int* hi) noexcept nogil
     void nuif_copy16(char* dst, const uint8_t* src, Py_ssize_t L) noexcept nogil
     int nuif_name16(const uint8_t* s, Py_ssize_t L, int attr) noexcept nogil
+    # count of trailing zero bits (x != 0): the compiler's builtin, else a portable fallback
+    unsigned NUIF_CTZ64(uint64_t x) noexcept nogil
 
 cdef extern from "nuif_hashpipe.h":
     ctypedef struct nuif_hashpipe:
@@ -957,7 +956,7 @@ cdef Py_ssize_t _escape_into(char* o, const uint8_t* s, Py_ssize_t L) noexcept n
         while r + 8 <= L:
             m = _out_special(_load64(s + r))
             if m:
-                r += __builtin_ctzll(m) >> 3
+                r += NUIF_CTZ64(m) >> 3
                 break
             r += 8
         while r < L and OUT_ESC[s[r]] == 0:
@@ -1488,7 +1487,7 @@ cdef class _Parser:
         cdef PyObject* hit
         if self.hi != 0 or L > 32:
             return self.make_str()
-        ptr = (self.arena if self.s_flags & F_ESC else self.p) + self.s_off
+        ptr = (<const uint8_t*>self.arena if self.s_flags & F_ESC else self.p) + self.s_off
         if self.kcache == NULL:
             self.kcache = <PyObject**>PyMem_Calloc(KCACHE_SIZE, sizeof(PyObject*))
             if self.kcache == NULL:
@@ -1726,7 +1725,7 @@ cdef class _Parser:
             e = self.sbuf
             for m in range(cnt):
                 t = &self.tape[self.mstack[f.mbase + m]]
-                base = self.arena if t.flags & F_ESC else self.p
+                base = <const uint8_t*>self.arena if t.flags & F_ESC else self.p
                 e[m].ptr = base + t.a
                 e[m].len = t.b
                 e[m].tok = self.mstack[f.mbase + m]
@@ -1739,7 +1738,7 @@ cdef class _Parser:
                 self.order[self.olen + m] = e[m].tok
             if dup >= 0:
                 t = &self.tape[dup]
-                base = self.arena if t.flags & F_ESC else self.p
+                base = <const uint8_t*>self.arena if t.flags & F_ESC else self.p
                 key = (<char*>base)[t.a:t.a + t.b].decode("utf-8")
                 parts = self.pointer(True)
                 parts.append(key)
@@ -1849,11 +1848,11 @@ cdef class _Parser:
 
     # -- NUIF §3 on the tape (canonical_document) ---------------------------------------------
     cdef inline const uint8_t* tstr(self, const Tok* t) noexcept:
-        return (self.arena if t.flags & F_ESC else self.p) + t.a
+        return (<const uint8_t*>self.arena if t.flags & F_ESC else self.p) + t.a
 
     cdef inline const uint8_t* tlim(self, const Tok* t) noexcept:
         """The end of the buffer that tstr(t) points into."""
-        return self.arena + self.arena_cap if t.flags & F_ESC else self.p + self.n
+        return <const uint8_t*>self.arena + self.arena_cap if t.flags & F_ESC else self.p + self.n
 
     cdef inline Py_ssize_t vend(self, Py_ssize_t v) noexcept:
         """The token index just past value v (its whole subtree)."""
