@@ -1,8 +1,8 @@
 """Regenerate the committed seed corpus ``fuzz/corpus/<target>/`` (deterministic).
 
-    uv run python fuzz/make_corpus.py [--shared ../shared]
+    uv run python fuzz/make_corpus.py [--testdata tests/data]
 
-Sources: JSONTestSuite and the cyberphone RFC 8785 vectors from ``../shared/testdata``, the
+Sources: JSONTestSuite and the cyberphone RFC 8785 vectors in ``tests/data``, the
 example document and patch of NUIF-0, hand-written edge cases (the big-integral band, depth,
 noncharacters), one tiny package, and a few "recipe" inputs (NUL + seeded random bytes) that
 drive each target's structured generator.  Files are named by content hash, so regenerating
@@ -79,9 +79,9 @@ def _dump(value: object) -> bytes:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--shared", type=Path, default=REPO.parent / "shared")
+    ap.add_argument("--testdata", type=Path, default=REPO / "tests" / "data")
     args = ap.parse_args()
-    testdata = args.shared / "testdata"
+    testdata = args.testdata
     import nuif_core
     from nuif_core import package
 

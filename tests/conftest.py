@@ -1,8 +1,9 @@
-"""Shared fixtures: the conformance data beside the repository, and both codecs."""
+"""Shared fixtures: the conformance data (tests/data), and both codecs."""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -21,9 +22,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 REPO = Path(__file__).resolve().parent.parent
-#: ../shared beside the repository (CI places it there); NUIF_SHARED overrides
-SHARED = Path(os.environ.get("NUIF_SHARED", REPO.parent / "shared"))
-TESTDATA = SHARED / "testdata"
+#: the public conformance suites, copied into the repository byte for byte (tests/data/README.md)
+TESTDATA = REPO / "tests" / "data"
 
 
 def _codecs() -> list[ModuleType]:
@@ -40,6 +40,35 @@ def _codecs() -> list[ModuleType]:
     return mods
 
 
+def _compiled_only_files() -> list[str]:
+    """Test files that import the compiled module at the top (they test it directly), or skip
+    without it (``importorskip``: another file may import names from them)."""
+    pattern = re.compile(
+        r"^from nuif_core import _speedups\b|^\w+ = pytest\.importorskip\(\"nuif_core\._speedups\"\)",
+        re.MULTILINE,
+    )
+    return sorted(
+        path.relative_to(REPO / "tests").as_posix()
+        for path in (REPO / "tests").glob("*/test_*.py")
+        if pattern.search(path.read_text(encoding="utf-8"))
+    )
+
+
+#: Built without the compiled codec (NUIF_NO_EXTENSIONS=1 at build time: the pure wheel, which
+#: ``NUIF_NO_EXTENSIONS=1 uv run`` installs): the files that test ``_speedups`` directly are not
+#: collected, and the header says which.  Under NUIF_REQUIRE_EXTENSION=1 _codecs() raised above.
+COMPILED = any(m.__name__ == "nuif_core._speedups" for m in _codecs())
+collect_ignore = [] if COMPILED else _compiled_only_files()
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    import nuif_core
+
+    if COMPILED:
+        return [f"nuif_core: {nuif_core.IMPLEMENTATION} codec in use, compiled codec built"]
+    return [f"nuif_core: built without the compiled codec; not collected: {', '.join(collect_ignore)}"]
+
+
 @pytest.fixture(params=_codecs(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])
 def codec(request: pytest.FixtureRequest) -> ModuleType:
     """Each codec in turn: the compiled ``_speedups`` and the pure-Python twin ``_codec_py``."""
@@ -49,5 +78,5 @@ def codec(request: pytest.FixtureRequest) -> ModuleType:
 @pytest.fixture(scope="session")
 def testdata() -> Path:
     if not TESTDATA.is_dir():
-        pytest.fail(f"conformance data not found at {TESTDATA} (set NUIF_SHARED)")
+        pytest.fail(f"conformance data not found at {TESTDATA} (it is part of the repository)")
     return TESTDATA

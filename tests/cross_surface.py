@@ -7,7 +7,6 @@ The direct API, the ``nuif`` CLI (tests/cli/test_cross_surface.py) and the MCP t
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import nuif_core
@@ -23,10 +22,7 @@ BIG_DOC = (
 )
 DUPLICATE_ID_DOC = '{"nuif":0,"root":{"id":"a","kind":"screen","children":[{"id":"a","kind":"x"}]}}'
 
-SHARED = (
-    Path(os.environ.get("NUIF_SHARED", Path(__file__).resolve().parents[2] / "shared"))
-    / "testdata" / "JSONTestSuite" / "test_parsing"
-)
+SUITE = Path(__file__).resolve().parent / "data" / "JSONTestSuite" / "test_parsing"
 
 
 def documents() -> list[str]:
@@ -57,8 +53,8 @@ def documents() -> list[str]:
         + ",".join(f'{{"id": "c{i}", "kind": "k{i % 3}"}}' for i in range(300))
         + "]}}",
     ]
-    assert SHARED.is_dir(), f"conformance data not found at {SHARED} (set NUIF_SHARED)"
-    for path in sorted(SHARED.glob("*.json"))[::6]:
+    assert SUITE.is_dir(), f"conformance data not found at {SUITE} (tests/data)"
+    for path in sorted(SUITE.glob("*.json"))[::6]:
         try:
             text = path.read_bytes().decode("utf-8")
         except UnicodeDecodeError:

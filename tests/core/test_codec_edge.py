@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import os
 import random
 import struct
 from pathlib import Path
@@ -18,7 +17,7 @@ from nuif_core._errors import NuifError
 CODECS = [compiled, twin]
 IDS = ["compiled", "python"]
 REPO = Path(__file__).resolve().parents[2]
-TESTDATA = Path(os.environ.get("NUIF_SHARED", REPO.parent / "shared")) / "testdata"
+TESTDATA = REPO / "tests" / "data"
 
 
 def error_of(fn: Any, *args: Any) -> tuple[Any, ...]:

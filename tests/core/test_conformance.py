@@ -1,4 +1,4 @@
-"""Public conformance suites (../shared/testdata), through both codecs, byte for byte."""
+"""Public conformance suites (tests/data), through both codecs, byte for byte."""
 
 from __future__ import annotations
 

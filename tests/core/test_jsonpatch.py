@@ -24,7 +24,7 @@ from nuif_core._jsonpatch import (
     resolve_pointer,
 )
 
-TESTDATA = Path(__file__).resolve().parents[3] / "shared" / "testdata"
+TESTDATA = Path(__file__).resolve().parents[1] / "data"
 SUITE = TESTDATA / "json-patch-tests"
 RFC6901 = TESTDATA / "rfc6901-examples" / "rfc6901-section5-6-examples.json"
 PATCH_ERRORS = {"NUIF_PATCH_SCHEMA", "NUIF_PATCH_POINTER", "NUIF_PATCH_TEST_FAILED"}

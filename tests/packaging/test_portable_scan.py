@@ -6,6 +6,7 @@ code in ``csrc/nuif_scan.h``.  So that CI on this x86-64 machine proves both, th
 the extension with ``-DNUIF_SCAN_PORTABLE=ON`` into a throw-away virtual environment and runs the
 codec's twin, conformance, edge-case, document fast-path and UTF-8 route tests against it (that
 build also leaves out the vector UTF-8 check of ``csrc/nuif_utf8.h``: only the scalar route runs).
+It builds with ``-DNUIF_WERROR=ON`` too: the portable code compiles without a warning.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def test_portable_scanners_pass_the_codec_tests(tmp_path: Path) -> None:
     tools = [f"{name}=={version(name)}" for name in ("pytest", "pytest-timeout", "hypothesis", "rfc8785")]
     subprocess.run(
         [uv, "pip", "install", "-q", "--python", str(py),
-         "-C", "cmake.define.NUIF_SCAN_PORTABLE=ON", "-C", f"build-dir={tmp_path / 'build'}",
+         "-C", "cmake.define.NUIF_SCAN_PORTABLE=ON", "-C", "cmake.define.NUIF_WERROR=ON",
+         "-C", f"build-dir={tmp_path / 'build'}",
          str(REPO / "packages" / "nuif-core"), *tools],
         check=True, capture_output=True, timeout=900,
     )

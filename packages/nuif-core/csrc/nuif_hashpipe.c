@@ -13,6 +13,10 @@
  * makes no OpenSSL call (the writer frees both contexts itself): a worker still exiting when the
  * process ends cannot race libcrypto's own clean-up at exit.
  */
+/* sigset_t, pthread_sigmask: POSIX, which a strict -std=c11 hides unless asked for */
+#if NUIF_HAVE_PTHREADS && !defined(_POSIX_C_SOURCE) && !defined(_WIN32)
+#define _POSIX_C_SOURCE 200809L
+#endif
 #include "nuif_hashpipe.h"
 
 #if NUIF_HAVE_OPENSSL && NUIF_HAVE_PTHREADS

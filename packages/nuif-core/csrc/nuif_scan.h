@@ -49,6 +49,16 @@ static inline int nuif_scan_sse2(void) { return NUIF_SSE2; }
 #define NUIF_CTZ32(x) ((unsigned)__builtin_ctz(x))
 #define NUIF_CTZ64(x) ((unsigned)__builtin_ctzll(x))
 #define NUIF_LIKELY(x) __builtin_expect(!!(x), 1)
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+#include <intrin.h>
+static __forceinline unsigned nuif_ctz64_(uint64_t x) {
+    unsigned long n;
+    _BitScanForward64(&n, x);
+    return (unsigned)n;
+}
+#define NUIF_CTZ32(x) nuif_ctz64_((uint64_t)(x))
+#define NUIF_CTZ64(x) nuif_ctz64_(x)
+#define NUIF_LIKELY(x) (x)
 #else
 static inline unsigned nuif_ctz64_(uint64_t x) {
     unsigned n = 0;

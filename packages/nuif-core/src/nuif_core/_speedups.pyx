@@ -32,9 +32,6 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.list cimport PyList_Append
 from cpython.dict cimport PyDict_SetItem, PyDict_Next
 
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long x) nogil
-
 cdef extern from "Python.h":
     double PyOS_string_to_double(const char* s, char** endptr, PyObject* overflow_exception) except? -1.0
     char* PyOS_double_to_string(double val, char format_code, int precision, int flags, int* ptype) except NULL
@@ -65,6 +62,8 @@ cdef extern from "nuif_scan.h":
     Py_ssize_t nuif_str_run(const uint8_t* p, Py_ssize_t j, Py_ssize_t n, int* hi) noexcept nogil
     void nuif_copy16(char* dst, const uint8_t* src, Py_ssize_t L) noexcept nogil
     int nuif_name16(const uint8_t* s, Py_ssize_t L, int attr) noexcept nogil
+    # count of trailing zero bits (x != 0): the compiler's builtin, else a portable fallback
+    unsigned NUIF_CTZ64(uint64_t x) noexcept nogil
 
 cdef extern from "nuif_hashpipe.h":
     ctypedef struct nuif_hashpipe:
@@ -974,7 +973,7 @@ cdef Py_ssize_t _escape_into(char* o, const uint8_t* s, Py_ssize_t L) noexcept n
         while r + 8 <= L:
             m = _out_special(_load64(s + r))
             if m:
-                r += __builtin_ctzll(m) >> 3
+                r += NUIF_CTZ64(m) >> 3
                 break
             r += 8
         while r < L and OUT_ESC[s[r]] == 0:
