@@ -9,7 +9,7 @@ NUL is a recipe; its last byte picks one of (atheris reads numbers from the end)
   pointers (``/a`` into ``/a/-``, ``""`` into ``/c``, ``/b`` into ``/a/0``…) over a seed value
   (a long list, a long string, a wide object, a deep value), up to 2,048 of them spread over up
   to 64 operations;
-* **a wide parent**: up to 4,096 children and up to 2,048 moves, removes, inserts, replaces,
+* **a wide parent**: up to 2,048 children and up to 2,048 moves, removes, inserts, replaces,
   sets, renames and retypes on it, each aimed by an index pattern (front, back, middle, strided,
   counting up or down);
 * **moves deeper**: a subtree of up to 2,048 nodes moved down a chain of up to 60 nodes and back,
@@ -61,8 +61,8 @@ Each term is bounded by the input: ``L`` by 2 nodes per operation times 64 level
 depth limit of 128 JSON levels), and ``W`` by the engine's budget, ``32 * (canonical document
 bytes + patch bytes) + 32 MiB``, which this target checks too.  So the cost is linear in the
 input.  The form above is much tighter than a plain ``A * n + B``: the meter's 32 MiB floor
-lets a 1 KB patch do 32 MiB of metered work, and operations at the bottom of a 62-node chain
-cost 5 times those near the root, so a plain bound loose enough for both would hide a
+lets a 1.3 KB patch do 32 MiB of metered work, and operations at the bottom of a 62-node chain
+cost 5 times what shallow ones do per byte, so a plain bound loose enough for both would hide a
 quadratic term at fuzz sizes; this one catches exactly the bug class of issue 14, work that
 grows faster than the input *and is not metered*.
 
@@ -521,7 +521,7 @@ def _kids(fdp: Any, width: int, prefix: str = "n") -> list[dict[str, Any]]:
 
 
 def wide_recipe(fdp: Any) -> tuple[bytes, bytes]:
-    width = max(1, _size(fdp, 4096))
+    width = max(1, _size(fdp, 2048))
     doc = {"nuif": 0, "root": {"id": "root", "kind": "list", "children": _kids(fdp, width)}}
     text = _text(doc)
     body = []
@@ -600,7 +600,7 @@ def deep_recipe(fdp: Any) -> tuple[bytes, bytes]:
 
 def hash_recipe(fdp: Any) -> tuple[bytes, bytes]:
     if fdp.ConsumeBool():
-        width = max(1, _size(fdp, 4096))
+        width = max(1, _size(fdp, 2048))
         doc = {"nuif": 0, "root": {"id": "root", "kind": "list", "children": _kids(fdp, width)}}
     else:
         width = 1
@@ -892,21 +892,23 @@ def calibrate() -> None:  # pragma: no cover - run by hand
             f"{t / max(n, 1):>7.1f} {t / max(cost.work, 1):>7.2f} {res}"
         )
     # the four constants, each observed and then taken about four times
-    figures = [(n, cost.opcodes + cost.codec_bytes, cost) for _, _, n, _, cost, _ in rows]
-    fixed = max(t for n, t, _ in figures if n <= 128)
-    per_byte = max(
-        t / n for n, t, k in figures if n > 128 and k.work <= n / 8 and k.levels <= n / 4
+    figures = [(n, cost.opcodes + cost.codec_bytes, cost, f"{name} ({what})")
+               for name, what, n, _, cost, _ in rows]
+    fixed, fixed_at = max((t, at) for n, t, _, at in figures if n <= 128)
+    per_byte, byte_at = max(
+        (t / n, at) for n, t, k, at in figures if n > 128 and k.work <= n / 8 and k.levels <= n / 4
     )
-    per_unit = max(
-        (t - per_byte * n) / k.work
-        for n, t, k in figures
+    per_unit, unit_at = max(
+        ((t - per_byte * n) / k.work, at)
+        for n, t, k, at in figures
         if n > 128 and k.work > n / 8 and k.levels <= n / 4
     )
-    per_level = max(
-        (t - per_byte * n - per_unit * k.work) / k.levels
-        for n, t, k in figures
+    per_level, level_at = max(
+        ((t - per_byte * n - per_unit * k.work) / k.levels, at)
+        for n, t, k, at in figures
         if n > 128 and k.levels > n / 4
     )
+    print(f"\nfixed: {fixed_at}; per byte: {byte_at}; per unit: {unit_at}; per level: {level_at}")
     print(
         f"\nobserved: {fixed} once (inputs of at most 128 bytes); {per_byte:.1f} per input byte "
         f"(inputs with metered work <= n/8 and levels <= n/4); {per_unit:.2f} per metered unit "
@@ -918,7 +920,7 @@ def calibrate() -> None:  # pragma: no cover - run by hand
         f"FIXED = {FIXED} (x{PER_BYTE / per_byte:.1f}, x{PER_LEVEL / max(per_level, 1e-9):.1f}, "
         f"x{PER_UNIT / per_unit:.1f}, x{FIXED / fixed:.1f})"
     )
-    worst = max(t / allowed(n, k) for n, t, k in figures)
+    worst = max(t / allowed(n, k) for n, t, k, _ in figures)
     print(f"largest share of the bound used by a calibration input: {worst:.2f}")
 
 
