@@ -36,8 +36,8 @@ Properties of every input:
 * **the cost is bounded** (see below), for both calls;
 * **the meter keeps its budget**: the budget of the patch's meter is
   ``_cost.budget_for(canonical document bytes, patch bytes)``; on success no meter passed its
-  budget; on ``NUIF_LIMIT_WORK`` a meter passed it, at its last charge (nothing was charged,
-  so nothing was done, after it passed);
+  budget; no meter accepted a charge after it passed its budget (the charge that passes it
+  raises); ``NUIF_LIMIT_WORK`` comes only from a meter that passed it;
 * **a refusal leaves a Session unchanged**: its canonical text, its hash, its model (serialized
   afresh by the codec and by the session's per-node cache), its ids and parents, its running
   size.
