@@ -130,6 +130,36 @@ def main() -> None:
     pairs.append(_dump(SMALL) + b"\x1e" + b'{"nuif_patch":0,"transactions":[{"ops":[{"op":"set","id":"b","attr":"n","value":3e20}]}]}')
     _write(HERE / "corpus" / "patch", pairs + _recipes("patch", 14))
 
+    # cost: the patch pairs, the shapes of issue 14 small enough for -max_len, and five recipes
+    # per generator of fuzz_cost.py (the last byte picks the generator: atheris reads numbers
+    # from the end of the input)
+    small = b'{"nuif":0,"root":{"id":"r","kind":"k","attrs":{"x":[0]}}}'
+    doubling = [{"op": "add", "path": "/a", "value": [0]}]
+    doubling += [{"op": "copy", "from": "/a", "path": "/a/-"}] * 26
+    self_copies = [{"op": "copy", "from": "", "path": "/-"}] * 26
+    loop = [{"op": "copy", "from": "/a", "path": "/b"}, {"op": "remove", "path": "/b"}] * 60
+    kids = [{"id": f"n{i}", "kind": "item"} for i in range(100)]
+    wide = json.dumps({"nuif": 0, "root": {"id": "root", "kind": "list", "children": kids}},
+                      separators=(",", ":")).encode()
+    fronts = [{"op": "move", "id": f"n{99 - i}", "parent": "root", "index": 0} for i in range(40)]
+    root_hash = nuif_core.Session(wide).node_hash("root")
+    between = [op for _ in range(20) for op in ({"op": "set", "id": "n0", "attr": "t", "value": 0},
+                                                 {"op": "test", "id": "root", "hash": root_hash})]
+    shapes = [
+        (small, [{"op": "meta", "patch": doubling}]),
+        (small, [{"op": "edit", "id": "r", "attr": "x", "patch": self_copies}]),
+        (small, [{"op": "meta", "patch": [{"op": "add", "path": "/a", "value": list(range(300))}, *loop]}]),
+        (wide, fronts),
+        (wide, between),
+    ]
+    costly = [doc + b"\x1e" + json.dumps({"nuif_patch": 0, "transactions": [{"ops": ops}]},
+                                         separators=(",", ":")).encode() for doc, ops in shapes]
+    assert all(len(t) <= 8192 for t in costly)  # fuzz/run.py's -max_len for the cost target
+    rnd = random.Random("cost")
+    generators = [b"\x00" + rnd.randbytes(rnd.randint(24, 200)) + bytes([k])
+                  for k in range(6) for _ in range(5)]
+    _write(HERE / "corpus" / "cost", pairs + costly + generators)
+
     b_doc = json.loads(json.dumps(DOC))
     b_doc["root"]["children"].reverse()
     b_doc["root"]["children"][0]["attrs"]["primary"] = False

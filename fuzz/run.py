@@ -44,6 +44,7 @@ TARGETS = {
     "patch": 8192,
     "diff": 8192,
     "package": 16384,
+    "cost": 8192,
 }
 #: per-input time limit (a hang is a finding) and memory limit
 INPUT_TIMEOUT = 30
