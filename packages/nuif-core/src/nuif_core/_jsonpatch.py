@@ -142,20 +142,7 @@ def value_height(value: Any) -> tuple[int, int]:
 
 def value_depth(value: Any) -> int:
     """Nesting of arrays and objects in ``value`` (a scalar is 0, ``[]`` is 1, ``[[1]]`` is 2)."""
-    t = type(value)
-    if t is not dict and t is not list:
-        return 0
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if d > deepest:
-            deepest = d
-        for x in v.values() if type(v) is dict else v:
-            tx = type(x)
-            if tx is dict or tx is list:
-                stack.append((x, d + 1))
-    return deepest
+    return value_height(value)[0]
 
 
 # ---------------------------------------------------------------------------------------------
