@@ -93,7 +93,8 @@ INSTRUCTIONS = (
     "the canonical text and hash, apply-patch applies a semantic patch and returns the new document. "
     "They are pure: nothing is stored, read from files or fetched, so keep the returned canonical "
     "text and hash yourself and compare documents by hash. "
-    "A result with isError true starts with a NUIF_* code that says what to fix in your input."
+    "A result with isError true starts with a NUIF_* code that says what to fix in your input; "
+    "validate reports an invalid document as a normal result (valid false, every diagnostic)."
 )
 
 #: The tool list never changes while the process lives: clients may keep it for a day.
