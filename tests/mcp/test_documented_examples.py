@@ -2,7 +2,8 @@
 
 The examples are replayed against the real ``nuif-mcp`` process and compared with what it sends:
 
-* ``docs/mcp.md``: each ```` ```json ```` request line is sent and each answer line shown must equal
+* ``docs/mcp.md``: each ```` ```json ```` request line is sent (as the first request of a new
+  connection) and each answer line shown must equal
   the server's answer byte for byte (the ``serverInfo`` version aside); each ``request -> answer``
   pair of the JSON-RPC line section likewise;
 * ``docs/mcp.md`` and ``packages/nuif-mcp/README.md``: each stderr line shown (```` ```text ````
@@ -121,9 +122,12 @@ def real() -> dict[str, Any]:
     json_lines = _fenced(doc, "json")
     requests = [ln for ln in json_lines if '"method"' in ln]
     answers_shown = [ln for ln in json_lines if '"method"' not in ln]
-    stdout, stderr = _run((ln + "\n").encode() for ln in requests)
-    answers = {json.loads(ln)["id"]: ln for ln in stdout}
-    stderr_lines = list(stderr)
+    answers: dict[Any, str] = {}
+    stderr_lines: list[str] = []
+    for request_line in requests:  # each on a new connection, as a client's first request
+        stdout, stderr = _run([(request_line + "\n").encode()])
+        answers |= {json.loads(ln)["id"]: ln for ln in stdout}
+        stderr_lines += stderr
 
     arrow = [(shown, _run([raw + b"\n"])[0]) for raw, shown in _arrow_pairs(doc)]
 

@@ -421,9 +421,9 @@ def test_a_bad_line_is_answered_at_once_and_the_next_call_on_the_open_stream_too
 SPEAKS = "this server speaks MCP 2026-07-28 only (a params._meta envelope on every request, no initialize)"
 FLAG_OFF = "start the server with --allow-legacy-handshake to also serve clients that open with initialize"
 FLAG_ON_FRESH = "--allow-legacy-handshake is on: open the connection with initialize to use the handshake"
-FLAG_ON_MODERN = (
-    "--allow-legacy-handshake is on, but this connection already uses 2026-07-28: "
-    "initialize is served only as the first request of a connection"
+ON_MODERN = (
+    "this connection already uses 2026-07-28, so it goes on in 2026-07-28 "
+    "(--allow-legacy-handshake admits initialize only as the first request of a connection)"
 )
 CODEX = {"name": "codex-mcp-client", "version": "0.169.0"}
 
@@ -446,7 +446,7 @@ def _refusal_lines(stderr: str) -> list[str]:
     return [ln for ln in stderr.splitlines() if " refused " in ln]
 
 
-def _assert_refused(ex, rid, message, client, requested):
+def _assert_refused(ex, rid, message, client, requested, level="WARNING"):
     """The -32022 answer carries ``message``; stderr has exactly one line naming ``client``."""
     err = ex.by_id()[rid]["error"]
     assert err == {
@@ -454,7 +454,7 @@ def _assert_refused(ex, rid, message, client, requested):
         "message": message,
         "data": {"supported": [VERSION], **({"requested": requested} if requested else {})},
     }
-    assert _refusal_lines(ex.stderr) == [f"nuif-mcp WARNING nuif_mcp: refused {client}: {message}"]
+    assert _refusal_lines(ex.stderr) == [f"nuif-mcp {level} nuif_mcp: refused {client}: {message}"]
 
 
 def test_initialize_refusal_names_the_version_asked_the_version_served_and_the_flag():
@@ -527,17 +527,16 @@ def test_with_the_flag_an_old_meta_on_a_new_connection_is_told_to_open_with_init
     _assert_refused(ex, 1, message, 'client "codex-mcp-client" 0.169.0', "2025-11-25")
 
 
+@pytest.mark.parametrize("flag", [(), ("--allow-legacy-handshake",)], ids=["no-flag", "flag"])
 @pytest.mark.parametrize("late", ["initialize", "meta"])
-def test_with_the_flag_an_old_request_on_a_modern_connection_is_told_why(late):
+def test_an_old_request_on_a_modern_connection_says_the_connection_goes_on(late, flag):
+    """Claude Code 2.1.x sends initialize after its server/discover probe on one connection."""
     old = (
         _initialize(2, protocolVersion="2025-06-18", clientInfo=CODEX)
         if late == "initialize"
         else _old_meta(2, "2025-06-18", client_info=CODEX)
     )
-    ex = exchange(
-        [line(request(1, "server/discover")), line(old), line(request(3, "tools/list"))],
-        "--allow-legacy-handshake",
-    )
+    lines = [line(request(1, "server/discover")), line(old), line(request(3, "tools/list"))]
     asked = (
         "with an initialize request"
         if late == "initialize"
@@ -545,10 +544,14 @@ def test_with_the_flag_an_old_request_on_a_modern_connection_is_told_why(late):
     )
     message = (
         f"Unsupported protocol version: the client asked for MCP 2025-06-18 {asked}; {SPEAKS}; "
-        f"{FLAG_ON_MODERN}"
+        f"{ON_MODERN}"
     )
-    _assert_refused(ex, 2, message, 'client "codex-mcp-client" 0.169.0', "2025-06-18")
+    ex = exchange(lines, *flag, "--log-level", "info")
+    _assert_refused(ex, 2, message, 'client "codex-mcp-client" 0.169.0', "2025-06-18", "INFO")
     assert "result" in ex.by_id()[3]
+    # at the default level a host that is being served leaves no warning in its log
+    quiet = exchange(lines, *flag)
+    assert quiet.by_id()[2]["error"]["message"] == message and quiet.stderr == ""
 
 
 def test_the_refusal_log_is_one_short_line_whatever_the_client_sends():

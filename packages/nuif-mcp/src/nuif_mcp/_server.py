@@ -205,7 +205,9 @@ def era_refusal(
     for, what this server speaks, and what ``--allow-legacy-handshake`` does about it; ``data``
     is the SDK's ``{"supported": [...], "requested": ...}`` (``requested`` only when it is a
     string). The stderr line names the client from ``clientInfo`` (the handshake's member, or
-    the envelope's ``io.modelcontextprotocol/clientInfo``) and repeats the message.
+    the envelope's ``io.modelcontextprotocol/clientInfo``) and repeats the message; it is a
+    warning, except on a connection already served in 2026-07-28 (``connection_era ==
+    "modern"``), where the client is not left without a connection and the line is info.
     """
     params = params or {}
     if method == "initialize":
@@ -223,14 +225,14 @@ def era_refusal(
         requested = meta.get(PROTOCOL_VERSION_META_KEY)
         client_info = meta.get(CLIENT_INFO_META_KEY)
         asked = f"MCP {_shown(requested)} in the params._meta of a {_shown(method)} request"
-    if not legacy_allowed:
+    if connection_era == "modern":
+        admit = (
+            f"this connection already uses {PROTOCOL_VERSION}, so it goes on in {PROTOCOL_VERSION} "
+            f"({LEGACY_FLAG} admits initialize only as the first request of a connection)"
+        )
+    elif not legacy_allowed:
         admit = (
             f"start the server with {LEGACY_FLAG} to also serve clients that open with initialize"
-        )
-    elif connection_era == "modern":
-        admit = (
-            f"{LEGACY_FLAG} is on, but this connection already uses {PROTOCOL_VERSION}: "
-            "initialize is served only as the first request of a connection"
         )
     else:
         admit = f"{LEGACY_FLAG} is on: open the connection with initialize to use the handshake"
@@ -238,7 +240,11 @@ def era_refusal(
         f"Unsupported protocol version: the client asked for {asked}; this server speaks MCP "
         f"{PROTOCOL_VERSION} only (a params._meta envelope on every request, no initialize); {admit}"
     )
-    logger.warning("refused %s: %s", _client_name(client_info), message)
+    # A connection already served in 2026-07-28 is not a refused host: Claude Code 2.1.x sends
+    # initialize after its server/discover probe on the same connection, reads this -32022 and
+    # goes on in 2026-07-28. Its line is logged at info, so a working host's log stays quiet.
+    level = logging.INFO if connection_era == "modern" else logging.WARNING
+    logger.log(level, "refused %s: %s", _client_name(client_info), message)
     data: dict[str, Any] = {"supported": list(SUPPORTED_VERSIONS)}
     if isinstance(requested, str):
         data = UnsupportedProtocolVersionErrorData(
