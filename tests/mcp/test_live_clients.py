@@ -19,7 +19,9 @@ AI SDK ``@ai-sdk/mcp``                 2.0.99     default (discovery, a 1 s prob
                                                   with a warm server and with a late one),
                                                   ``protocolVersionDiscovery: false`` (handshake)
 Claude Code CLI                        2.1.328    ``claude mcp add`` + ``claude mcp list`` (its
-                                                  health check; no login needed)
+                                                  health check; no login needed), flag or not
+Codex CLI                              0.169.0    ``codex mcp add`` + a ``codex exec`` session
+                                                  that cannot reach its model, flag or not
 =====================================  =========  ==============================================
 
 "Works" means: the four tools are listed (with annotations and an output schema wherever the
@@ -28,8 +30,8 @@ the direct API's hashes and text, ``validate`` on an invalid document read back 
 (``valid: false``) and ``canonicalize`` on an invalid document read back as an error result with
 the server's exact text. "Refused" means: the client reports ``-32022`` with the server's message
 naming ``--allow-legacy-handshake``, and the server's stderr line naming the client reaches the
-client's stderr. Claude Code's health check only connects (it lists the tools; calling one needs
-a model), so its row checks the connection and what it sent.
+client's stderr. The host CLIs call a tool only when their model asks for one, so their rows check
+what they sent, the tool list they were given, and the server's stderr.
 
 Installation (pinned, from committed locks without download addresses):
 
@@ -43,9 +45,9 @@ Installation (pinned, from committed locks without download addresses):
   URLs; regenerate with the command in each file's header, from ``<name>.in``). The frameworks
   cannot share the test environment: langchain-mcp-adapters pins the Python SDK below 2.0.
 
-Every wait is bounded (subprocess timeouts; each driver also gives up after 60 s). Claude Code runs
-in a network namespace of its own (``unshare -n``) where available, so its health check cannot
-reach anything but the server it spawns.
+Every wait is bounded (subprocess timeouts; each driver also gives up after 60 s). The host CLIs
+run in a network namespace of their own (``unshare -n``, as root here and in CI): they reach
+nothing but the server they spawn, and their tests skip where no such namespace can be made.
 """
 
 from __future__ import annotations
@@ -126,8 +128,8 @@ def live() -> Path:
         if path.suffix in (".json", ".mjs") or path.name == ".npmrc":
             shutil.copyfile(path, CACHE / path.name)
     if any(_installed_version(pkg) != version for pkg, version in PINS.items()):
-        subprocess.run(
-            [NPM, "install", "--no-audit", "--no-fund", "--cache", str(CACHE / "npm-cache")],
+        subprocess.run(  # npm's own cache (~/.npm): a fresh clone does not download again
+            [NPM, "install", "--no-audit", "--no-fund"],
             cwd=CACHE,
             check=True,
             timeout=600,
@@ -516,34 +518,50 @@ def test_inspector_cli_default_era_is_refused_then_served_with_the_flag(live, tm
 
 
 def _isolated(cmd: list[str]) -> list[str]:
-    """``cmd`` in a network namespace of its own, where this machine allows one."""
+    """``cmd`` in a network namespace of its own (``unshare -n``): it can reach no address at all.
+
+    The host CLIs try to reach their model providers (and may try other services); here they
+    cannot, and the test does not run where no such namespace can be made.
+    """
     unshare = shutil.which("unshare")
     if unshare is None:
-        return cmd
+        pytest.skip("unshare is needed to run a host CLI without network access")
     probe = subprocess.run([unshare, "-n", "true"], check=False, capture_output=True, timeout=30)
-    return [unshare, "-n", *cmd] if probe.returncode == 0 else cmd
+    if probe.returncode != 0:
+        pytest.skip(f"no network namespace here: {probe.stderr.decode().strip()}")
+    return [unshare, "-n", *cmd]
+
+
+def _wire_launcher(tmp_path: Path, *server_args: str) -> tuple[Path, Path]:
+    """A launcher recording, per spawn, what the client sent, what the server answered, stderr."""
+    wire = tmp_path / "wire"
+    wire.mkdir()
+    server = " ".join(f"'{part}'" for part in server_command(*server_args))
+    launcher = tmp_path / "launch.sh"
+    launcher.write_text(
+        f'#!/bin/sh\ntee "{wire}/$$.in" | {server} 2> "{wire}/$$.err" | tee "{wire}/$$.out"\n'
+    )
+    launcher.chmod(0o755)
+    return launcher, wire
+
+
+HOST_ENV = {  # a throwaway HOME and nothing of the caller's credentials
+    "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_AUTOUPDATER": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+}
 
 
 @pytest.mark.parametrize("flag", [(), (FLAG,)], ids=["no-flag", "flag"])
 def test_claude_code_health_check_connects_in_2026_07_28(live, tmp_path, flag):
     claude = live / "node_modules/@anthropic-ai/claude-code/bin/claude.exe"
-    home, project, wire = tmp_path / "home", tmp_path / "home" / "project", tmp_path / "wire"
-    for path in (project, wire):
-        path.mkdir(parents=True)
-    server = " ".join(f"'{part}'" for part in server_command())
-    launcher = tmp_path / "launch.sh"
-    launcher.write_text(
-        f'#!/bin/sh\ntee "{wire}/$$.in" | {server} "$@" 2> "{wire}/$$.err"\n'
-    )
-    launcher.chmod(0o755)
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "DISABLE_TELEMETRY": "1",
-        "DISABLE_AUTOUPDATER": "1",
-        "DISABLE_ERROR_REPORTING": "1",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-    }
+    home = tmp_path / "home"
+    project = home / "project"
+    project.mkdir(parents=True)
+    launcher, wire = _wire_launcher(tmp_path, *flag)
+    env = {**HOST_ENV, "HOME": str(home)}
 
     def claude_run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -558,7 +576,7 @@ def test_claude_code_health_check_connects_in_2026_07_28(live, tmp_path, flag):
 
     version = claude_run("--version")
     assert version.stdout.strip() == f"{PINS['@anthropic-ai/claude-code']} (Claude Code)"
-    added = claude_run("mcp", "add", "nuif", "--", str(launcher), *flag)
+    added = claude_run("mcp", "add", "nuif", "--", str(launcher))
     assert added.returncode == 0, added.stderr
     listed = claude_run("mcp", "list")
     assert listed.returncode == 0, listed.stderr
@@ -581,6 +599,12 @@ def test_claude_code_health_check_connects_in_2026_07_28(live, tmp_path, flag):
             if "id" in message and message["method"] != "initialize":
                 meta = message["params"]["_meta"]
                 assert meta["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+    # ... and the tools it was given, with their annotations and output schemas
+    for out in wire.glob("*.out"):
+        answers = [json.loads(ln) for ln in out.read_text().splitlines()]
+        [tools] = [a["result"]["tools"] for a in answers if "tools" in a.get("result", {})]
+        assert [t["name"] for t in tools] == TOOL_NAMES
+        assert all(t["annotations"]["readOnlyHint"] is True and t["outputSchema"] for t in tools)
     # a late initialize is logged at info: a working Claude Code leaves no warning in its log
     assert all(p.read_text() == "" for p in wire.glob("*.err"))
 
@@ -614,3 +638,91 @@ def test_python_locks_pin_every_package_with_hashes_and_no_addresses(name):
         package, version = spec.split("==")
         assert pinned[package] == version
     assert text.count("--hash=sha256:") >= len(requirements)
+
+
+# --- Codex CLI -------------------------------------------------------------------------------------
+
+
+def _codex_session(live: Path, tmp_path: Path, *server_args: str) -> Path:
+    """Start a ``codex exec`` session with nuif-mcp configured; end it once the server is done.
+
+    Codex has no connect-only check (``codex mcp list`` starts no server): it starts its MCP
+    servers when a session starts. The session runs without network, so its model is never
+    reached; it is ended (its process group) once the server has answered ``tools/list`` or has
+    logged a refusal, and at the latest after 60 s.
+    """
+    codex = live / "node_modules/@openai/codex/bin/codex.js"
+    home = tmp_path / "home"
+    project = home / "project"
+    project.mkdir(parents=True)
+    launcher, wire = _wire_launcher(tmp_path, *server_args)
+    env = {**HOST_ENV, "HOME": str(home), "OPENAI_API_KEY": "sk-not-a-key"}
+    added = subprocess.run(
+        _isolated([str(NODE), str(codex), "mcp", "add", "nuif", "--", str(launcher)]),
+        cwd=project,
+        env=env,
+        check=False,
+        capture_output=True,
+        timeout=60,
+    )
+    assert added.returncode == 0, added.stderr.decode()[-2000:]
+    session = subprocess.Popen(
+        _isolated([str(NODE), str(codex), "exec", "--skip-git-repo-check", "say hi"]),
+        cwd=project,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+    def server_done() -> bool:
+        answered = any('"tools":[' in p.read_text() for p in wire.glob("*.out"))
+        refused = any(" refused " in p.read_text() for p in wire.glob("*.err"))
+        return answered or refused
+
+    try:
+        for _ in range(600):  # 60 s at most
+            if server_done() or session.poll() is not None:
+                break
+            threading.Event().wait(0.1)
+    finally:
+        if session.poll() is None:
+            os.killpg(session.pid, 9)
+        session.wait(timeout=30)
+    return wire
+
+
+def _first_session(wire: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str]:
+    [stdin] = sorted(wire.glob("*.in"))
+    sent = [json.loads(ln) for ln in stdin.read_text().splitlines()]
+    out = stdin.with_suffix(".out")
+    answered = [json.loads(ln) for ln in out.read_text().splitlines()] if out.exists() else []
+    return sent, answered, stdin.with_suffix(".err").read_text()
+
+
+def test_codex_cli_opens_with_initialize_and_is_refused_with_a_stderr_line(live, tmp_path):
+    sent, answered, stderr = _first_session(_codex_session(live, tmp_path))
+    opening = sent[0]
+    assert opening["method"] == "initialize"
+    assert opening["params"]["protocolVersion"] == "2025-06-18"
+    info = opening["params"]["clientInfo"]
+    assert info["name"] == "codex-mcp-client" and info["version"] == PINS["@openai/codex"]
+    assert answered[0]["error"]["code"] == -32022
+    assert FLAG in answered[0]["error"]["message"]
+    [logged] = stderr.splitlines()
+    assert logged.startswith(
+        f'nuif-mcp WARNING nuif_mcp: refused client "codex-mcp-client" {PINS["@openai/codex"]}: '
+        f"{REFUSAL_START}2025-06-18 with an initialize request"
+    )
+
+
+def test_codex_cli_lists_the_tools_with_the_flag(live, tmp_path):
+    sent, answered, stderr = _first_session(_codex_session(live, tmp_path, FLAG))
+    assert [m.get("method") for m in sent[:3]] == ["initialize", "notifications/initialized", "tools/list"]
+    by_id = {m["id"]: m for m in answered}
+    assert by_id[0]["result"]["protocolVersion"] == "2025-06-18"
+    tools = by_id[sent[2]["id"]]["result"]["tools"]
+    assert [t["name"] for t in tools] == TOOL_NAMES
+    assert all(t["annotations"]["readOnlyHint"] is True and t["outputSchema"] for t in tools)
+    assert stderr == ""
