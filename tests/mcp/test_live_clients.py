@@ -726,3 +726,43 @@ def test_codex_cli_lists_the_tools_with_the_flag(live, tmp_path):
     assert [t["name"] for t in tools] == TOOL_NAMES
     assert all(t["annotations"]["readOnlyHint"] is True and t["outputSchema"] for t in tools)
     assert stderr == ""
+
+
+# --- the README's host table ---------------------------------------------------------------------
+
+
+def _locked(lock: str, package: str) -> str:
+    match = re.search(rf"^{re.escape(package)}==([^ \n]+)", (PY_LOCKS / f"{lock}.txt").read_text(), re.M)
+    assert match, f"{package} is not in python/{lock}.txt"
+    return match.group(1)
+
+
+def test_readme_host_table_gives_the_versions_this_matrix_runs():
+    from importlib.metadata import version
+
+    readme = (LIVE.parents[2] / "README.md").read_text()
+    section = readme[readme.index("## Agent hosts (MCP)") :]
+    section = section[: section.index("\n## ")]
+    rows = {}
+    for row in section.splitlines():
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        if row.startswith("| ") and len(cells) == 4 and cells[1] not in ("version", "---"):
+            rows[cells[0]] = cells[1]
+    assert rows == {
+        "Claude Code CLI": PINS["@anthropic-ai/claude-code"],
+        "Codex CLI": PINS["@openai/codex"],
+        "Python SDK `mcp.Client`": version("mcp"),
+        "fastmcp `Client`": _locked("fastmcp", "fastmcp"),
+        "OpenAI Agents SDK `MCPServerStdio`": (
+            f"{_locked('openai-agents', 'openai-agents')} "
+            f"(with mcp {_locked('openai-agents', 'mcp')})"
+        ),
+        "langchain-mcp-adapters": (
+            f"{_locked('langchain-mcp-adapters', 'langchain-mcp-adapters')} "
+            f"(with mcp {_locked('langchain-mcp-adapters', 'mcp')})"
+        ),
+        "TypeScript SDK v2 `@modelcontextprotocol/client`": PINS["@modelcontextprotocol/client"],
+        "TypeScript SDK 1.x `@modelcontextprotocol/sdk`": PINS["@modelcontextprotocol/sdk"],
+        "MCP Inspector CLI": PINS["@modelcontextprotocol/inspector"],
+        "AI SDK `@ai-sdk/mcp`": PINS["@ai-sdk/mcp"],
+    }
