@@ -533,14 +533,14 @@ def _isolated(cmd: list[str]) -> list[str]:
 
 
 def _wire_launcher(tmp_path: Path, *server_args: str) -> tuple[Path, Path]:
-    """A launcher recording, per spawn, what the client sent, what the server answered, stderr."""
+    """A launcher recording, per spawn, what the client sent, what the server answered, stderr
+    (``live/record.py``: each chunk is on disk before the other side can read it)."""
     wire = tmp_path / "wire"
     wire.mkdir()
-    server = " ".join(f"'{part}'" for part in server_command(*server_args))
+    record = [sys.executable, str(LIVE / "record.py")]
+    cmd = " ".join(f"'{part}'" for part in [*record, f"{wire}/SPAWN", *server_command(*server_args)])
     launcher = tmp_path / "launch.sh"
-    launcher.write_text(
-        f'#!/bin/sh\ntee "{wire}/$$.in" | {server} 2> "{wire}/$$.err" | tee "{wire}/$$.out"\n'
-    )
+    launcher.write_text("#!/bin/sh\nexec " + cmd.replace("SPAWN", "'$$'") + "\n")
     launcher.chmod(0o755)
     return launcher, wire
 
@@ -648,8 +648,8 @@ def _codex_session(live: Path, tmp_path: Path, *server_args: str) -> Path:
 
     Codex has no connect-only check (``codex mcp list`` starts no server): it starts its MCP
     servers when a session starts. The session runs without network, so its model is never
-    reached; it is ended (its process group) once the server has answered ``tools/list`` or has
-    logged a refusal, and at the latest after 60 s.
+    reached; it is ended (its process group) once the server's answer to ``tools/list``, or its
+    refusal, has been delivered, and at the latest after 60 s.
     """
     codex = live / "node_modules/@openai/codex/bin/codex.js"
     home = tmp_path / "home"
@@ -676,10 +676,9 @@ def _codex_session(live: Path, tmp_path: Path, *server_args: str) -> Path:
         start_new_session=True,
     )
 
-    def server_done() -> bool:
-        answered = any('"tools":[' in p.read_text() for p in wire.glob("*.out"))
-        refused = any(" refused " in p.read_text() for p in wire.glob("*.err"))
-        return answered or refused
+    def server_done() -> bool:  # the answer has passed the launcher's tee, on its way to Codex
+        answers = [p.read_text() for p in wire.glob("*.out")]
+        return any('"tools":[' in a or '"code":-32022' in a for a in answers)
 
     try:
         for _ in range(600):  # 60 s at most
