@@ -530,7 +530,7 @@ def test_with_the_flag_an_old_meta_on_a_new_connection_is_told_to_open_with_init
 @pytest.mark.parametrize("flag", [(), ("--allow-legacy-handshake",)], ids=["no-flag", "flag"])
 @pytest.mark.parametrize("late", ["initialize", "meta"])
 def test_an_old_request_on_a_modern_connection_says_the_connection_goes_on(late, flag):
-    """Claude Code 2.1.x sends initialize after its server/discover probe on one connection."""
+    """Claude Code 2.1.x sends initialize after a slow server/discover probe, on one connection."""
     old = (
         _initialize(2, protocolVersion="2025-06-18", clientInfo=CODEX)
         if late == "initialize"

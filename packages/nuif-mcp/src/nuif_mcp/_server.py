@@ -240,9 +240,9 @@ def era_refusal(
         f"Unsupported protocol version: the client asked for {asked}; this server speaks MCP "
         f"{PROTOCOL_VERSION} only (a params._meta envelope on every request, no initialize); {admit}"
     )
-    # A connection already served in 2026-07-28 is not a refused host: Claude Code 2.1.x sends
-    # initialize after its server/discover probe on the same connection, reads this -32022 and
-    # goes on in 2026-07-28. Its line is logged at info, so a working host's log stays quiet.
+    # A connection already served in 2026-07-28 is not a refused host: Claude Code 2.1.x, when its
+    # server/discover probe is not answered at once, sends initialize on the same connection,
+    # reads this -32022 and goes on in 2026-07-28. Logged at info: a working host's log stays quiet.
     level = logging.INFO if connection_era == "modern" else logging.WARNING
     logger.log(level, "refused %s: %s", _client_name(client_info), message)
     data: dict[str, Any] = {"supported": list(SUPPORTED_VERSIONS)}
