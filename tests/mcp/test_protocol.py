@@ -413,3 +413,162 @@ def test_a_bad_line_is_answered_at_once_and_the_next_call_on_the_open_stream_too
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 17: every refusal of another protocol era explains itself, on the wire and on stderr
+
+SPEAKS = "this server speaks MCP 2026-07-28 only (a params._meta envelope on every request, no initialize)"
+FLAG_OFF = "start the server with --allow-legacy-handshake to also serve clients that open with initialize"
+FLAG_ON_FRESH = "--allow-legacy-handshake is on: open the connection with initialize to use the handshake"
+ON_MODERN = (
+    "this connection already uses 2026-07-28, so it goes on in 2026-07-28 "
+    "(--allow-legacy-handshake admits initialize only as the first request of a connection)"
+)
+CODEX = {"name": "codex-mcp-client", "version": "0.169.0"}
+
+
+def _initialize(rid, **params):
+    return {"jsonrpc": "2.0", "id": rid, "method": "initialize", "params": params}
+
+
+def _old_meta(rid, version, method="tools/list", client_info=None):
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    if client_info is not None:
+        meta["io.modelcontextprotocol/clientInfo"] = client_info
+    return {"jsonrpc": "2.0", "id": rid, "method": method, "params": {"_meta": meta}}
+
+
+def _refusal_lines(stderr: str) -> list[str]:
+    return [ln for ln in stderr.splitlines() if " refused " in ln]
+
+
+def _assert_refused(ex, rid, message, client, requested, level="WARNING"):
+    """The -32022 answer carries ``message``; stderr has exactly one line naming ``client``."""
+    err = ex.by_id()[rid]["error"]
+    assert err == {
+        "code": UNSUPPORTED_VERSION,
+        "message": message,
+        "data": {"supported": [VERSION], **({"requested": requested} if requested else {})},
+    }
+    assert _refusal_lines(ex.stderr) == [f"nuif-mcp {level} nuif_mcp: refused {client}: {message}"]
+
+
+def test_initialize_refusal_names_the_version_asked_the_version_served_and_the_flag():
+    init = _initialize(1, protocolVersion="2025-06-18", capabilities={}, clientInfo=CODEX)
+    ex = exchange([line(init), line(request(2, "tools/list"))])
+    message = (
+        "Unsupported protocol version: the client asked for MCP 2025-06-18 with an initialize "
+        f"request; {SPEAKS}; {FLAG_OFF}"
+    )
+    _assert_refused(ex, 1, message, 'client "codex-mcp-client" 0.169.0', "2025-06-18")
+    assert "result" in ex.by_id()[2]  # the refusal does not poison the connection
+
+
+@pytest.mark.parametrize("version", ["2025-11-25", "2025-06-18", "2027-01-01", "x"])
+def test_meta_of_another_revision_gets_the_same_explanation_naming_the_method(version):
+    ex = exchange([line(_old_meta(1, version, client_info={"name": "agent", "version": "1.2"}))])
+    message = (
+        f"Unsupported protocol version: the client asked for MCP {version} in the params._meta "
+        f"of a tools/list request; {SPEAKS}; {FLAG_OFF}"
+    )
+    _assert_refused(ex, 1, message, 'client "agent" 1.2', version)
+
+
+def test_both_refusals_share_one_message_form():
+    ex = exchange(
+        [
+            line(_initialize(1, protocolVersion="2025-11-25")),
+            line(_old_meta(2, "2025-11-25")),
+        ]
+    )
+    first, second = (ex.by_id()[i]["error"]["message"] for i in (1, 2))
+    assert first.replace("with an initialize request", "X") == second.replace(
+        "in the params._meta of a tools/list request", "X"
+    )
+
+
+def test_refusal_without_client_info_or_protocol_version_says_what_is_missing():
+    ex = exchange([line(_initialize(1))])
+    message = (
+        "Unsupported protocol version: the client asked for the initialize handshake with no "
+        f"protocolVersion; {SPEAKS}; {FLAG_OFF}"
+    )
+    _assert_refused(ex, 1, message, "a client that sent no clientInfo", None)
+
+
+def test_refusal_of_a_non_string_protocol_version_describes_it():
+    ex = exchange([line(_initialize(1, protocolVersion=20250618, clientInfo={"name": "n"}))])
+    message = (
+        "Unsupported protocol version: the client asked for the initialize handshake with "
+        f"protocolVersion an integer; {SPEAKS}; {FLAG_OFF}"
+    )
+    _assert_refused(ex, 1, message, 'client "n"', None)
+
+
+def test_meta_refusal_without_client_info_names_no_client():
+    ex = exchange([line(_old_meta(1, "2025-11-25", method="tools/call"))])
+    message = (
+        "Unsupported protocol version: the client asked for MCP 2025-11-25 in the params._meta "
+        f"of a tools/call request; {SPEAKS}; {FLAG_OFF}"
+    )
+    _assert_refused(ex, 1, message, "a client that sent no clientInfo", "2025-11-25")
+
+
+def test_with_the_flag_an_old_meta_on_a_new_connection_is_told_to_open_with_initialize():
+    ex = exchange([line(_old_meta(1, "2025-11-25", client_info=CODEX))], "--allow-legacy-handshake")
+    message = (
+        "Unsupported protocol version: the client asked for MCP 2025-11-25 in the params._meta "
+        f"of a tools/list request; {SPEAKS}; {FLAG_ON_FRESH}"
+    )
+    _assert_refused(ex, 1, message, 'client "codex-mcp-client" 0.169.0', "2025-11-25")
+
+
+@pytest.mark.parametrize("flag", [(), ("--allow-legacy-handshake",)], ids=["no-flag", "flag"])
+@pytest.mark.parametrize("late", ["initialize", "meta"])
+def test_an_old_request_on_a_modern_connection_says_the_connection_goes_on(late, flag):
+    """Claude Code 2.1.x sends initialize after a slow server/discover probe, on one connection."""
+    old = (
+        _initialize(2, protocolVersion="2025-06-18", clientInfo=CODEX)
+        if late == "initialize"
+        else _old_meta(2, "2025-06-18", client_info=CODEX)
+    )
+    lines = [line(request(1, "server/discover")), line(old), line(request(3, "tools/list"))]
+    asked = (
+        "with an initialize request"
+        if late == "initialize"
+        else "in the params._meta of a tools/list request"
+    )
+    message = (
+        f"Unsupported protocol version: the client asked for MCP 2025-06-18 {asked}; {SPEAKS}; "
+        f"{ON_MODERN}"
+    )
+    ex = exchange(lines, *flag, "--log-level", "info")
+    _assert_refused(ex, 2, message, 'client "codex-mcp-client" 0.169.0', "2025-06-18", "INFO")
+    assert "result" in ex.by_id()[3]
+    # at the default level a host that is being served leaves no warning in its log
+    quiet = exchange(lines, *flag)
+    assert quiet.by_id()[2]["error"]["message"] == message and quiet.stderr == ""
+
+
+def test_the_refusal_log_is_one_short_line_whatever_the_client_sends():
+    hostile = {"name": "evil\nnuif-mcp ERROR forged line\r" + "x" * 10_000, "version": "1\n2"}
+    version = "2025-11-25\n" + "y" * 10_000
+    ex = exchange([line(_initialize(1, protocolVersion=version, clientInfo=hostile))])
+    [logged] = _refusal_lines(ex.stderr)
+    assert len(ex.stderr.splitlines()) == 1
+    assert len(logged) < 700 and "forged" in logged  # escaped inside the quoted name, not a line
+    message = ex.by_id()[1]["error"]["message"]
+    assert "\n" not in message and len(message) < 500
+    shown = json.dumps(version[:37] + "...")  # 40 characters at most, quoted and escaped
+    assert message.startswith(f"Unsupported protocol version: the client asked for MCP {shown} ")
+    assert ex.by_id()[1]["error"]["data"]["requested"] == version  # the data keeps it whole
+
+
+def test_every_refusal_logs_its_own_line():
+    ex = exchange([line(_initialize(i, clientInfo={"name": f"c{i}"})) for i in range(3)])
+    named = [ln.split(" refused ", 1)[1].split(": ", 1)[0] for ln in _refusal_lines(ex.stderr)]
+    assert named == ['client "c0"', 'client "c1"', 'client "c2"']

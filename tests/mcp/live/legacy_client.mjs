@@ -9,12 +9,17 @@ const [callsPath, command, ...args] = process.argv.slice(2);
 const calls = JSON.parse(readFileSync(callsPath, 'utf8'));
 const client = new Client({ name: 'nuif-live-legacy-client', version: '0.0.0' });
 const transport = new StdioClientTransport({ command, args, stderr: 'inherit' });
-const out = { calls: [] };
+const out = { client: '@modelcontextprotocol/sdk', mode: 'default', calls: [] };
 try {
   await client.connect(transport, { timeout: 20000 });
   out.protocolVersion = transport._protocolVersion ?? null;
   const listed = await client.listTools(undefined, { timeout: 20000 });
-  out.tools = listed.tools.map((t) => ({ name: t.name, title: t.title, annotations: t.annotations }));
+  out.tools = listed.tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    annotations: t.annotations,
+    hasOutputSchema: Boolean(t.outputSchema),
+  }));
   for (const call of calls) {
     const result = await client.callTool({ name: call.name, arguments: call.arguments }, undefined, { timeout: 20000 });
     out.calls.push({

@@ -1,6 +1,7 @@
 // Live-client check: the TypeScript SDK v2 client (@modelcontextprotocol/client, pinned in
 // package.json) against a stdio server. Usage: node ts_client.mjs <mode> <calls.json> <cmd> [args...]
-// mode: "pin" (versionNegotiation {pin: "2026-07-28"}) or "auto". calls.json: [{name, arguments}].
+// mode: "default" (no versionNegotiation option: the client's default, the 2025 initialize handshake),
+// "pin" (versionNegotiation {pin: "2026-07-28"}) or "auto". calls.json: [{name, arguments}].
 // Prints one JSON object on stdout: {protocolVersion, tools: [...], calls: [{name, isError, ...}]}.
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
@@ -8,13 +9,15 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const [mode, callsPath, command, ...args] = process.argv.slice(2);
 const calls = JSON.parse(readFileSync(callsPath, 'utf8'));
-const negotiation = mode === 'auto' ? 'auto' : { pin: '2026-07-28' };
-const client = new Client(
-  { name: 'nuif-live-ts-client', version: '0.0.0' },
-  { versionNegotiation: { mode: negotiation } },
-);
+const options = {
+  default: {},
+  auto: { versionNegotiation: { mode: 'auto' } },
+  pin: { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+}[mode];
+if (!options) throw new Error(`unknown mode ${mode}`);
+const client = new Client({ name: 'nuif-live-ts-client', version: '0.0.0' }, options);
 const transport = new StdioClientTransport({ command, args, stderr: 'inherit' });
-const out = { calls: [] };
+const out = { client: '@modelcontextprotocol/client', mode, calls: [] };
 try {
   await client.connect(transport, { timeout: 20000 });
   out.protocolVersion = client.getNegotiatedProtocolVersion?.() ?? null;

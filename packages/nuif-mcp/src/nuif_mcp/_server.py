@@ -20,6 +20,12 @@ Composition (mcp 2.3.x), outermost first:
     per-version method surface, so ``ping`` and ``logging/setLevel`` are ``-32601`` at 2026-07-28,
     result sieve, ``resultType``, cache hints, ``serverInfo`` stamp).
 
+Both refusals of another protocol era (an ``initialize`` request, or a ``_meta`` envelope naming
+another revision) are built by :func:`era_refusal`: one message naming what the client asked for,
+what this server speaks and the ``--allow-legacy-handshake`` flag, and one stderr line naming the
+client. A refused host often shows its user nothing but the server's stderr, so that line is the
+trace a person can read.
+
 With ``allow_legacy_handshake`` the loop also serves a connection that *opens* with
 ``initialize`` through the SDK's ``ServerRunner`` on a loop ``Connection``, the same pieces
 ``serve_dual_era_loop`` uses. A connection is fixed to one era by its first request that names one.
@@ -27,7 +33,9 @@ With ``allow_legacy_handshake`` the loop also serves a connection that *opens* w
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -45,6 +53,7 @@ from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp.shared.message import SessionMessage
 from mcp.shared.transport_context import TransportContext
 from mcp_types import (
+    CLIENT_INFO_META_KEY,
     INVALID_PARAMS,
     INVALID_REQUEST,
     PROTOCOL_VERSION_META_KEY,
@@ -58,13 +67,15 @@ from pydantic import ValidationError
 from nuif_mcp import __version__
 from nuif_mcp._stdio import MAX_LINE_BYTES, BoundedLineReader, PipeWriter, line_transport
 from nuif_mcp._tools import call_tool, tool_definitions, warm_up
-from nuif_mcp._wire import LineRefused
+from nuif_mcp._wire import LineRefused, describe
 
 __all__ = [
     "INSTRUCTIONS",
+    "LEGACY_FLAG",
     "PROTOCOL_VERSION",
     "SUPPORTED_VERSIONS",
     "create_server",
+    "era_refusal",
     "serve_stdio",
     "serve_streams",
 ]
@@ -73,6 +84,8 @@ logger = logging.getLogger("nuif_mcp")
 
 PROTOCOL_VERSION = "2026-07-28"
 SUPPORTED_VERSIONS: tuple[str, ...] = (PROTOCOL_VERSION,)
+#: The command-line flag that also serves the 2025-11-25 ``initialize`` handshake.
+LEGACY_FLAG = "--allow-legacy-handshake"
 
 INSTRUCTIONS = (
     "These tools check and transform NUIF documents (JSON UI trees of typed nodes with stable ids) "
@@ -80,7 +93,8 @@ INSTRUCTIONS = (
     "the canonical text and hash, apply-patch applies a semantic patch and returns the new document. "
     "They are pure: nothing is stored, read from files or fetched, so keep the returned canonical "
     "text and hash yourself and compare documents by hash. "
-    "A result with isError true starts with a NUIF_* code that says what to fix in your input."
+    "A result with isError true starts with a NUIF_* code that says what to fix in your input; "
+    "validate reports an invalid document as a normal result (valid false, every diagnostic)."
 )
 
 #: The tool list never changes while the process lives: clients may keep it for a day.
@@ -153,21 +167,90 @@ def _has_modern_envelope(params: Mapping[str, Any] | None) -> bool:
     return isinstance(meta, Mapping) and PROTOCOL_VERSION_META_KEY in meta
 
 
-def _initialize_refusal(params: Mapping[str, Any] | None) -> MCPError:
-    requested = (params or {}).get("protocolVersion")
-    data: dict[str, Any]
+_PLAIN_TOKEN = re.compile(r"[0-9A-Za-z][0-9A-Za-z._+/-]{0,39}")
+
+
+def _shown(value: Any) -> str:
+    """A client-supplied value as message text: one line, short, quoted unless a plain token."""
+    if isinstance(value, str) and _PLAIN_TOKEN.fullmatch(value):
+        return value
+    if isinstance(value, str):
+        return json.dumps(value if len(value) <= 40 else value[:37] + "...")
+    return describe(value)
+
+
+def _client_name(info: Any) -> str:
+    """``client "codex-mcp-client" 0.169.0`` from a ``clientInfo`` object, or what is missing."""
+    if not isinstance(info, Mapping) or "name" not in info:
+        return "a client that sent no clientInfo"
+    name = info["name"]
+    text = "client " + (json.dumps(name[:60]) if isinstance(name, str) else describe(name))
+    if "version" in info:
+        version = info["version"]
+        text += " " + (_shown(version) if isinstance(version, str) else describe(version))
+    return text
+
+
+def era_refusal(
+    method: str,
+    params: Mapping[str, Any] | None,
+    *,
+    legacy_allowed: bool,
+    connection_era: str | None,
+) -> MCPError:
+    """The ``-32022`` answer to a request of another protocol era, logged on stderr.
+
+    ``method`` is ``initialize`` (the 2025 handshake) or any method whose ``params._meta`` names
+    a revision other than 2026-07-28. The message has one form for both: what the client asked
+    for, what this server speaks, and what ``--allow-legacy-handshake`` does about it; ``data``
+    is the SDK's ``{"supported": [...], "requested": ...}`` (``requested`` only when it is a
+    string). The stderr line names the client from ``clientInfo`` (the handshake's member, or
+    the envelope's ``io.modelcontextprotocol/clientInfo``) and repeats the message; it is a
+    warning, except on a connection already served in 2026-07-28 (``connection_era ==
+    "modern"``), where the client is not left without a connection and the line is info.
+    """
+    params = params or {}
+    if method == "initialize":
+        requested = params.get("protocolVersion")
+        client_info = params.get("clientInfo")
+        if requested is None:
+            asked = "the initialize handshake with no protocolVersion"
+        elif isinstance(requested, str):
+            asked = f"MCP {_shown(requested)} with an initialize request"
+        else:
+            asked = f"the initialize handshake with protocolVersion {describe(requested)}"
+    else:
+        meta = params.get("_meta")
+        meta = meta if isinstance(meta, Mapping) else {}
+        requested = meta.get(PROTOCOL_VERSION_META_KEY)
+        client_info = meta.get(CLIENT_INFO_META_KEY)
+        asked = f"MCP {_shown(requested)} in the params._meta of a {_shown(method)} request"
+    if connection_era == "modern":
+        admit = (
+            f"this connection already uses {PROTOCOL_VERSION}, so it goes on in {PROTOCOL_VERSION} "
+            f"({LEGACY_FLAG} admits initialize only as the first request of a connection)"
+        )
+    elif not legacy_allowed:
+        admit = (
+            f"start the server with {LEGACY_FLAG} to also serve clients that open with initialize"
+        )
+    else:
+        admit = f"{LEGACY_FLAG} is on: open the connection with initialize to use the handshake"
+    message = (
+        f"Unsupported protocol version: the client asked for {asked}; this server speaks MCP "
+        f"{PROTOCOL_VERSION} only (a params._meta envelope on every request, no initialize); {admit}"
+    )
+    # A connection already served in 2026-07-28 is not a refused host: Claude Code 2.1.x, when its
+    # server/discover probe is not answered at once, sends initialize on the same connection,
+    # reads this -32022 and goes on in 2026-07-28. Logged at info: a working host's log stays quiet.
+    level = logging.INFO if connection_era == "modern" else logging.WARNING
+    logger.log(level, "refused %s: %s", _client_name(client_info), message)
+    data: dict[str, Any] = {"supported": list(SUPPORTED_VERSIONS)}
     if isinstance(requested, str):
         data = UnsupportedProtocolVersionErrorData(
             supported=list(SUPPORTED_VERSIONS), requested=requested
         ).model_dump(mode="json")
-    else:
-        data = {"supported": list(SUPPORTED_VERSIONS)}
-    return MCPError(
-        code=UNSUPPORTED_PROTOCOL_VERSION,
-        message=f"this server speaks MCP {PROTOCOL_VERSION} only (no initialize handshake); "
-        "send each request with the params._meta protocol envelope",
-        data=data,
-    )
+    return MCPError(code=UNSUPPORTED_PROTOCOL_VERSION, message=message, data=data)
 
 
 def _unreadable_line_error(exc: Exception) -> JSONRPCError:
@@ -225,7 +308,12 @@ async def serve_streams(
                 return await legacy_runner.on_request(dctx, method, params)
             if method == "initialize":
                 if not allow_legacy_handshake or era == "modern":
-                    raise _initialize_refusal(params)
+                    raise era_refusal(
+                        method,
+                        params,
+                        legacy_allowed=allow_legacy_handshake,
+                        connection_era=era,
+                    )
                 era = "legacy"
                 legacy_connection = Connection.for_loop(dispatcher)
                 legacy_runner = ServerRunner(server, legacy_connection, lifespan_state)
@@ -234,6 +322,13 @@ async def serve_streams(
                 {"method": method, "params": params}, supported_modern_versions=SUPPORTED_VERSIONS
             )
             if isinstance(route, InboundLadderRejection):
+                if route.code == UNSUPPORTED_PROTOCOL_VERSION:
+                    raise era_refusal(
+                        method,
+                        params,
+                        legacy_allowed=allow_legacy_handshake,
+                        connection_era=era,
+                    )
                 raise MCPError(code=route.code, message=route.message, data=route.data)
             era = "modern"
             return await modern(dctx, method, params)

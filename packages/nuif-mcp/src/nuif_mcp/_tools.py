@@ -8,9 +8,11 @@ Outcomes:
 
 * success -> ``structuredContent`` (the core's ``to_dict()`` shape, checked against the declared
   output model) and one text block with the same JSON, compact;
-* bad input (arguments, document, patch, limits) -> a tool result with ``isError: true`` whose
-  text is ``str(NuifError)``, starting with the stable code (``NUIF_DUPLICATE_ID: ...``), and the
-  error's fields under ``_meta["dev.nuif/error"]``;
+* input the tool cannot process (arguments, document, patch, limits) -> a tool result with
+  ``isError: true`` whose text is ``str(NuifError)``, starting with the stable code
+  (``NUIF_DUPLICATE_ID: ...``), and the error's fields under ``_meta["dev.nuif/error"]``;
+  ``validate`` is the exception by design: an invalid document is a success (``valid: false``
+  and its diagnostics), and only bad arguments or a text over the inline limit are errors;
 * anything else is a server fault, raised to the request layer, which logs the traceback on stderr
   and answers JSON-RPC ``-32603`` without details.
 """
@@ -66,14 +68,54 @@ _ANNOTATIONS: dict[str, bool] = {
     "open_world_hint": False,
 }
 
-_ERRORS_NOTE = (
-    "On bad input the result has isError true and its text starts with a stable NUIF_* code, then "
-    "what is wrong and where (JSON Pointer, line, column), for example "
-    '"NUIF_DUPLICATE_ID: id \\"a\\" is used twice (at /root/children/1/id, line 1 column 52)": '
-    "fix the input and call again. NUIF_ARGUMENTS means the arguments themselves were wrong "
-    "(unknown name, wrong type); NUIF_TOO_LARGE means a text, or the patched document, would "
-    "exceed the 1 MiB inline limit; NUIF_LIMIT_WORK means a patch repeats more work than its size "
-    "allows: split it."
+#: The examples below are real output: tests/mcp/test_documented_examples.py keeps them so.
+_DUPLICATE_ID_ERROR = (
+    'NUIF_DUPLICATE_ID: id "a" is used twice (first at /root/children/0/id) '
+    "(at /root/children/1/id, line 1 column 84)"
+)
+_ARGUMENTS_ERROR = "NUIF_ARGUMENTS: unknown argument 'extra'"
+_DUPLICATE_ID_DIAGNOSTIC = (
+    '{"code":"NUIF_DUPLICATE_ID","message":"id \\"a\\" is used twice (first at '
+    '/root/children/0/id)","pointer":"/root/children/1/id","line":1,"column":84}'
+)
+
+_PATCH_ERROR = (
+    'NUIF_PATCH_NOT_FOUND: transactions/0/ops/0 (remove): no node has the id "zz" '
+    "(at /transactions/0/ops/0/id)"
+)
+_ARGUMENTS_NOTE = (
+    "NUIF_ARGUMENTS means the arguments themselves were wrong (unknown name, wrong type), for "
+    f"example `{_ARGUMENTS_ERROR}`"
+)
+_DOCUMENT_TOO_LARGE = "NUIF_TOO_LARGE means the document text is over the 1 MiB inline limit"
+
+
+def _errors_note(invalid: str, example: str, limits: str) -> str:
+    """How inspect, canonicalize and apply-patch report input they cannot process."""
+    return (
+        "Results: a successful call has isError false and structuredContent matching the output "
+        "schema (and the same JSON as text). Errors: when the input cannot be processed (bad "
+        f"arguments, {invalid}, a limit) the result has isError true and no "
+        "structuredContent; its text starts with a stable NUIF_* code, then says what is wrong and "
+        f"where (JSON Pointer, line, column), for example `{example}`: fix the input and call "
+        f"again. {_ARGUMENTS_NOTE}; {limits}."
+    )
+
+
+#: validate reports an invalid document as a normal result; only bad calls are errors.
+_VALIDATE_NOTE = (
+    "Results: an invalid document is a normal result, not an error: isError is false, `valid` is "
+    "false, `hash` is null and `diagnostics` lists every problem, for example "
+    f"`{_DUPLICATE_ID_DIAGNOSTIC}`. Errors: only a call the tool cannot process has isError true "
+    "(no structuredContent; the text starts with a stable NUIF_* code): "
+    f"{_ARGUMENTS_NOTE}; {_DOCUMENT_TOO_LARGE}."
+)
+_DOCUMENT_NOTE = _errors_note("an invalid document", _DUPLICATE_ID_ERROR, _DOCUMENT_TOO_LARGE)
+_PATCH_NOTE = _errors_note(
+    "an invalid document or patch",
+    _PATCH_ERROR,
+    "NUIF_TOO_LARGE means a text, or the patched document, would exceed the 1 MiB inline limit; "
+    "NUIF_LIMIT_WORK means a patch repeats more work than its size allows: split it",
 )
 
 
@@ -134,10 +176,10 @@ TOOLS: tuple[ToolSpec, ...] = (
         description=(
             "Check a NUIF document (a JSON UI tree of nodes with unique ids) against every rule of "
             "NUIF-0 and report all problems at once. The argument `document` holds the document's JSON "
-            "text. A well-formed call always succeeds: `valid` says whether the document is valid, "
-            "`hash` is its canonical hash when it is, and `diagnostics` lists each problem with a stable "
-            "code, a message, a JSON Pointer and a line/column. Use it before relying on a document "
-            "you wrote or received. " + _ERRORS_NOTE
+            "text. `valid` says whether the document is valid, `hash` is its canonical hash when it "
+            "is, and `diagnostics` lists each problem with a stable code, a message, a JSON Pointer "
+            "and a line/column. Use it before relying on a document you wrote or received. "
+            + _VALIDATE_NOTE
         ),
         arguments=ValidateArguments,
         result=ValidateResult,
@@ -152,7 +194,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             "root, and a bounded outline (id, kind, depth, child count per node, in document order; "
             "`max_outline_nodes` bounds it, `truncated` says it was cut). Use it to understand a large "
             "document cheaply before editing it. An invalid document is an error result (the first "
-            "problem); call validate to list all problems. " + _ERRORS_NOTE
+            "problem); call validate to list all problems. " + _DOCUMENT_NOTE
         ),
         arguments=InspectArguments,
         result=InspectResult,
@@ -165,7 +207,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             "Return the canonical text of a NUIF document (RFC 8785 JSON of the normalized document: "
             "sorted keys, no whitespace, empty attrs/children/meta removed), its hash "
             '("sha256:<hex>") and whether the input differed from it. Documents with the same meaning '
-            "have the same canonical text and hash, so compare documents by hash. " + _ERRORS_NOTE
+            "have the same canonical text and hash, so compare documents by hash. " + _DOCUMENT_NOTE
         ),
         arguments=CanonicalizeArguments,
         result=CanonicalizeResult,
@@ -182,7 +224,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             "`patch` the patch's JSON text; operations address nodes by id. The patch is atomic: if any "
             "operation fails nothing is applied and the error names the operation "
             "(transactions/<i>/ops/<j>). If the patch has a `base`, it must equal the document's hash "
-            "(NUIF_PATCH_BASE_MISMATCH otherwise). " + _ERRORS_NOTE
+            "(NUIF_PATCH_BASE_MISMATCH otherwise). " + _PATCH_NOTE
         ),
         arguments=ApplyPatchArguments,
         result=ApplyPatchResult,
