@@ -772,7 +772,9 @@ class Session:
             if transactions:
                 self._canonical = self._hash = None
             canonical = self.canonical()
-            if len(canonical) > limit:  # the running size makes this unreachable; kept as a guard
+            # the running size refused every operation that would pass the limit; what is left
+            # is an input whose canonical text is already over it (numbers such as 1e20 grow)
+            if len(canonical) > limit:
                 raise NuifError(
                     "NUIF_TOO_LARGE",
                     f"the patched document would be {len(canonical)} bytes of canonical text; "
@@ -1377,17 +1379,18 @@ class Session:
                 "NUIF_SCHEMA", f'"meta" must stay an object; the patch makes it {_json_type(new)}',
                 "/patch",
             )
-        size = (self._meta_size if present else 2) + delta
+        # the document holds "meta":…, only while the object is not empty (absent = {})
+        old_size = self._meta_size if present else 2
+        size = old_size + delta
+        before = old_size + _META_WRAP if present else 0
+        after = size + _META_WRAP if new else 0
+        self._size += after - before
         if new:
-            self._size += size + _META_WRAP - ((self._meta_size + _META_WRAP) if present else 0)
             if new is not old:
                 self._dset(doc, "meta", new)
-            self._meta_size = size
-        else:
-            if present:
-                self._size -= self._meta_size + _META_WRAP
-                self._ddel(doc, "meta")
-            self._meta_size = 0
+        elif present:
+            self._ddel(doc, "meta")
+        self._meta_size = size if new else 0
         return {"op": "meta", "patch": undo or []}
 
     def _op_test(self, op: _Op, counts: _Counts, inv: bool) -> None:
