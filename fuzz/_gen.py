@@ -347,6 +347,21 @@ def patch(fdp: FDP, ids: list[str], attrs: list[str], base: str | None) -> dict[
     return out
 
 
+def document_and_patch(fdp: FDP) -> tuple[Any, bytes, dict[str, Any]]:
+    """The patch targets' recipe: limits (``limits``), a generated document's text, and a patch
+    aimed at its ids and attributes whose ``base`` is right, wrong or absent."""
+    import _common as c
+    import nuif_core
+
+    lim = limits(fdp)
+    gen = DocGen(fdp, broken=fdp.ConsumeIntInRange(0, 15) == 0)
+    doc_value = gen.document()
+    doc = to_text(fdp, doc_value)
+    ids, attrs = ids_and_attrs(doc_value)
+    h = c.outcome(nuif_core.document_hash, doc, limits=lim)
+    return lim, doc, patch(fdp, ids, attrs, h[1] if h[0] == "ok" else None)
+
+
 def ids_and_attrs(doc: Any) -> tuple[list[str], list[str]]:
     ids: list[str] = []
     attrs: list[str] = []

@@ -90,9 +90,8 @@ from typing import Any, NamedTuple
 
 import _common as c  # first: it instruments nuif_core for coverage as it imports it
 import atheris
-from _gen import DocGen, ids_and_attrs, pick, to_text
+from _gen import DocGen, document_and_patch, pick, to_text
 from _gen import limits as gen_limits
-from _gen import patch as gen_patch
 from _gen import value as gen_value
 from nuif_core import Limits, Session, _codec, _cost, _patch
 from run import INPUT_TIMEOUT
@@ -689,13 +688,7 @@ def big_value_recipe(fdp: Any) -> tuple[bytes, bytes]:
 
 def general_recipe(fdp: Any) -> tuple[bytes, bytes, Limits | None]:
     """The patch target's generator (patch as text)."""
-    lim = gen_limits(fdp)
-    gen = DocGen(fdp, broken=fdp.ConsumeIntInRange(0, 15) == 0)
-    doc_value = gen.document()
-    doc = to_text(fdp, doc_value)
-    ids, attrs = ids_and_attrs(doc_value)
-    h = c.outcome(nc.document_hash, doc, limits=lim)
-    p = gen_patch(fdp, ids, attrs, h[1] if h[0] == "ok" else None)
+    lim, doc, p = document_and_patch(fdp)
     return doc, to_text(fdp, p), lim
 
 

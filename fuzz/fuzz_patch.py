@@ -27,7 +27,7 @@ import json
 import _common as c
 import atheris
 
-from _gen import DocGen, ids_and_attrs, limits, patch as gen_patch, to_text
+from _gen import document_and_patch, to_text
 
 nc = c.nuif_core
 #: patches nest a few levels below the document: the engine writes and reads them with this slack
@@ -110,13 +110,7 @@ def TestOneInput(data: bytes) -> None:
         check(doc, patch)
         return
     fdp = atheris.FuzzedDataProvider(data[1:])
-    lim = limits(fdp)
-    gen = DocGen(fdp, broken=fdp.ConsumeIntInRange(0, 15) == 0)
-    doc_value = gen.document()
-    doc = to_text(fdp, doc_value)
-    ids, attrs = ids_and_attrs(doc_value)
-    h = c.outcome(nc.document_hash, doc, limits=lim)
-    p = gen_patch(fdp, ids, attrs, h[1] if h[0] == "ok" else None)
+    lim, doc, p = document_and_patch(fdp)
     if fdp.ConsumeIntInRange(0, 3) == 0:
         check(doc, p, lim)  # as a mapping
     else:
