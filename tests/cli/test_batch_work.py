@@ -199,6 +199,8 @@ def test_in_place_refuses_jsonl_and_other_operations(nuif, tmp_path: Path) -> No
     assert r.code == 2 and "JSON Lines" in r.err
     assert nuif("batch", "hash", "-i", str(tmp_path / "a.jsonl"), "--serial").code == 2
     assert nuif("batch", "hash", str(tmp_path / "a.jsonl"), "--serial", "--partition-size", "0").code == 2
+    r = nuif("batch", "hash", "-", "--serial", stdin=document(1))
+    assert r.code == 2 and "not stdin" in r.err and r.out == b""
 
 
 def test_parquet_report_holds_the_same_records(nuif, tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ def cluster():
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
         silence_logs=50,  # the killed worker's noise stays out of the test output
     ) as cl, Client(cl, set_as_default=False, timeout=60) as client:
         client.wait_for_workers(2, timeout=60)

@@ -103,6 +103,8 @@ class ClusterError(Exception):
 def cmd_batch(args: argparse.Namespace) -> int:
     from ._io import UsageError
 
+    if "-" in args.inputs:
+        raise UsageError("nuif batch reads files (workers open them), not stdin ('-')")
     if args.in_place and args.operation != "canonicalize":
         raise UsageError("--in-place belongs to 'nuif batch canonicalize'")
     if args.in_place and args.jsonl:
@@ -184,7 +186,10 @@ class _engine:
                     threads_per_worker=1,
                     processes=True,
                     host="127.0.0.1",
-                    dashboard_address=None,
+                    # no dashboard; the scheduler's small HTTP server (health, metrics) on a free
+                    # port of 127.0.0.1, not on 8787, which another cluster may hold
+                    dashboard_address="127.0.0.1:0",
+                    scheduler_kwargs={"dashboard": False},
                     silence_logs=logging.ERROR,
                 )
                 self.client = Client(self.cluster, set_as_default=False)
