@@ -136,12 +136,19 @@ def cmd_batch(args: argparse.Namespace) -> int:
             )
     total_bytes = sum(item.size for item in items)
 
+    # the report file is opened first: an unwritable -o fails before any cluster starts
+    writer = _writer(fmt, args.output)
     try:
         with _engine(args) as (client, workers):
-            return _run(args, fmt, items, total_bytes, client, workers)
+            status = _run(args, writer, items, total_bytes, client, workers)
     except ClusterError as exc:
+        writer.abort()
         _cluster_fail(args, exc)
         return EXIT_CLUSTER
+    except BaseException:
+        writer.abort()
+        raise
+    return status
 
 
 def _cluster_fail(args: argparse.Namespace, exc: BaseException) -> None:
@@ -219,7 +226,7 @@ class _engine:
 
 def _run(
     args: argparse.Namespace,
-    fmt: str,
+    writer: Any,
     items: list[Any],
     total_bytes: int,
     client: Any,
@@ -243,13 +250,11 @@ def _run(
         else None,
         items=items,
     )
-    writer = _writer(fmt, args.output)
     try:
         for record in _counted(records, summary):
             writer.write(record)
     except BaseException as exc:
         progress.clear()
-        writer.abort()
         if isinstance(exc, (KeyboardInterrupt, BrokenPipeError, SystemExit)):
             raise
         if client is None:
@@ -503,13 +508,16 @@ def _temporary(path: str) -> Any:
     import tempfile
 
     target = os.path.realpath(path)
-    return tempfile.NamedTemporaryFile(
-        "wb",
-        prefix="." + os.path.basename(target) + ".",
-        suffix=".nuif-tmp",
-        dir=os.path.dirname(target) or ".",
-        delete=False,
-    )
+    try:
+        return tempfile.NamedTemporaryFile(
+            "wb",
+            prefix="." + os.path.basename(target) + ".",
+            suffix=".nuif-tmp",
+            dir=os.path.dirname(target) or ".",
+            delete=False,
+        )
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot write the report: {exc.strerror}", path) from None
 
 
 def _commit(fh: Any, tmp: str, path: str) -> None:
