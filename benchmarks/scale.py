@@ -23,7 +23,15 @@ which gives its fixed cost (process start, imports, connecting, the first task's
 ``per-document µs`` = (T(N) − T(1)) ÷ N of wall time; ``worker µs`` multiplies that by the worker
 count (what the documents cost in worker time); the engine's overhead per document is the Dask
 run's worker µs minus the serial run's µs (scheduling, serialization of results, the client
-writing the report, on 2 cores that also run the client).
+writing the report, on 2 cores that also run the client).  ``nuif process CPU µs`` is the CPU
+time of the ``nuif`` process itself per document (user + system, from ``getrusage`` of the
+children this script waited for; for ``hash -j 2`` and ``batch -j 2`` that includes the worker
+processes the command started and reaped); on a standing cluster it is the client's share alone,
+the figure that bounds how many documents a second one client can take from any number of
+workers.  ``cluster CPU µs`` (standing cluster only) is the CPU time the scheduler and the
+workers used, read from their own processes before and after the run; the engine's **CPU
+overhead** per document = nuif process CPU + cluster CPU − the ``--serial`` run's CPU, which a
+loaded machine does not inflate the way it inflates wall time.
 """
 
 from __future__ import annotations
@@ -31,12 +39,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import nuif_core
 
@@ -73,13 +83,31 @@ def make_corpus(root: Path, n: int) -> tuple[Path, Path, Path]:
     return docs, jsonl, one
 
 
-def timed(argv: list[str]) -> tuple[float, bytes]:
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _own_cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def cluster_cpu(client: Any) -> float:
+    """CPU seconds the scheduler and the workers have used so far (their own processes)."""
+    workers = client.run(_own_cpu)
+    return sum(workers.values()) + client.run_on_scheduler(_own_cpu)
+
+
+def timed(argv: list[str]) -> tuple[float, float, bytes]:
+    """Wall seconds, CPU seconds of the process (and of the children it waited for), stdout."""
+    cpu = _cpu()
     start = time.perf_counter()
     proc = subprocess.run(argv, capture_output=True, timeout=900, env=ENV)
     elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{argv} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
-    return elapsed, proc.stdout
+    return elapsed, _cpu() - cpu, proc.stdout
 
 
 def files_of(docs: Path) -> list[str]:
@@ -136,12 +164,19 @@ def main(argv: list[str] | None = None) -> int:
             reference: list[str | None] | None = None
             reports: dict[str, bytes] = {}
             for name, full, single, workers in configs:
-                times, fixed = [], []
+                times, fixed, cpus, fixed_cpus, ccpus, fixed_ccpus = [], [], [], [], [], []
+                standing = "--scheduler" in full
                 for _ in range(args.rounds):
-                    t, out = timed(full)
+                    before = cluster_cpu(client) if standing else 0.0
+                    t, c, out = timed(full)
+                    ccpus.append(cluster_cpu(client) - before if standing else 0.0)
                     times.append(t)
-                    f, _ = timed(single)
+                    cpus.append(c)
+                    before = cluster_cpu(client) if standing else 0.0
+                    f, fc, _ = timed(single)
+                    fixed_ccpus.append(cluster_cpu(client) - before if standing else 0.0)
                     fixed.append(f)
+                    fixed_cpus.append(fc)
                 if "batch" in name:
                     got = hashes_from_report(out)
                     kind = "jsonl" if "JSON Lines" in name else "files"
@@ -156,12 +191,16 @@ def main(argv: list[str] | None = None) -> int:
                     raise SystemExit(f"{name}: other hashes than the first configuration")
                 t, f = statistics.median(times), statistics.median(fixed)
                 per_doc = (t - f) / len(files)
+                cpu_per_doc = (statistics.median(cpus) - statistics.median(fixed_cpus)) / len(files)
+                cluster_per_doc = (statistics.median(ccpus) - statistics.median(fixed_ccpus)) / len(files)
                 rows.append({
                     "configuration": name, "workers": workers, "seconds": round(t, 3),
                     "documents_per_second": round(len(files) / t),
                     "fixed_seconds": round(f, 3),
                     "per_document_us": round(per_doc * 1e6, 1),
                     "worker_us_per_document": round(per_doc * workers * 1e6, 1),
+                    "process_cpu_us_per_document": round(cpu_per_doc * 1e6, 1),
+                    "cluster_cpu_us_per_document": round(cluster_per_doc * 1e6, 1) if standing else None,
                 })
                 print(f"  {name}: {t:.2f} s", file=sys.stderr)
     serial = {r["configuration"]: r for r in rows}
@@ -171,13 +210,23 @@ def main(argv: list[str] | None = None) -> int:
                           else "nuif batch --serial (files)"]
             r["engine_overhead_us_per_document"] = round(
                 r["worker_us_per_document"] - base["per_document_us"], 1)
+            if r["cluster_cpu_us_per_document"] is not None:
+                r["engine_cpu_overhead_us_per_document"] = round(
+                    r["process_cpu_us_per_document"] + r["cluster_cpu_us_per_document"]
+                    - base["process_cpu_us_per_document"], 1)
     print(f"\n{len(files)} documents, {mb:.1f} MB, median of {args.rounds} runs, wall time with start-up\n")
-    print("| configuration | workers | s | documents/s | fixed s (1 document) | µs per document | worker µs per document | engine overhead µs per document |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| configuration | workers | s | documents/s | fixed s (1 document) | µs per document "
+          "| worker µs per document | engine overhead µs per document | nuif process CPU µs per document "
+          "| cluster CPU µs per document | engine CPU overhead µs per document |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
+        overhead = r.get("engine_overhead_us_per_document")
         print(f"| {r['configuration']} | {r['workers']} | {r['seconds']:.2f} | {r['documents_per_second']:,} | "
               f"{r['fixed_seconds']:.2f} | {r['per_document_us']:.0f} | {r['worker_us_per_document']:.0f} | "
-              f"{r.get('engine_overhead_us_per_document', '—') if 'engine_overhead_us_per_document' not in r else format(r['engine_overhead_us_per_document'], '.0f')} |")
+              f"{'—' if overhead is None else format(overhead, '.0f')} | "
+              f"{r['process_cpu_us_per_document']:.0f} | "
+              f"{'—' if r['cluster_cpu_us_per_document'] is None else format(r['cluster_cpu_us_per_document'], '.0f')} | "
+              f"{'—' if 'engine_cpu_overhead_us_per_document' not in r else format(r['engine_cpu_overhead_us_per_document'], '.0f')} |")
     if args.json:
         Path(args.json).write_text(json.dumps({"documents": len(files), "mb": mb, "rows": rows}, indent=2))
     return 0
