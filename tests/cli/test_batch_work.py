@@ -288,3 +288,18 @@ def test_frame_records_keep_the_index() -> None:
     assert pd.isna(frame["hash"].iloc[1]) and pd.isna(frame["changed"].iloc[1])
     assert json.loads(frame["diagnostics"].iloc[1])[0]["code"] == "NUIF_PARSE"
     assert list(frame["changed"])[::2] == [False, True]
+
+
+def test_a_local_cluster_that_cannot_start_is_a_cluster_error(nuif, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    distributed = pytest.importorskip("distributed")
+    (tmp_path / "a.json").write_bytes(document(1))
+
+    def no_cluster(*args, **kwargs):
+        raise RuntimeError("Nanny failed to start.")
+
+    monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
+    monkeypatch.delenv("NUIF_SCHEDULER", raising=False)
+    r = nuif("batch", "validate", str(tmp_path / "a.json"), "-j", "1", "-o", str(tmp_path / "r.jsonl"))
+    assert r.code == 3
+    assert "nuif: NUIF_CLUSTER: cannot start a local cluster: Nanny failed to start." in r.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]  # no report, no temporary file

@@ -205,6 +205,9 @@ class _engine:
         except VersionMismatch as exc:
             self.__exit__(None, None, None)
             raise ClusterError(str(exc)) from exc
+        except RuntimeError as exc:  # a local cluster whose workers failed to start
+            self.__exit__(None, None, None)
+            raise ClusterError(f"cannot start a local cluster: {exc}") from exc
         except (OSError, TimeoutError) as exc:
             self.__exit__(None, None, None)
             where = f"the scheduler at {address}" if address else "a local cluster"
