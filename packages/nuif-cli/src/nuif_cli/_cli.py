@@ -197,6 +197,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON summary per line")
     p.set_defaults(run=cmd_verify)
 
+    from ._batch_cmd import add_parser as add_batch  # nuif batch: Dask (docs/scale.md)
+
+    add_batch(sub, common)
+
     p = add("demo", "a short end-to-end run on a bundled example document")
     p.add_argument("--dir", metavar="DIR", help="keep the files in DIR (default: a temporary directory)")
     p.set_defaults(run=cmd_demo)
