@@ -87,7 +87,7 @@ def _python_validate(data: bytes, limits: Limits, max_diagnostics: int = 100) ->
     except NuifError as err:
         return ValidationReport(False, None, (Diagnostic.from_error(err),))
     if checker.found:
-        return ValidationReport(False, None, checker.diagnostics(data), checker.truncated)
+        return ValidationReport(False, None, _document.diagnostics(checker, data), checker.truncated)
     return ValidationReport(True, hash_bytes(_codec.dumps(normalize(value), limits.max_depth)))
 
 

@@ -44,6 +44,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import IO, Any, Union
 
+from ._document import canonicalize, dumps, loads
 from ._errors import NuifError, escape_pointer
 from ._limits import Limits, resolve_limits as _limits
 
@@ -263,8 +264,6 @@ class _NameSet:
 
 
 def _document_canonical(document: Any, limits: Limits) -> tuple[bytes, str]:
-    from . import canonicalize  # late: the package module is imported by nuif_core itself
-
     result = canonicalize(document, limits=limits)
     if result.changed:
         # a double in [2^53, 1e21) is written as an integer literal that the strict reader
@@ -282,8 +281,6 @@ def _document_canonical(document: Any, limits: Limits) -> tuple[bytes, str]:
 
 
 def _manifest_bytes(document_hash: str, assets: Mapping[str, tuple[str, int]]) -> bytes:
-    from . import dumps
-
     return dumps(
         {
             "nuif_package": 0,
@@ -1110,8 +1107,6 @@ class _Reader:
             )
 
     def manifest(self) -> tuple[dict[str, Any], bytes]:
-        from . import dumps, loads
-
         data, _, _ = self.inflate(MANIFEST_NAME, None, None, keep=True)
         try:
             value = loads(data, limits=self.limits)
@@ -1144,8 +1139,6 @@ class _Reader:
         return value, data
 
     def document(self, manifest: Mapping[str, Any]) -> tuple[bytes, str]:
-        from . import canonicalize
-
         data, _, _ = self.inflate(DOCUMENT_NAME, None, "/document", keep=True)
         try:
             result = canonicalize(data, limits=self.limits)
