@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from nuif_strategies import attr_names, ids, kinds, text, values
 
 import nuif_core
-from nuif_core import Limits, NuifError, _codec, _codec_py, _document
+from nuif_core import Limits, NuifError, _codec, _document
 from nuif_core._document import Diagnostic, ValidationReport, hash_bytes, normalize
 
-_speedups = pytest.importorskip("nuif_core._speedups")
+_speedups = _codec.compiled() or pytest.skip("the compiled codec is not built", allow_module_level=True)
+_codec_py = _codec.twin()
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -10,12 +10,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nuif_core import NuifError, _codec, _codec_py, apply_patch, canonicalize
+from nuif_core import NuifError, _codec, apply_patch, canonicalize
 from nuif_core import _splice
 from nuif_core._limits import resolve_limits as _limits
 from nuif_core._session import Session
 
 from .test_patch_properties import IDS, as_patch, documents, operations, render, split
+
+_codec_py = _codec.twin()
 
 SETTINGS = settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
