@@ -11,6 +11,7 @@ on a small tree with one violation, so that it is shown to fail.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -213,11 +214,46 @@ def test_a_codec_imported_outside_the_selection_is_found(tmp_path):
     ]
 
 
-@pytest.mark.parametrize("module", ["_errors", "_limits", "_rfc8785", "_messages", "_undo", "_cost"])
+LOWEST = ["_errors", "_limits", "_cost", "_rfc8785", "_messages", "_undo", "_values"]
+
+
+@pytest.mark.parametrize("module", LOWEST)
 def test_the_lowest_layers_import_nothing_above_them(module):
-    # the bottom of docs/architecture.md's order: errors, limits, spelling, messages (and the two
-    # self-contained helpers) import only from below
-    order = ["_errors", "_limits", "_cost", "_rfc8785", "_messages", "_undo"]
+    # the bottom of docs/architecture.md's order: errors, limits, spelling, messages (and the
+    # self-contained helpers beside them) import only from below
+    order = LOWEST
     below = set(order[: order.index(module)])
     imported = {t for t, _, _ in _graph(CORE)[module]}
     assert imported <= below, imported - below
+
+
+def test_the_map_names_every_module():
+    # docs/architecture.md answers "where does X live": every module of the core is on it
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = [p.name for p in sorted(CORE.glob("*.py")) if f"`{p.name}`" not in text]
+    assert missing == []
+
+
+def test_what_the_compiled_codec_takes_from_the_python_side_exists():
+    # the compiled codec (its .pyx and .pxi parts) imports a few names from the layers below it
+    # and reads some off the twin on its slow paths (``_tw().NAME``, ``self.syntax("NAME")``):
+    # every one must still be where it looks, or its first error would raise AttributeError
+    import importlib
+
+    from nuif_core import _codec
+
+    sources = [p.read_text(encoding="utf-8") for p in sorted(CORE.rglob("*.py[xi]"))]
+    assert sources
+    imported = [
+        (module, name.strip())
+        for text in sources
+        for module, names in re.findall(r"^from nuif_core\.(\w+) import ([\w, ]+)$", text, re.M)
+        for name in names.split(",")
+    ]
+    assert imported  # the pattern still finds the import lines
+    for module, name in imported:
+        assert hasattr(importlib.import_module(f"nuif_core.{module}"), name), (module, name)
+    twin = _codec.twin()
+    for text in sources:
+        for name in re.findall(r"_tw\(\)\.(\w+)", text) + re.findall(r'\bsyntax\("(\w+)"', text):
+            assert hasattr(twin, name), name

@@ -66,11 +66,13 @@ __all__ = [
     "inspect_summary", "loads", "node_spans", "valid_report",
 ]
 
-# The compiled codec (``_speedups.pyx``) reads these three under their old private names on its
-# slow paths (``_tw()._quote`` …); they go when it takes them from ``_messages``/``_rfc8785``.
+# The compiled codec (``_speedups.pyx``) reads these off this module on its slow paths
+# (``_tw()._quote`` …): three under their old private names, and the two message helpers this
+# module does not call itself.  They go when it takes them from ``_messages``/``_rfc8785``.
 _quote = quote
 _short = short
 _utf16_key = utf16_key
+FOR_THE_COMPILED_CODEC = (big_integer_message, int_shown)
 
 _WS = re.compile(r"[ \t\n\r]*")
 _PLAIN = re.compile(r'[^"\\\x00-\x1f]*')
@@ -258,7 +260,6 @@ class _Parser:
 
     def string(self, i: int) -> tuple[str, int]:
         text = self.text
-        start = i
         i += 1
         j = _PLAIN.match(text, i).end()  # type: ignore[union-attr]
         if j < len(text) and text[j] == '"':

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
-    "ERROR_CODES", "NuifError", "escape_pointer", "join_pointer", "line_column", "text_error",
+    "ERROR_CODES", "NuifError", "error_dict", "escape_pointer", "join_pointer", "line_column", "text_error",
 ]
 
 #: Every stable error code, with the one-line meaning documented in docs/errors.md.
@@ -139,13 +139,14 @@ class NuifError(ValueError):
 
     def to_dict(self) -> dict[str, Any]:
         """The error as a JSON-ready mapping (the shape every surface uses)."""
-        return {
-            "code": self.code,
-            "message": self.message,
-            "pointer": self.pointer,
-            "line": self.line,
-            "column": self.column,
-        }
+        return error_dict(self.code, self.message, self.pointer, self.line, self.column)
+
+
+def error_dict(
+    code: str, message: str, pointer: str | None, line: int | None, column: int | None
+) -> dict[str, Any]:
+    """An error or a diagnostic as a JSON-ready mapping (the shape every surface uses)."""
+    return {"code": code, "message": message, "pointer": pointer, "line": line, "column": column}
 
 
 def _rebuild(code: str, message: str, pointer: str | None, line: int | None, column: int | None) -> NuifError:

@@ -39,17 +39,11 @@ from ._errors import NuifError, join_pointer
 from ._messages import quote
 from ._schema import json_type
 from ._undo import MISSING, Inserted, Removed, SetItem
+from ._values import CONTAINERS, copy_json, json_equal
 
 __all__ = [
-    "apply_json_patch",
-    "compile_json_patch",
-    "copy_json",
-    "json_equal",
-    "parse_pointer",
-    "resolve_pointer",
-    "run_json_patch",
-    "value_depth",
-    "value_height",
+    "Env", "apply_json_patch", "compile_json_patch", "parse_pointer", "resolve_pointer",
+    "run_json_patch", "run_tracked",
 ]
 
 _INDEX_RE = re.compile(r"0|[1-9][0-9]*", re.ASCII)
@@ -63,89 +57,6 @@ _NEEDS = {
     "copy": ("from",),
     "remove": (),
 }
-
-
-# ---------------------------------------------------------------------------------------------
-# JSON values: equality, copy, depth
-
-
-def json_equal(a: Any, b: Any) -> bool:
-    """Equality of two JSON values as their canonical (RFC 8785) forms compare.
-
-    ``True`` is not ``1``, ``1`` equals ``1.0``, object member order does not matter, array order
-    does.  Iterative: no recursion limit.
-    """
-    stack = [(a, b)]
-    pop = stack.pop
-    push = stack.append
-    while stack:
-        x, y = pop()
-        tx = type(x)
-        ty = type(y)
-        if tx is str:
-            if ty is not str or x != y:
-                return False
-        elif tx is bool or x is None or ty is bool or y is None:
-            if x is not y:
-                return False
-        elif tx is int or tx is float:
-            if (ty is not int and ty is not float) or x != y:
-                return False
-        elif tx is dict:
-            if ty is not dict or len(x) != len(y):
-                return False
-            for k, v in x.items():
-                if k not in y:
-                    return False
-                push((v, y[k]))
-        elif tx is list:
-            if ty is not list or len(x) != len(y):
-                return False
-            push_all = stack.extend
-            push_all(zip(x, y))
-        else:  # pragma: no cover - values come from the strict parser
-            if x != y:
-                return False
-    return True
-
-
-def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON value (dicts and lists are new; scalars are shared)."""
-    t = type(value)
-    if t is dict:
-        return {k: (copy_json(v) if type(v) in _CONTAINERS else v) for k, v in value.items()}
-    if t is list:
-        return [copy_json(v) if type(v) in _CONTAINERS else v for v in value]
-    return value
-
-
-_CONTAINERS = (dict, list)
-
-
-def value_height(value: Any) -> tuple[int, int]:
-    """``(value_depth(value), number of arrays and objects and members walked)``."""
-    t = type(value)
-    if t is not dict and t is not list:
-        return 0, 1
-    deepest = 0
-    count = 0
-    stack = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if d > deepest:
-            deepest = d
-        items = v.values() if type(v) is dict else v
-        count += 1 + len(items)
-        for x in items:
-            tx = type(x)
-            if tx is dict or tx is list:
-                stack.append((x, d + 1))
-    return deepest, count
-
-
-def value_depth(value: Any) -> int:
-    """Nesting of arrays and objects in ``value`` (a scalar is 0, ``[]`` is 1, ``[[1]]`` is 2)."""
-    return value_height(value)[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -619,7 +530,7 @@ def _copy(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, 
     run.member = "/path"
     data = run.placed(original, tokens, k, name, "/from")
     run.charge((DUMPS_UNITS + 1) * len(data))  # written, then read back
-    copied = run.loads(data, run.env.max_depth) if type(original) in _CONTAINERS else original
+    copied = run.loads(data, run.env.max_depth) if type(original) in CONTAINERS else original
     return _add_tracked(run, doc, tokens, path, copied, len(data))
 
 
@@ -634,7 +545,7 @@ def _move(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, 
     moved, change = run.take(parent, key)
     run.member = "/path"
     try:
-        if len(tokens) > len(source) and type(moved) in _CONTAINERS:
+        if len(tokens) > len(source) and type(moved) in CONTAINERS:
             run.charge(DUMPS_UNITS * len(run.placed(moved, tokens, k, name, "/path")))
         doc, add_undo = _add_tracked(run, doc, tokens, path, moved, 0)
     except (_PointerError, NuifError):

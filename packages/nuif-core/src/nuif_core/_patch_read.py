@@ -22,7 +22,8 @@ from typing import Any
 from . import _codec
 from ._document import as_bytes
 from ._errors import NuifError
-from ._jsonpatch import compile_json_patch, value_depth
+from ._jsonpatch import compile_json_patch
+from ._values import value_depth
 from ._limits import Limits, resolve_limits
 from ._messages import quote
 from ._rfc8785 import number_text

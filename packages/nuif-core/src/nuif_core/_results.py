@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import NuifError
+from ._errors import NuifError, error_dict
 
 __all__ = [
     "CanonicalResult", "Diagnostic", "Inspection", "NodeRef", "OutlineEntry", "PatchCounts",
@@ -38,13 +38,7 @@ class Diagnostic:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "message": self.message,
-            "pointer": self.pointer,
-            "line": self.line,
-            "column": self.column,
-        }
+        return error_dict(self.code, self.message, self.pointer, self.line, self.column)
 
     @classmethod
     def from_error(cls, err: NuifError) -> Diagnostic:

@@ -64,26 +64,26 @@ def id_problem(value: str) -> str | None:
     return None
 
 
+def _name_problem(what: str, value: str, maximum: int, rule: re.Pattern[str], examples: str) -> str | None:
+    """Why ``value`` breaks a name rule (``rule`` over 1 to ``maximum`` characters), or None."""
+    if not 1 <= len(value) <= maximum or rule.fullmatch(value) is None:
+        return (
+            f"{what} {quote(value)} must be 1 to {maximum} characters matching "
+            f"^{rule.pattern}$ (like {examples})"
+        )
+    return None
+
+
 @functools.lru_cache(maxsize=4096)
 def kind_problem(value: str) -> str | None:
     """Why ``value`` is not a valid node kind, or None."""
-    if not 1 <= len(value) <= KIND_MAX or KIND_RE.fullmatch(value) is None:
-        return (
-            f"kind {quote(value)} must be 1 to {KIND_MAX} characters matching "
-            "^[a-z][a-z0-9-]*(?:[.:/][a-z][a-z0-9-]*)*$ (like button, ui:button, acme.cards/header)"
-        )
-    return None
+    return _name_problem("kind", value, KIND_MAX, KIND_RE, "button, ui:button, acme.cards/header")
 
 
 @functools.lru_cache(maxsize=4096)
 def attr_problem(value: str) -> str | None:
     """Why ``value`` is not a valid attribute name, or None."""
-    if not 1 <= len(value) <= ATTR_MAX or ATTR_RE.fullmatch(value) is None:
-        return (
-            f"attribute name {quote(value)} must be 1 to {ATTR_MAX} characters matching "
-            "^[A-Za-z_$@][A-Za-z0-9_$@.:-]*$ (like label, aria-label, on:click)"
-        )
-    return None
+    return _name_problem("attribute name", value, ATTR_MAX, ATTR_RE, "label, aria-label, on:click")
 
 
 class Checker:

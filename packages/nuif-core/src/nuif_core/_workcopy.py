@@ -18,7 +18,7 @@ from . import _codec
 from ._cost import DUMPS_UNITS, Meter
 from ._document import hash_bytes
 from ._errors import NuifError
-from ._jsonpatch import copy_json, value_depth, value_height
+from ._values import copy_json, value_depth, value_height
 from ._limits import Limits
 from ._messages import quote
 from ._patch_read import Op
