@@ -257,3 +257,33 @@ def test_what_the_compiled_codec_takes_from_the_python_side_exists():
     for text in sources:
         for name in re.findall(r"_tw\(\)\.(\w+)", text) + re.findall(r'\bsyntax\("(\w+)"', text):
             assert hasattr(twin, name), name
+
+
+def test_nuif_too_large_is_built_in_one_place():
+    # core, CLI and MCP build NUIF_TOO_LARGE with NuifError.too_large, so it reads one way: no
+    # other call anywhere in the packages passes the code
+    calls = [
+        f"{p.relative_to(REPO).as_posix()} {ast.unparse(node.func)}"
+        for p in sorted((REPO / "packages").glob("*/src/**/*.py"))
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and any(isinstance(a, ast.Constant) and a.value == "NUIF_TOO_LARGE" for a in node.args)
+    ]
+    assert calls == ["packages/nuif-core/src/nuif_core/_errors.py cls"]
+    too_large = [
+        p.relative_to(REPO).parts[1]
+        for p in sorted((REPO / "packages").glob("*/src/**/*.py"))
+        if ".too_large(" in p.read_text(encoding="utf-8")
+    ]
+    assert {"nuif-core", "nuif-cli", "nuif-mcp"} <= set(too_large)
+
+
+def test_the_too_large_builder_reads_one_way():
+    from nuif_core import NuifError
+
+    err = NuifError.too_large("the patch text is 9 bytes", 8, pointer="/x")
+    assert (err.code, err.message, err.pointer) == (
+        "NUIF_TOO_LARGE", "the patch text is 9 bytes; the limit is 8 bytes", "/x"
+    )
+    err = NuifError.too_large("a is 9 bytes", 8, limit_name="the inline limit", advice=": split it")
+    assert err.message == "a is 9 bytes; the inline limit is 8 bytes: split it"

@@ -86,7 +86,7 @@ def _is_nonchar(cp: int) -> bool:
 
 
 class _Parser:
-    __slots__ = ("data", "text", "max_depth", "path", "_byte_offsets")
+    __slots__ = ("data", "text", "max_depth", "path")
 
     def __init__(self, data: bytes, text: str, max_depth: int) -> None:
         self.data = data

@@ -178,8 +178,7 @@ class Checker:
         for key, value in node.items():
             if key == "id":
                 at = pointer + "/id"
-                if not isinstance(value, str):
-                    self.add("NUIF_SCHEMA", f'"id" must be a string, found {json_type(value)}', at)
+                if not self._string(key, value, at):
                     continue
                 problem = id_problem(value)
                 if problem is not None:
@@ -194,8 +193,7 @@ class Checker:
                     self.ids[value] = at
             elif key == "kind":
                 at = pointer + "/kind"
-                if not isinstance(value, str):
-                    self.add("NUIF_SCHEMA", f'"kind" must be a string, found {json_type(value)}', at)
+                if not self._string(key, value, at):
                     continue
                 problem = kind_problem(value)
                 if problem is not None:
@@ -225,6 +223,13 @@ class Checker:
                     pointer + "/" + escape_pointer(key),
                     True,
                 )
+
+    def _string(self, key: str, value: Any, at: str) -> bool:
+        """Whether member ``key`` is a string (NUIF_SCHEMA at ``at`` when it is not)."""
+        if isinstance(value, str):
+            return True
+        self.add("NUIF_SCHEMA", f'"{key}" must be a string, found {json_type(value)}', at)
+        return False
 
     def located(self, data: bytes | None) -> list[tuple[str, str, str, int | None, int | None]]:
         """The findings as ``(code, message, pointer, line, column)``, located in ``data`` when
