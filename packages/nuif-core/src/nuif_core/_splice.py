@@ -15,19 +15,9 @@ from ._errors import NuifError
 from ._limits import Limits
 from ._patch_read import Transaction
 from ._session import Session
+from ._workcopy import AFTER_META, ATTRS_HEAD, META_PREFIX, ROOT_PREFIX
 
 __all__ = ["SpliceSession", "spliceable"]
-
-# The canonical layout of a document (NUIF-0 §3, RFC 8785 member order): ``{"meta":…,"nuif":0,
-# "root":{…}}`` or ``{"nuif":0,"root":{…}}``, and a node ``{"attrs":{…},…`` or ``{…``.
-#: what stands before the meta object
-_META_PREFIX = b'{"meta":'
-#: what stands between the meta object and the root node
-_AFTER_META = b',"nuif":0,"root":'
-#: what stands before the root node of a document without meta
-_ROOT_PREFIX = b'{"nuif":0,"root":'
-#: what stands before a node's attributes object
-_ATTRS_HEAD = b'{"attrs":'
 
 
 #: operations that touch only one node's ``attrs`` or ``kind`` (or ``meta``): a patch made of
@@ -36,6 +26,8 @@ SPLICE_OPS = frozenset({"set", "unset", "edit", "retype", "test", "meta"})
 
 
 def spliceable(transactions: list[Transaction]) -> bool:
+    """Whether every operation is one a :class:`SpliceSession` runs (``test`` without ``hash``:
+    a node hash needs the node's whole subtree)."""
     for tx in transactions:
         for op in tx.ops:
             if op.name not in SPLICE_OPS or (op.name == "test" and "hash" in op.args):
@@ -72,9 +64,9 @@ class SpliceSession(Session):
             for tx in transactions:
                 for op in tx.ops:
                     if op.name == "meta":
-                        if not meta_loaded and root_start > len(_ROOT_PREFIX):
-                            meta_end = root_start - len(_AFTER_META)
-                            doc["meta"] = loads(canonical[len(_META_PREFIX) : meta_end], depth)
+                        if not meta_loaded and root_start > len(ROOT_PREFIX):
+                            meta_end = root_start - len(AFTER_META)
+                            doc["meta"] = loads(canonical[len(META_PREFIX) : meta_end], depth)
                         meta_loaded = True
                         continue
                     nid = op.args["id"]
@@ -86,8 +78,9 @@ class SpliceSession(Session):
                     start, head_end, kind_start, kind_end, _ = span
                     node: dict[str, Any] = {}
                     if head_end - start > 1:  # the head is ``{"attrs":{…},``, not just ``{``
+                        attrs_start = start + len(ATTRS_HEAD)
                         attrs_end = head_end - 1  # before the comma
-                        node["attrs"] = loads(canonical[start + len(_ATTRS_HEAD) : attrs_end], depth)
+                        node["attrs"] = loads(canonical[attrs_start:attrs_end], depth)
                     node["id"] = nid
                     node["kind"] = canonical[kind_start + 1 : kind_end - 1].decode("ascii")
                     nodes[nid] = node
@@ -119,7 +112,7 @@ class SpliceSession(Session):
         pos = 0
         if self._meta_loaded:
             meta = self._doc.get("meta")
-            append(_META_PREFIX + dumps(meta, depth) + _AFTER_META if meta else _ROOT_PREFIX)
+            append(META_PREFIX + dumps(meta, depth) + AFTER_META if meta else ROOT_PREFIX)
             pos = self._root_start
         # a node's head and its kind are two separate edits: the node's children (which may be
         # edited too) lie between them
@@ -128,7 +121,7 @@ class SpliceSession(Session):
             start, head_end, kind_start, kind_end, _ = spans[nid]
             attrs = node.get("attrs")
             edits.append(
-                (start, head_end, _ATTRS_HEAD + dumps(attrs, depth) + b"," if attrs else b"{")
+                (start, head_end, ATTRS_HEAD + dumps(attrs, depth) + b"," if attrs else b"{")
             )
             edits.append((kind_start, kind_end, dumps(node["kind"], depth)))
         edits.sort()

@@ -24,7 +24,18 @@ from ._messages import quote
 from ._patch_read import Op
 from ._undo import MISSING, Entry, Inserted, Removed, SetItem, rollback
 
-__all__ = ["WorkingCopy"]
+__all__ = ["AFTER_META", "ATTRS_HEAD", "META_PREFIX", "ROOT_PREFIX", "WorkingCopy"]
+
+# The canonical layout of a document (NUIF-0 §3, RFC 8785 member order): ``{"meta":…,"nuif":0,
+# "root":{…}}`` or ``{"nuif":0,"root":{…}}``, and a node ``{"attrs":{…},…`` or ``{…``.
+#: what stands before the meta object
+META_PREFIX = b'{"meta":'
+#: what stands between the meta object and the root node
+AFTER_META = b',"nuif":0,"root":'
+#: what stands before the root node of a document without meta
+ROOT_PREFIX = b'{"nuif":0,"root":'
+#: what stands before a node's attributes object
+ATTRS_HEAD = b'{"attrs":'
 
 
 class _Order:
@@ -164,7 +175,7 @@ class WorkingCopy:
         out: list[bytes] = []
         append = out.append
         meta = doc.get("meta")
-        append(b'{"meta":' + dumps(meta, depth) + b',"nuif":0,"root":' if meta else b'{"nuif":0,"root":')
+        append(META_PREFIX + dumps(meta, depth) + AFTER_META if meta else ROOT_PREFIX)
         stack: list[Any] = [b"}", doc["root"]]
         pop = stack.pop
         push = stack.append
@@ -181,7 +192,7 @@ class WorkingCopy:
                 tail = hit[3]
             else:
                 nid = node["id"]
-                head = b'{"attrs":' + dumps(attrs, depth) + b"," if attrs else b"{"
+                head = ATTRS_HEAD + dumps(attrs, depth) + b"," if attrs else b"{"
                 tail = f'"id":"{nid}","kind":"{kind}"}}'.encode()
                 cache[nid] = (attrs, kind, head, tail)
             children = node.get("children")
