@@ -85,7 +85,8 @@ cdef extern from "nuif_float.h":
     int nuif_shortest_double(double x, char* buf) noexcept nogil
     int nuif_float_backend() noexcept nogil
 
-from nuif_core._errors import NuifError, describe_found, join_pointer, text_error
+from nuif_core._errors import NuifError, join_pointer, text_error
+from nuif_core._messages import describe_found
 # The twin (``_codec_py``) owns the message texts; it is imported on the first error only, so that
 # importing the compiled codec stays cheap.
 cdef object _twin_mod = None
