@@ -20,8 +20,7 @@ from typing import Any
 
 import pytest
 
-from dist_build import REPO
-
+REPO = Path(__file__).resolve().parents[2]
 WEB = REPO / "packages" / "nuif-web"
 LINES = WEB / "bin" / "nuif-web-lines.mjs"
 PYODIDE_PIN = json.loads((WEB / "package.json").read_text())["dependencies"]["pyodide"]
