@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-import select
+import queue
 import shutil
 import subprocess
+import threading
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,10 @@ def pyodide_dir() -> Path:
 
 
 class NodeLines:
-    """One ``nuif-web-lines.mjs`` process: requests out, answers in, every wait bounded."""
+    """One ``nuif-web-lines.mjs`` process: requests out, answers in, every wait bounded.
+
+    A thread reads the answers into a queue (``select`` on a buffered pipe would miss lines
+    already read ahead into the buffer)."""
 
     def __init__(self, wheel: Path) -> None:
         self.proc = subprocess.Popen(
@@ -63,15 +67,24 @@ class NodeLines:
             stderr=subprocess.PIPE,
         )
         self._ids = count()
+        self._lines: queue.Queue[bytes] = queue.Queue()
+        self._reader = threading.Thread(target=self._pump, daemon=True)
+        self._reader.start()
         self.ready = self._read(timeout=120)["ready"]
 
-    def _read(self, timeout: float) -> dict[str, Any]:
+    def _pump(self) -> None:
         assert self.proc.stdout is not None
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        if not ready:
-            raise AssertionError(f"nuif-web-lines gave no answer within {timeout} s")
-        line = self.proc.stdout.readline()
+        for line in self.proc.stdout:
+            self._lines.put(line)
+        self._lines.put(b"")  # the end
+
+    def _read(self, timeout: float) -> dict[str, Any]:
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"nuif-web-lines gave no answer within {timeout} s") from None
         if not line:
+            self._lines.put(b"")
             err = self.proc.stderr.read().decode() if self.proc.stderr else ""
             raise AssertionError(f"nuif-web-lines ended (status {self.proc.wait(10)}): {err}")
         return json.loads(line)
@@ -83,8 +96,7 @@ class NodeLines:
     def many(self, requests: list[tuple[str, list[Any]]], timeout: float = 300) -> list[dict[str, Any]]:
         """Send every request, then read every answer (in order)."""
         assert self.proc.stdin is not None
-        first = next(self._ids)
-        ids = [first] + [next(self._ids) for _ in requests[1:]]
+        ids = [next(self._ids) for _ in requests]
         text = "".join(
             json.dumps({"id": i, "op": op, "args": args}) + "\n" for i, (op, args) in zip(ids, requests)
         )
@@ -102,6 +114,7 @@ class NodeLines:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(timeout=30)
+        self._reader.join(timeout=30)
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream:
                 stream.close()
