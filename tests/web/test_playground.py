@@ -266,6 +266,26 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     assert json.loads(page.text_content("#diff-out")) == json.loads(nuif_core.diff(VALID, OTHER))
     shot("07-diff")
 
+    # --- a file dropped on the editor, and one opened with the file picker ----------------------
+    page.evaluate(
+        """([text]) => {
+            const data = new DataTransfer();
+            data.items.add(new File([text], "dropped.json", {type: "application/json"}));
+            const editor = document.querySelector("#doc-editor");
+            editor.dispatchEvent(new DragEvent("dragover", {dataTransfer: data, bubbles: true, cancelable: true}));
+            editor.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
+        }""",
+        [INVALID],
+    )
+    page.wait_for_function("document.querySelector('#verdict').classList.contains('bad')",
+                           timeout=WAIT_MS)
+    assert page.input_value("#doc") == INVALID and len(_diagnostics(page)) == 4
+    page.set_input_files("#doc-file", files=[
+        {"name": "picked.json", "mimeType": "application/json", "buffer": VALID.encode()}])
+    page.wait_for_function("document.querySelector('#verdict').classList.contains('good')",
+                           timeout=WAIT_MS)
+    assert page.input_value("#doc") == VALID and page.text_content("#hash") == expected.hash
+
     # --- a phone's width: one column, nothing wider than the screen -----------------------------
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_timeout(200)  # layout settles (no assertion depends on the time)
@@ -275,8 +295,23 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
 
     assert errors == []
     assert offsite == []  # every file came from the playground server
+    page.close()
+    browser_context.unroute("**/*")
     assert [p.name for p in shot.taken] == [
         "01-starting.png", "02-valid.png", "03-invalid.png", "04-syntax-error.png",
         "05-patched.png", "06-patch-error.png", "07-diff.png", "08-phone.png",
     ]
     assert all(p.stat().st_size > 10_000 for p in shot.taken)
+
+
+def test_a_start_that_fails_says_why(server: str, browser_context: Any, tmp_path: Path) -> None:
+    page = browser_context.new_page()
+    page.route("**/*.whl", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(server)
+    page.wait_for_selector("#status[data-stage=failed]", timeout=WAIT_MS)
+    text = page.text_content("#status-text")
+    assert text.startswith("The playground could not start: loadNuif: the wheel ")
+    assert "could not be fetched (HTTP 404)" in text
+    assert page.is_disabled("#apply") and page.is_disabled("#example")
+    Shots(page, tmp_path)("09-start-failed", full_page=False)
+    page.close()

@@ -346,7 +346,8 @@ function runDiff() {
 let timer = null;
 editors.doc.textarea.addEventListener("input", () => {
   clearTimeout(timer);
-  timer = setTimeout(check, 250);
+  // a check of a large text takes a while (the pure twin): wait longer for typing to pause
+  timer = setTimeout(check, Math.min(2000, 250 + editors.doc.value.length / 1000));
 });
 $("apply").addEventListener("click", applyPatch);
 $("diff").addEventListener("click", runDiff);
