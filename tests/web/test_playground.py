@@ -197,6 +197,18 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     assert page.locator("#outline details[open]").count() == 0
     page.click("#expand")
     assert page.locator("#outline details[open]").count() == 2
+    # keyboard: Tab walks the controls in reading order, Enter folds an outline node
+    page.focus("#example")
+    order = []
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        order.append(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
+    assert order == ["doc-file", "doc", "A", "apply", "patch", "diff"]
+    page.focus("#outline summary")
+    page.keyboard.press("Enter")
+    assert page.locator("#outline details[open]").count() == 1
+    page.keyboard.press("Enter")
+    assert page.locator("#outline details[open]").count() == 2
 
     # --- an invalid document: every diagnostic, at its line and column, marked in the editor ---
     _paste(page, "#doc", INVALID)
@@ -246,6 +258,9 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     assert page.text_content("#patched") == patched.text
     assert json.loads(page.text_content("#inverse")) == json.loads(patched.inverse)
     assert "1 transaction(s), 3 operation(s)" in page.text_content("#patch-verdict")
+    assert page.text_content("#inverse-check") == (
+        f"Applied to the result, the inverse gives back the document ({expected.hash})."
+    )
     shot("05-patched")
 
     _paste(page, "#patch", BAD_PATCH)
@@ -255,7 +270,7 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     with pytest.raises(nuif_core.NuifError) as failed:
         nuif_core.apply_patch(VALID, BAD_PATCH)
     assert str(failed.value) in page.text_content("#patch-verdict")
-    assert page.text_content("#patched-hash") == "—"
+    assert page.text_content("#patched-hash") == "—" and page.text_content("#inverse-check") == ""
     shot("06-patch-error")
 
     # --- a diff between two documents ------------------------------------------------------------

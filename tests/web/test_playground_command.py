@@ -169,3 +169,10 @@ def test_the_server_serves_nothing_else(served, path: str) -> None:
 def test_the_server_refuses_other_methods(served) -> None:
     host, port, _ = served
     assert _get(host, port, "/", method="POST")[0] == 501
+
+
+def test_a_port_in_use_is_a_usage_error(served, capsys) -> None:
+    host, port, runtime = served
+    assert main(["playground", "--port", str(port), "--pyodide", str(runtime)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"nuif: error: cannot listen on 127.0.0.1:{port}: ")

@@ -301,6 +301,7 @@ function applyPatch() {
   $("patched-hash").textContent = "—";
   $("patched").textContent = "—";
   $("inverse").textContent = "—";
+  $("inverse-check").textContent = "";
   out.className = "quiet";
   if (!nuif.validate(editors.doc.value, { maxDiagnostics: 1 }).valid) {
     out.textContent = "The document is invalid: fix it before applying a patch.";
@@ -317,6 +318,13 @@ function applyPatch() {
     $("patched-hash").textContent = result.hash;
     $("patched").textContent = result.document;
     $("inverse").textContent = indented(result.inverse);
+    // the promise of an inverse: applied to the result, it gives back the document's bytes
+    const back = nuif.applyPatch(result.document, result.inverse);
+    const original = nuif.canonicalize(editors.doc.value);
+    $("inverse-check").textContent =
+      back.document === original.canonical
+        ? `Applied to the result, the inverse gives back the document (${back.hash}).`
+        : `Applied to the result, the inverse gives ${back.hash}, not the document's ${original.hash}.`;
   } catch (err) {
     out.textContent = `Not applied (nothing changed): ${describe(err)}`;
     out.className = "verdict bad";
