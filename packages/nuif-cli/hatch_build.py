@@ -14,6 +14,7 @@ PAGE_FILES = {
     "index.html": "playground/index.html",
     "playground.css": "playground/playground.css",
     "playground.mjs": "playground/playground.mjs",
+    "locate.mjs": "playground/locate.mjs",
     "nuif.mjs": "src/nuif.mjs",
 }
 

@@ -271,6 +271,14 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
         nuif_core.apply_patch(VALID, BAD_PATCH)
     assert str(failed.value) in page.text_content("#patch-verdict")
     assert page.text_content("#patched-hash") == "—" and page.text_content("#inverse-check") == ""
+    # located by pointer only (/transactions/0/ops/0/id): marked at the value in the patch text
+    assert failed.value.pointer == "/transactions/0/ops/0/id" and failed.value.line is None
+    column = BAD_PATCH.split("\n")[1].index('"nope"') + 1
+    assert page.text_content("#patch-verdict").endswith(f"— in the patch at line 2, column {column}")
+    assert page.eval_on_selector_all(
+        "#patch-editor .backdrop mark:not(.line)", "els => els.map(e => e.textContent)") == ['"nope"']
+    assert page.eval_on_selector_all(
+        "#patch-editor .gutter .bad", "els => els.map(e => e.textContent)") == ["2"]
     shot("06-patch-error")
 
     # --- a diff between two documents ------------------------------------------------------------

@@ -2,6 +2,7 @@
 // playground.json (written by whoever serves the page, e.g. `nuif playground`) says where the
 // wheel and Pyodide's files are. Reference: docs/web.md.
 import { NuifError, loadNuif } from "./nuif.mjs";
+import { locatePointer } from "./locate.mjs";
 
 const STAGES = { runtime: 1, wheel: 2, install: 3, import: 4, ready: 4 };
 /** The outline shows at most this many nodes (the count above it is always the whole). */
@@ -328,7 +329,13 @@ function applyPatch() {
   } catch (err) {
     out.textContent = `Not applied (nothing changed): ${describe(err)}`;
     out.className = "verdict bad";
-    if (err instanceof NuifError && err.line !== null) editors.patch.mark([err]);
+    if (err instanceof NuifError) {
+      const at = err.line !== null ? err : locatePointer(editors.patch.value, err.pointer);
+      if (at) {
+        editors.patch.mark([at]);
+        if (err.line === null) out.textContent += ` — in the patch at line ${at.line}, column ${at.column}`;
+      }
+    }
   }
 }
 
