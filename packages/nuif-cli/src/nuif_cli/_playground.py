@@ -2,7 +2,7 @@
 
 The page runs nuif-core's pure-Python twin in the browser through Pyodide. What is served:
 
-* the page (``index.html``, ``playground.css``, ``playground.mjs``) and the module ``nuif.mjs``:
+* the page (``index.html``, ``playground.css``, ``playground.mjs``, ``locate.mjs``) and ``nuif.mjs``:
   bundled in the nuif-cli wheel (``nuif_cli/web``), or read from ``packages/nuif-web`` in a checkout;
 * ``nuif_core-<v>-py3-none-any.whl``: the pure wheel, assembled from the installed nuif-core's
   Python files (the files the release's pure wheel holds), or the one ``--wheel`` names;
