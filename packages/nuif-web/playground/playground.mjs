@@ -418,7 +418,7 @@ async function start() {
     const config = await (await fetch("playground.json")).json();
     nuif = await loadNuif({
       wheel: config.wheel,
-      indexURL: new URL(config.pyodide, location.href).href,
+      indexURL: config.pyodide, // relative to this page
       onProgress: ({ stage, message }) => setStatus(stage, message),
     });
   } catch (err) {

@@ -140,7 +140,9 @@ export async function loadNuif({ wheel, indexURL, onProgress } = {}) {
   wheelPromise.catch(() => {}); // handled by Promise.all below (not "unhandled" meanwhile)
   let loadPyodide;
   if (indexURL !== undefined) {
-    const base = String(indexURL).endsWith("/") ? String(indexURL) : `${indexURL}/`;
+    let base = String(indexURL).endsWith("/") ? String(indexURL) : `${indexURL}/`;
+    // in a page, relative to the page (as a fetch would be), for the import and for Pyodide alike
+    if (!IN_NODE && globalThis.location) base = new URL(base, globalThis.location.href).href;
     indexURL = base;
     ({ loadPyodide } = await import(/* @vite-ignore */ `${base}pyodide.mjs`));
   } else {
