@@ -29,7 +29,8 @@ from typing import Any
 
 import nuif_core
 import pytest
-from nuif_core import CanonicalResult, _codec_py
+from nuif_core import CanonicalResult
+from nuif_core._codec import twin
 
 from benchmarks import corpus
 from benchmarks.harness import run
@@ -69,7 +70,7 @@ def _pyodide_calls(lines: Any, key: str, calls: int) -> dict[str, Any]:
 
 def _cpython_pure(data: bytes, calls: int) -> CanonicalResult:
     for _ in range(calls):
-        result = _codec_py.canonical_result(data, 128, 250_000, CanonicalResult)
+        result = twin().canonical_result(data, 128, 250_000, CanonicalResult)
     return result
 
 
