@@ -261,6 +261,8 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     assert page.text_content("#inverse-check") == (
         f"Applied to the result, the inverse gives back the document ({expected.hash})."
     )
+    # a hash in running text wraps inside its card: nothing wider than the 1280-pixel window
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     shot("05-patched")
 
     _paste(page, "#patch", BAD_PATCH)
