@@ -1,0 +1,157 @@
+# Part of _speedups.pyx (included there): the canonical writer.  It walks the token tape with an
+# explicit stack of open containers and appends RFC 8785 bytes to a growing ``bytes`` object
+# (_speedups_buffer.pxi); an object's members come in the order its run of the ``order`` array
+# gives (sorted when the object closed).  A large text is hashed on a second thread while it is
+# written (csrc/nuif_hashpipe.h; settings in _speedups_hash.pxi).
+
+
+cdef inline int _write_string(_Parser parser, _Buf out, const Tok* tk, char after) except -1:
+    """A string token, quoted and escaped, then ``after`` (':' for a member name) unless 0."""
+    cdef const uint8_t* src = parser.tstr(tk)
+    cdef Py_ssize_t L = tk.len
+    cdef char* o
+    if tk.flags & F_NEEDS_ESC:
+        o = out.reserve(6 * L + 3)
+        o[0] = 0x22
+        L = nuif_escape_into(o + 1, src, L) + 1
+    else:
+        # 16 bytes of room past the text for nuif_copy's block copies
+        o = out.reserve(L + 19)
+        o[0] = 0x22
+        nuif_copy(o + 1, src, L, parser.tlim(tk))
+        L += 1
+    o[L] = 0x22
+    if after:
+        o[L + 1] = after
+        out.n += L + 2
+    else:
+        out.n += L + 1
+    return 0
+
+
+cdef inline int _write_number(_Parser parser, _Buf out, const Tok* tk) except -1:
+    """A number token: the literal itself (F_LIT, and integers), or its ES spelling."""
+    cdef char* o
+    cdef NumInfo r
+    if tk.kind == T_INT and tk.flags & F_NEGZERO:
+        return out.putc(0x30)
+    if tk.kind == T_INT or tk.flags & F_LIT:
+        o = out.reserve(tk.len + 16)
+        nuif_copy(o, parser.p + tk.at, tk.len, parser.p + parser.n)
+        out.n += tk.len
+        return 0
+    o = out.reserve(NUMBER_TEXT_MAX)
+    if tk.flags & F_DBL:
+        out.n += _fmt_double(o, parser.doubles[tk.dbl])
+        return 0
+    nuif_analyze(parser.p + tk.at, tk.len, &r)
+    if r.k == 0:
+        o[0] = 0x30
+        out.n += 1
+    else:
+        out.n += nuif_fmt_es(o, r.neg, r.d, r.k, r.n)
+    return 0
+
+
+cdef object _write_canonical(_Parser parser):
+    """The RFC 8785 text of the value on the tape, members marked F_SKIP left out; with
+    ``parser.want_digest``, a large text's SHA-256 goes to ``parser.digest`` as it is written
+    (``parser.has_digest``)."""
+    cdef _Buf out = _new_buf(parser.n + 64)
+    cdef Tok* tape = parser.tape
+    cdef uint32_t* order = parser.order
+    cdef Tok* tk
+    cdef Py_ssize_t t = 0, top = 0, kt
+    # the open containers, innermost at top - 1: the next member (an index into order) or element
+    # (a token index) to write, where that run ends, whether it is an object, and whether nothing
+    # has been written in it yet
+    cdef Py_ssize_t cap = parser.deepest + 1
+    cdef Py_ssize_t* open_next
+    cdef Py_ssize_t* open_end
+    cdef uint8_t* open_is_obj
+    cdef uint8_t* open_first
+    cdef nuif_hashpipe* pipe = NULL
+    cdef Py_ssize_t feed_at = PY_SSIZE_T_MAX
+    cdef int rc
+    open_next = <Py_ssize_t*>PyMem_Malloc(cap * (2 * sizeof(Py_ssize_t) + 2))
+    if open_next == NULL:
+        raise MemoryError()
+    open_end = open_next + cap
+    open_is_obj = <uint8_t*>(open_end + cap)
+    open_first = open_is_obj + cap
+    parser.has_digest = False
+    if parser.want_digest and _openssl and parser.n >= _pipe_min:
+        pipe = nuif_hashpipe_start()  # NULL: hashed afterwards, as for small texts
+        if pipe != NULL:
+            out.pipe = pipe
+            feed_at = _pipe_step
+    try:
+        while True:
+            tk = &tape[t]
+            if tk.kind == T_STR:
+                _write_string(parser, out, tk, 0)
+            elif tk.kind == T_ARR:
+                out.putc(0x5B)
+                open_next[top] = t + 1
+                open_end[top] = tk.end
+                open_is_obj[top] = 0
+                open_first[top] = 1
+                top += 1
+            elif tk.kind == T_OBJ:
+                out.putc(0x7B)
+                open_next[top] = tk.order_at
+                open_end[top] = tk.order_at + tk.members
+                open_is_obj[top] = 1
+                open_first[top] = 1
+                top += 1
+            elif tk.kind == T_INT or tk.kind == T_FLT:
+                _write_number(parser, out, tk)
+            elif tk.kind == T_TRUE:
+                out.put(b"true", 4)
+            elif tk.kind == T_FALSE:
+                out.put(b"false", 5)
+            else:
+                out.put(b"null", 4)
+            if out.n >= feed_at:  # another step of the text is final: hash it meanwhile
+                if _pipe_fault:
+                    raise MemoryError("injected by _set_hashpipe (testing)")
+                nuif_hashpipe_feed(pipe, <const unsigned char*>out.b, out.n)
+                feed_at = out.n + _pipe_step
+            # the next value to write: close finished containers, then a member's name or a comma
+            while top > 0:
+                if open_next[top - 1] == open_end[top - 1]:
+                    out.putc(0x7D if open_is_obj[top - 1] else 0x5D)
+                    top -= 1
+                    continue
+                if open_is_obj[top - 1]:
+                    kt = order[open_next[top - 1]]
+                    open_next[top - 1] += 1
+                    tk = &tape[kt]
+                    if tk.flags & F_SKIP:  # only canonical_document sets it
+                        continue
+                    if not open_first[top - 1]:
+                        out.putc(0x2C)
+                    open_first[top - 1] = 0
+                    _write_string(parser, out, tk, 0x3A)
+                    t = kt + 1
+                else:
+                    if not open_first[top - 1]:
+                        out.putc(0x2C)
+                    open_first[top - 1] = 0
+                    t = open_next[top - 1]
+                    open_next[top - 1] = parser.vend(t)
+                break
+            else:
+                break
+        if pipe != NULL:  # the last part, then the digest (the buffer moves in finish)
+            out.pipe = NULL
+            with nogil:
+                rc = nuif_hashpipe_finish(pipe, <const unsigned char*>out.b, out.n, parser.digest)
+            pipe = NULL
+            parser.has_digest = rc == 0
+    finally:
+        PyMem_Free(open_next)
+        if pipe != NULL:  # an error while writing: stop the hashing thread
+            out.pipe = NULL
+            nuif_hashpipe_abort(pipe)
+    return out.finish()
