@@ -5,18 +5,26 @@
 # written (csrc/nuif_hashpipe.h; settings in _speedups_hash.pxi).
 
 
-cdef inline int _write_string(_Parser parser, _Buf out, const Tok* tk, char after) except -1:
-    """A string token, quoted and escaped, then ``after`` (':' for a member name) unless 0."""
+cdef inline int _write_string(_Parser parser, _Buf out, const Tok* tk, bint comma,
+                              char after) except -1:
+    """A string token, quoted and escaped: after a comma when ``comma``, followed by ``after``
+    (':' for a member name) unless it is 0."""
     cdef const uint8_t* src = parser.tstr(tk)
     cdef Py_ssize_t L = tk.len
     cdef char* o
     if tk.flags & F_NEEDS_ESC:
+        if comma:
+            out.putc(0x2C)
         o = out.reserve(6 * L + 3)
         o[0] = 0x22
         L = nuif_escape_into(o + 1, src, L) + 1
     else:
-        # 16 bytes of room past the text for nuif_copy's block copies
-        o = out.reserve(L + 19)
+        # one reservation for all of it, with 16 bytes of room past the text for nuif_copy
+        o = out.reserve(L + 20)
+        if comma:
+            o[0] = 0x2C
+            o += 1
+            out.n += 1
         o[0] = 0x22
         nuif_copy(o + 1, src, L, parser.tlim(tk))
         L += 1
@@ -29,27 +37,33 @@ cdef inline int _write_string(_Parser parser, _Buf out, const Tok* tk, char afte
     return 0
 
 
-cdef inline int _write_number(_Parser parser, _Buf out, const Tok* tk) except -1:
-    """A number token: the literal itself (F_LIT, and integers), or its ES spelling."""
+cdef inline int _write_number(_Parser parser, _Buf out, const Tok* tk,
+                              const uint8_t* p_lim) except -1:
+    """A number token: the literal itself (integers and F_LIT), or its ES spelling."""
     cdef char* o
     cdef NumInfo r
-    if tk.kind == T_INT and tk.flags & F_NEGZERO:
-        return out.putc(0x30)
-    if tk.kind == T_INT or tk.flags & F_LIT:
+    if tk.kind == T_INT:
+        if tk.flags & F_NEGZERO:
+            out.putc(0x30)
+        else:
+            o = out.reserve(tk.len + 16)
+            nuif_copy(o, parser.p + tk.at, tk.len, p_lim)
+            out.n += tk.len
+    elif tk.flags & F_LIT:
         o = out.reserve(tk.len + 16)
-        nuif_copy(o, parser.p + tk.at, tk.len, parser.p + parser.n)
+        nuif_copy(o, parser.p + tk.at, tk.len, p_lim)
         out.n += tk.len
-        return 0
-    o = out.reserve(NUMBER_TEXT_MAX)
-    if tk.flags & F_DBL:
+    elif tk.flags & F_DBL:
+        o = out.reserve(NUMBER_TEXT_MAX)
         out.n += _fmt_double(o, parser.doubles[tk.dbl])
-        return 0
-    nuif_analyze(parser.p + tk.at, tk.len, &r)
-    if r.k == 0:
-        o[0] = 0x30
-        out.n += 1
     else:
-        out.n += nuif_fmt_es(o, r.neg, r.d, r.k, r.n)
+        o = out.reserve(NUMBER_TEXT_MAX)
+        nuif_analyze(parser.p + tk.at, tk.len, &r)
+        if r.k == 0:
+            o[0] = 0x30
+            out.n += 1
+        else:
+            out.n += nuif_fmt_es(o, r.neg, r.d, r.k, r.n)
     return 0
 
 
@@ -62,6 +76,7 @@ cdef object _write_canonical(_Parser parser):
     cdef uint32_t* order = parser.order
     cdef Tok* tk
     cdef Py_ssize_t t = 0, top = 0, kt
+    cdef const uint8_t* p_lim = parser.p + parser.n
     # the open containers, innermost at top - 1: the next member (an index into order) or element
     # (a token index) to write, where that run ends, whether it is an object, and whether nothing
     # has been written in it yet
@@ -89,7 +104,7 @@ cdef object _write_canonical(_Parser parser):
         while True:
             tk = &tape[t]
             if tk.kind == T_STR:
-                _write_string(parser, out, tk, 0)
+                _write_string(parser, out, tk, False, 0)
             elif tk.kind == T_ARR:
                 out.putc(0x5B)
                 open_next[top] = t + 1
@@ -105,7 +120,7 @@ cdef object _write_canonical(_Parser parser):
                 open_first[top] = 1
                 top += 1
             elif tk.kind == T_INT or tk.kind == T_FLT:
-                _write_number(parser, out, tk)
+                _write_number(parser, out, tk, p_lim)
             elif tk.kind == T_TRUE:
                 out.put(b"true", 4)
             elif tk.kind == T_FALSE:
@@ -129,10 +144,8 @@ cdef object _write_canonical(_Parser parser):
                     tk = &tape[kt]
                     if tk.flags & F_SKIP:  # only canonical_document sets it
                         continue
-                    if not open_first[top - 1]:
-                        out.putc(0x2C)
+                    _write_string(parser, out, tk, not open_first[top - 1], 0x3A)
                     open_first[top - 1] = 0
-                    _write_string(parser, out, tk, 0x3A)
                     t = kt + 1
                 else:
                     if not open_first[top - 1]:
