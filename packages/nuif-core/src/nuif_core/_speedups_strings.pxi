@@ -37,7 +37,11 @@ cdef inline Py_ssize_t _scan_str(_Parser parser, Py_ssize_t i, bint is_key) exce
 
 
 cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int hi, bint is_key) except -1:
-    """_scan_str after its first run stopped at j (not at the closing quote)."""
+    """_scan_str after its first run stopped at j (not at the closing quote).
+
+    Longer than the ~100 lines a function should have: its loop decodes every escape and copies
+    the runs between them, and splitting the loop into calls costs speed on escape-heavy text
+    (docs/architecture.md, "The compiled codec")."""
     cdef const uint8_t* p = parser.p
     cdef Py_ssize_t n = parser.n
     cdef Py_ssize_t start = i + 1

@@ -70,7 +70,8 @@ cdef inline int _write_number(_Parser parser, _Buf out, const Tok* tk,
 cdef object _write_canonical(_Parser parser):
     """The RFC 8785 text of the value on the tape, members marked F_SKIP left out; with
     ``parser.want_digest``, a large text's SHA-256 goes to ``parser.digest`` as it is written
-    (``parser.has_digest``)."""
+    (``parser.has_digest``).  The container stack stays inline in this loop (the hot path of
+    every canonicalization); strings and numbers go through inline helpers."""
     cdef _Buf out = _new_buf(parser.n + 64)
     cdef Tok* tape = parser.tape
     cdef uint32_t* order = parser.order
