@@ -253,6 +253,23 @@ static inline int nuif_seq_len(uint8_t c) {
     return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
 }
 
+/* The first noncharacter code point in valid UTF-8 p[0:L), or -1. */
+static ptrdiff_t nuif_first_nonchar(const uint8_t *p, ptrdiff_t L) {
+    ptrdiff_t j = 0, cp;
+    while (j < L) {
+        if (p[j] < 0xEF) {
+            j++;
+            continue;
+        }
+        cp = nuif_nonchar_at(p, j);
+        if (cp >= 0) {
+            return cp;
+        }
+        j += nuif_seq_len(p[j]);
+    }
+    return -1;
+}
+
 /* ---- the vector routes ------------------------------------------------------------------ */
 
 #if NUIF_UTF8_SIMD

@@ -7,3 +7,4 @@ cdef extern from "nuif_utf8.h":
     Py_ssize_t nuif_utf8_first_bad(const uint8_t* p, Py_ssize_t n) noexcept nogil
     Py_ssize_t nuif_nonchar_at(const uint8_t* p, Py_ssize_t j) noexcept nogil
     int nuif_seq_len(uint8_t c) noexcept nogil
+    Py_ssize_t nuif_first_nonchar(const uint8_t* p, Py_ssize_t L) noexcept nogil

@@ -49,24 +49,15 @@ cdef class _Dumper:
             pointer=_path_pointer(node),
         )
 
-    cdef int check_utf8(self, object s, const char* u, Py_ssize_t L, PathNode* node) except -1:
+    cdef int check_utf8(self, const char* u, Py_ssize_t L, PathNode* node) except -1:
         """Noncharacter check of a str's UTF-8 (lone surrogates were caught before)."""
-        cdef const uint8_t* p = <const uint8_t*>u
-        cdef Py_ssize_t j = 0, cp
-        cdef uint8_t c
-        while j < L:
-            c = p[j]
-            if c < 0xEF:
-                j += 1
-                continue
-            cp = nuif_nonchar_at(p, j)
-            if cp >= 0:
-                raise NuifError(
-                    "NUIF_UNICODE",
-                    f"U+{cp:04X} is a Unicode noncharacter (I-JSON forbids it)",
-                    pointer=_path_pointer(node),
-                )
-            j += nuif_seq_len(c)
+        cdef Py_ssize_t cp = nuif_first_nonchar(<const uint8_t*>u, L)
+        if cp >= 0:
+            raise NuifError(
+                "NUIF_UNICODE",
+                f"U+{cp:04X} is a Unicode noncharacter (I-JSON forbids it)",
+                pointer=_path_pointer(node),
+            )
         return 0
 
     cdef const char* str_utf8(self, object s, Py_ssize_t* L, PathNode* node) except NULL:
@@ -77,7 +68,7 @@ cdef class _Dumper:
             _tw()._check_str(s, _path_list(node))  # raises the twin's lone-surrogate error
             raise
         if not PyUnicode_IS_ASCII(s):
-            self.check_utf8(s, u, L[0], node)
+            self.check_utf8(u, L[0], node)
         return u
 
     cdef int write_str(self, const char* u, Py_ssize_t L) except -1:

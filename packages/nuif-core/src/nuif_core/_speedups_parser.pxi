@@ -188,13 +188,15 @@ cdef class _Parser:
     # -- errors -------------------------------------------------------------------------------
 
     cdef object key_str(self, Py_ssize_t d):
-        cdef Tok* t
+        """The member name being read at depth d."""
         if not self.tape_mode:
             return self.keys[d]
-        t = &self.tape[self.frames[d].key_tok]
-        if t.flags & F_ESC:
-            return (<char*>self.arena)[t.at:t.at + t.len].decode("utf-8")
-        return (<char*>self.p)[t.at:t.at + t.len].decode("utf-8")
+        return self.key_text(self.frames[d].key_tok)
+
+    cdef object key_text(self, Py_ssize_t tok):
+        """The (decoded) member name of a name token, as a str."""
+        cdef const Tok* t = &self.tape[tok]
+        return (<const char*>self.tstr(t))[:t.len].decode("utf-8")
 
     cdef object pointer(self, bint omit_top):
         cdef Py_ssize_t d, cnt = self.depth - 1 if omit_top else self.depth
@@ -310,15 +312,15 @@ cdef class _Parser:
     cdef Py_ssize_t member_key(self, Py_ssize_t i) except -1:
         cdef Frame* f = &self.frames[self.depth - 1]
         cdef Py_ssize_t j = _scan_str(self, i, True)
-        cdef Py_ssize_t kt
+        cdef Py_ssize_t name_tok
         if self.tape_mode:
-            kt = self.emit(T_STR, self.s_flags, self.s_off, self.s_len, i)
+            name_tok = self.emit(T_STR, self.s_flags, self.s_off, self.s_len, i)
             if self.names_top >= self.names_cap:
                 self.names = <uint32_t*>self._grow(self.names, &self.names_cap, self.names_top + 1,
                                                    sizeof(uint32_t))
-            self.names[self.names_top] = <uint32_t>kt
+            self.names[self.names_top] = <uint32_t>name_tok
             self.names_top += 1
-            f.key_tok = <uint32_t>kt
+            f.key_tok = <uint32_t>name_tok
         else:
             self.keys[self.depth - 1] = _make_key(self)
             f.key_at = i
@@ -340,10 +342,9 @@ cdef class _Parser:
 
     cdef int close_obj(self) except -1:
         cdef Frame* f = &self.frames[self.depth - 1]
-        cdef Py_ssize_t cnt, m, dup
+        cdef Py_ssize_t count, m, dup_tok
         cdef Tok* t
-        cdef KeyEntry* e
-        cdef const uint8_t* base
+        cdef KeyEntry* entries
         if not self.tape_mode:
             if f.dup_at >= 0:
                 self.fail_duplicate(self.dupkeys[self.depth - 1], f.dup_at)
@@ -351,40 +352,37 @@ cdef class _Parser:
             self.conts[self.depth - 1] = None
             self.depth -= 1
             return self.attach(v)
-        cnt = self.names_top - f.names_base
+        count = self.names_top - f.names_base
         t = &self.tape[f.tok]
         t.end = <uint32_t>self.ntok
-        t.members = <uint32_t>cnt
+        t.members = <uint32_t>count
         t.order_at = <uint32_t>self.order_len
-        if self.order_len + cnt > self.order_cap:
-            self.order = <uint32_t*>self._grow(self.order, &self.order_cap, self.order_len + cnt,
+        if self.order_len + count > self.order_cap:
+            self.order = <uint32_t*>self._grow(self.order, &self.order_cap, self.order_len + count,
                                                sizeof(uint32_t))
-        if cnt == 1:
+        if count == 1:
             self.order[self.order_len] = self.names[f.names_base]
-        elif cnt > 1:
-            if 2 * cnt > self.sort_cap:
-                self.sort_buf = <KeyEntry*>self._grow(self.sort_buf, &self.sort_cap, 2 * cnt,
+        elif count > 1:
+            if 2 * count > self.sort_cap:
+                self.sort_buf = <KeyEntry*>self._grow(self.sort_buf, &self.sort_cap, 2 * count,
                                                       sizeof(KeyEntry))
-            e = self.sort_buf
-            for m in range(cnt):
+            entries = self.sort_buf
+            for m in range(count):
                 t = &self.tape[self.names[f.names_base + m]]
-                base = <const uint8_t*>self.arena if t.flags & F_ESC else self.p
-                e[m].ptr = base + t.at
-                e[m].len = t.len
-                e[m].tok = self.names[f.names_base + m]
-            nuif_sort_keys(e, e + cnt, cnt)
-            dup = -1
-            for m in range(cnt):
-                if (m > 0 and e[m].len == e[m - 1].len
-                        and memcmp(e[m].ptr, e[m - 1].ptr, e[m].len) == 0):
-                    if dup < 0 or e[m].tok < dup:
-                        dup = e[m].tok
-                self.order[self.order_len + m] = e[m].tok
-            if dup >= 0:
-                t = &self.tape[dup]
-                base = <const uint8_t*>self.arena if t.flags & F_ESC else self.p
-                self.fail_duplicate((<char*>base)[t.at:t.at + t.len].decode("utf-8"), t.quote)
-        self.order_len += cnt
+                entries[m].ptr = self.tstr(t)
+                entries[m].len = t.len
+                entries[m].tok = self.names[f.names_base + m]
+            nuif_sort_keys(entries, entries + count, count)
+            dup_tok = -1
+            for m in range(count):
+                if (m > 0 and entries[m].len == entries[m - 1].len
+                        and memcmp(entries[m].ptr, entries[m - 1].ptr, entries[m].len) == 0):
+                    if dup_tok < 0 or entries[m].tok < dup_tok:
+                        dup_tok = entries[m].tok
+                self.order[self.order_len + m] = entries[m].tok
+            if dup_tok >= 0:
+                self.fail_duplicate(self.key_text(dup_tok), self.tape[dup_tok].quote)
+        self.order_len += count
         self.names_top = f.names_base
         self.depth -= 1
         return 0

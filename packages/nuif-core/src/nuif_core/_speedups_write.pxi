@@ -77,6 +77,7 @@ cdef object _write_canonical(_Parser parser):
     cdef uint32_t* order = parser.order
     cdef Tok* tk
     cdef Py_ssize_t t = 0, top = 0, kt
+    cdef char* o
     cdef const uint8_t* p_lim = parser.p + parser.n
     # the open containers, innermost at top - 1: the next member (an index into order) or element
     # (a token index) to write, where that run ends, whether it is an object, and whether nothing
@@ -106,19 +107,20 @@ cdef object _write_canonical(_Parser parser):
             tk = &tape[t]
             if tk.kind == T_STR:
                 _write_string(parser, out, tk, False, 0)
-            elif tk.kind == T_ARR:
-                out.putc(0x5B)
-                open_next[top] = t + 1
-                open_end[top] = tk.end
-                open_is_obj[top] = 0
+            elif tk.kind == T_ARR or tk.kind == T_OBJ:
+                o = out.reserve(1)
+                if tk.kind == T_ARR:
+                    o[0] = 0x5B
+                    open_next[top] = t + 1
+                    open_end[top] = tk.end
+                    open_is_obj[top] = 0
+                else:
+                    o[0] = 0x7B
+                    open_next[top] = tk.order_at
+                    open_end[top] = tk.order_at + tk.members
+                    open_is_obj[top] = 1
                 open_first[top] = 1
-                top += 1
-            elif tk.kind == T_OBJ:
-                out.putc(0x7B)
-                open_next[top] = tk.order_at
-                open_end[top] = tk.order_at + tk.members
-                open_is_obj[top] = 1
-                open_first[top] = 1
+                out.n += 1
                 top += 1
             elif tk.kind == T_INT or tk.kind == T_FLT:
                 _write_number(parser, out, tk, p_lim)
