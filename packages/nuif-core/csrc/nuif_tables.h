@@ -17,6 +17,8 @@ enum {
 
 static uint8_t nuif_str_cls[256];
 static uint8_t nuif_hexval[256]; /* 0..15 for a hex digit, else 255 */
+/* the byte a two-character escape \X stands for, by X ('"', '\\', '/', b, f, n, r, t), else 0 */
+static uint8_t nuif_unescape[256];
 
 static void nuif_tables_init(void) {
     int c;
@@ -40,6 +42,17 @@ static void nuif_tables_init(void) {
         nuif_hexval[0x41 + c] = (uint8_t)(10 + c);
         nuif_hexval[0x61 + c] = (uint8_t)(10 + c);
     }
+    for (c = 0; c < 256; c++) {
+        nuif_unescape[c] = 0;
+    }
+    nuif_unescape['"'] = '"';
+    nuif_unescape['\\'] = '\\';
+    nuif_unescape['/'] = '/';
+    nuif_unescape['b'] = 0x08;
+    nuif_unescape['f'] = 0x0C;
+    nuif_unescape['n'] = 0x0A;
+    nuif_unescape['r'] = 0x0D;
+    nuif_unescape['t'] = 0x09;
 }
 
 #endif

@@ -10,4 +10,5 @@ cdef extern from "nuif_tables.h":
         C_F0 "NUIF_C_F0"
     uint8_t STR_CLS "nuif_str_cls"[256]
     uint8_t HEXVAL "nuif_hexval"[256]
+    uint8_t UNESCAPE "nuif_unescape"[256]
     void nuif_tables_init() noexcept nogil

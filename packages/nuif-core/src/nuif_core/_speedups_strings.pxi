@@ -39,17 +39,18 @@ cdef inline Py_ssize_t _scan_str(_Parser parser, Py_ssize_t i, bint is_key) exce
 cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int hi, bint is_key) except -1:
     """_scan_str after its first run stopped at j (not at the closing quote).
 
-    Longer than the ~100 lines a function should have: its loop decodes every escape and copies
-    the runs between them, and splitting the loop into calls costs speed on escape-heavy text
-    (docs/architecture.md, "The compiled codec")."""
+    A hot loop, a little over the ~100 lines a function should have: it decodes every escape and
+    copies the runs between them.  Only the rare escapes (surrogate pairs, \\u of ASCII or of a
+    noncharacter) go through a call (``_unicode_escape``); moving more out costs instructions on
+    escape-heavy text (docs/architecture.md, "The compiled codec")."""
     cdef const uint8_t* p = parser.p
     cdef Py_ssize_t n = parser.n
     cdef Py_ssize_t start = i + 1
-    cdef Py_ssize_t k, esc_at, d0
+    cdef Py_ssize_t k, d0
     cdef uint8_t* w
     cdef uint8_t c, e, h0, h1, h2, h3
     cdef uint8_t flags
-    cdef int cp, low
+    cdef int cp
     cdef bint canon = parser.tape_mode and not is_key
     parser.s_high = <uint8_t>hi
     if j < n and p[j] >= 0xEF:
@@ -69,7 +70,7 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
         parser.arena_len = 0
     if parser.arena_len + (n - start) + 8 > parser.arena_cap:
         parser.arena = <uint8_t*>parser._grow(parser.arena, &parser.arena_cap,
-                                           parser.arena_len + (n - start) + 8, 1)
+                                              parser.arena_len + (n - start) + 8, 1)
     d0 = parser.arena_len
     w = parser.arena + d0
     flags = F_ESC
@@ -87,15 +88,7 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
             if ((h0 | h1 | h2 | h3) & 0xF0) == 0:
                 cp = (h0 << 12) | (h1 << 8) | (h2 << 4) | h3
                 if 0x80 <= cp < 0xD800 and not (0xFDD0 <= cp <= 0xFDEF):
-                    if cp < 0x800:
-                        w[0] = <uint8_t>(0xC0 | (cp >> 6))
-                        w[1] = <uint8_t>(0x80 | (cp & 0x3F))
-                        w += 2
-                    else:
-                        w[0] = <uint8_t>(0xE0 | (cp >> 12))
-                        w[1] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
-                        w[2] = <uint8_t>(0x80 | (cp & 0x3F))
-                        w += 3
+                    w += nuif_utf8_put(w, cp)
                     parser.s_high = 0x80
                     j += 6
                     c = p[j]
@@ -111,86 +104,38 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
             break
         if c != 0x5C:
             raise text_error("NUIF_PARSE", _tw().CONTROL_IN_STRING.format(c), parser.data, j)
-        esc_at = j
         if j + 1 >= n:
             parser.syntax("EXPECT_STRING_END", j + 1)
         e = p[j + 1]
         if e == 0x75:  # u
-            cp = _hex4(parser, j + 2)
-            j += 6
-            if 0xDC00 <= cp <= 0xDFFF:
-                parser.fail_surrogate(esc_at, cp, is_key)
-            if 0xD800 <= cp <= 0xDBFF:
-                if j >= n:
-                    parser.syntax("EXPECT_STRING_END", j)
-                if p[j] != 0x5C:
-                    parser.fail_surrogate(esc_at, cp, is_key)
-                if j + 1 >= n:
-                    parser.syntax("EXPECT_STRING_END", j + 1)
-                if p[j + 1] != 0x75:
-                    parser.fail_surrogate(esc_at, cp, is_key)
-                low = _hex4(parser, j + 2)
-                if not 0xDC00 <= low <= 0xDFFF:
-                    parser.fail_surrogate(esc_at, cp, is_key)
-                j += 6
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00)
-            if (0xFDD0 <= cp <= 0xFDEF) or (cp & 0xFFFE) == 0xFFFE:
-                parser.fail_nonchar(esc_at, cp, is_key)
-            if cp < 0x80:
-                if cp < 0x20 or cp == 0x22 or cp == 0x5C:
-                    if canon:
-                        w += nuif_escape_byte(<char*>w, <uint8_t>cp)
-                    else:
-                        w[0] = <uint8_t>cp
-                        w += 1
-                        flags |= F_NEEDS_ESC
+            j = _unicode_escape(parser, j, is_key, &cp)
+            if cp < 0x20 or cp == 0x22 or cp == 0x5C:
+                if canon:
+                    w += nuif_escape_byte(<char*>w, <uint8_t>cp)
                 else:
                     w[0] = <uint8_t>cp
                     w += 1
-            elif cp < 0x800:
-                w[0] = <uint8_t>(0xC0 | (cp >> 6))
-                w[1] = <uint8_t>(0x80 | (cp & 0x3F))
-                w += 2
-                parser.s_high = 0x80
-            elif cp < 0x10000:
-                w[0] = <uint8_t>(0xE0 | (cp >> 12))
-                w[1] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
-                w[2] = <uint8_t>(0x80 | (cp & 0x3F))
-                w += 3
-                parser.s_high = 0x80
+                    flags |= F_NEEDS_ESC
             else:
-                w[0] = <uint8_t>(0xF0 | (cp >> 18))
-                w[1] = <uint8_t>(0x80 | ((cp >> 12) & 0x3F))
-                w[2] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
-                w[3] = <uint8_t>(0x80 | (cp & 0x3F))
-                w += 4
-                parser.s_high = 0x80
+                w += nuif_utf8_put(w, cp)
+                if cp >= 0x80:
+                    parser.s_high = 0x80
         else:
+            c = UNESCAPE[e]
+            if c == 0:
+                parser.syntax("EXPECT_ESCAPE", j + 1)
             if e == 0x2F:
                 w[0] = 0x2F
                 w += 1
-            elif e == 0x22 or e == 0x5C or e == 0x62 or e == 0x66 or e == 0x6E or e == 0x72 or e == 0x74:
-                if canon:
-                    # the canonical form of these escapes is the escape itself
-                    w[0] = 0x5C
-                    w[1] = e
-                    w += 2
-                else:
-                    if e == 0x62:
-                        e = 0x08
-                    elif e == 0x66:
-                        e = 0x0C
-                    elif e == 0x6E:
-                        e = 0x0A
-                    elif e == 0x72:
-                        e = 0x0D
-                    elif e == 0x74:
-                        e = 0x09
-                    w[0] = e
-                    w += 1
-                    flags |= F_NEEDS_ESC
+            elif canon:
+                # the canonical form of these escapes is the escape itself
+                w[0] = 0x5C
+                w[1] = e
+                w += 2
             else:
-                parser.syntax("EXPECT_ESCAPE", j + 1)
+                w[0] = c
+                w += 1
+                flags |= F_NEEDS_ESC
             j += 2
         c = p[j]
         if c != 0x5C and c != 0x22:
@@ -204,6 +149,35 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
     if parser.tape_mode:
         parser.arena_len = w - parser.arena
     return j + 1
+
+
+cdef Py_ssize_t _unicode_escape(_Parser parser, Py_ssize_t j, bint is_key, int* cp) except -1:
+    """The \\uXXXX escape at j (a surrogate pair counts as one): ``*cp`` gets its code point;
+    returns the index after it.  Lone surrogates and noncharacters are errors."""
+    cdef const uint8_t* p = parser.p
+    cdef Py_ssize_t n = parser.n, esc_at = j
+    cdef int low
+    cp[0] = _hex4(parser, j + 2)
+    j += 6
+    if 0xDC00 <= cp[0] <= 0xDFFF:
+        parser.fail_surrogate(esc_at, cp[0], is_key)
+    if 0xD800 <= cp[0] <= 0xDBFF:
+        if j >= n:
+            parser.syntax("EXPECT_STRING_END", j)
+        if p[j] != 0x5C:
+            parser.fail_surrogate(esc_at, cp[0], is_key)
+        if j + 1 >= n:
+            parser.syntax("EXPECT_STRING_END", j + 1)
+        if p[j + 1] != 0x75:
+            parser.fail_surrogate(esc_at, cp[0], is_key)
+        low = _hex4(parser, j + 2)
+        if not 0xDC00 <= low <= 0xDFFF:
+            parser.fail_surrogate(esc_at, cp[0], is_key)
+        j += 6
+        cp[0] = 0x10000 + ((cp[0] - 0xD800) << 10) + (low - 0xDC00)
+    if (0xFDD0 <= cp[0] <= 0xFDEF) or (cp[0] & 0xFFFE) == 0xFFFE:
+        parser.fail_nonchar(esc_at, cp[0], is_key)
+    return j
 
 
 cdef Py_ssize_t _plain_run(_Parser parser, Py_ssize_t j, bint is_key) except -1:
