@@ -90,14 +90,33 @@
 
 /* ---- the scalar check ------------------------------------------------------------------- */
 
+/* Whether c1 may follow the lead byte c of a 3- or 4-byte sequence: a continuation byte, in the
+ * narrower ranges that rule out overlong forms (E0, F0), surrogates (ED) and code points above
+ * U+10FFFF (F4). */
+static inline int nuif_u8_second_ok(uint8_t c, uint8_t c1) {
+    switch (c) {
+    case 0xE0:
+        return c1 >= 0xA0 && c1 <= 0xBF;
+    case 0xED:
+        return c1 >= 0x80 && c1 <= 0x9F;
+    case 0xF0:
+        return c1 >= 0x90 && c1 <= 0xBF;
+    case 0xF4:
+        return c1 >= 0x80 && c1 <= 0x8F;
+    default:
+        return (c1 & 0xC0) == 0x80;
+    }
+}
+
 /* The first byte of p[0:n) where Python's strict decoder fails, or -1 when it is all UTF-8. */
 static ptrdiff_t nuif_utf8_first_bad(const uint8_t *p, ptrdiff_t n) {
-    ptrdiff_t i = 0, end = 0;
-    uint8_t c, c1;
+    ptrdiff_t i = 0, end = 0, k, len;
+    uint8_t c;
     uint64_t w;
     while (i < n) {
         if (i >= end) {
-            if (i + 16 <= n && ((nuif_load64_(p + i) | nuif_load64_(p + i + 8)) & 0x8080808080808080ULL) == 0) {
+            if (i + 16 <= n &&
+                ((nuif_load64_(p + i) | nuif_load64_(p + i + 8)) & 0x8080808080808080ULL) == 0) {
                 i += 16;
                 continue;
             }
@@ -128,50 +147,16 @@ static ptrdiff_t nuif_utf8_first_bad(const uint8_t *p, ptrdiff_t n) {
             i += 2;
             continue;
         }
-        if (i + 1 >= n) {
+        if (c >= 0xF5 || i + 1 >= n || !nuif_u8_second_ok(c, p[i + 1])) {
             return i;
         }
-        c1 = p[i + 1];
-        if (c < 0xF0) {
-            if (c == 0xE0) {
-                if (c1 < 0xA0 || c1 > 0xBF) {
-                    return i;
-                }
-            } else if (c == 0xED) {
-                if (c1 < 0x80 || c1 > 0x9F) {
-                    return i;
-                }
-            } else if ((c1 & 0xC0) != 0x80) {
+        len = c < 0xF0 ? 3 : 4;
+        for (k = 2; k < len; k++) {
+            if (i + k >= n || (p[i + k] & 0xC0) != 0x80) {
                 return i;
             }
-            if (i + 2 >= n || (p[i + 2] & 0xC0) != 0x80) {
-                return i;
-            }
-            i += 3;
-            continue;
         }
-        if (c < 0xF5) {
-            if (c == 0xF0) {
-                if (c1 < 0x90 || c1 > 0xBF) {
-                    return i;
-                }
-            } else if (c == 0xF4) {
-                if (c1 < 0x80 || c1 > 0x8F) {
-                    return i;
-                }
-            } else if ((c1 & 0xC0) != 0x80) {
-                return i;
-            }
-            if (i + 2 >= n || (p[i + 2] & 0xC0) != 0x80) {
-                return i;
-            }
-            if (i + 3 >= n || (p[i + 3] & 0xC0) != 0x80) {
-                return i;
-            }
-            i += 4;
-            continue;
-        }
-        return i;
+        i += len;
     }
     return -1;
 }
@@ -188,7 +173,12 @@ static const uint32_t nuif_u8_want[5] = {0, 0, 0x8000, 0x808000, 0x80808000};
 static void nuif_utf8_init(void) {
     int c;
     for (c = 0; c < 256; c++) {
-        nuif_u8_len[c] = c < 0x80 ? 1 : c < 0xC2 ? 0 : c <= 0xDF ? 2 : c <= 0xEF ? 3 : c <= 0xF4 ? 4 : 0;
+        nuif_u8_len[c] = c < 0x80    ? 1
+                         : c < 0xC2  ? 0
+                         : c <= 0xDF ? 2
+                         : c <= 0xEF ? 3
+                         : c <= 0xF4 ? 4
+                                     : 0;
         nuif_u8_narrow[c] = c == 0xE0 || c == 0xED || c == 0xF0 || c == 0xF4;
     }
 }

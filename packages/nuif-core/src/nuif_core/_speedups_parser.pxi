@@ -113,10 +113,14 @@ cdef class _Parser:
         global _spare_tape, _spare_tape_cap, _spare_arena, _spare_arena_cap, _spare_order
         global _spare_order_cap, _spare_names, _spare_names_cap, _spare_frames, _spare_frames_cap
         global _spare_sort_buf, _spare_sort_buf_cap
-        self.tape, self.tape_cap, _spare_tape, _spare_tape_cap = _spare_tape, _spare_tape_cap, NULL, 0
-        self.arena, self.arena_cap, _spare_arena, _spare_arena_cap = _spare_arena, _spare_arena_cap, NULL, 0
-        self.order, self.order_cap, _spare_order, _spare_order_cap = _spare_order, _spare_order_cap, NULL, 0
-        self.names, self.names_cap, _spare_names, _spare_names_cap = _spare_names, _spare_names_cap, NULL, 0
+        self.tape, self.tape_cap = _spare_tape, _spare_tape_cap
+        _spare_tape, _spare_tape_cap = NULL, 0
+        self.arena, self.arena_cap = _spare_arena, _spare_arena_cap
+        _spare_arena, _spare_arena_cap = NULL, 0
+        self.order, self.order_cap = _spare_order, _spare_order_cap
+        _spare_order, _spare_order_cap = NULL, 0
+        self.names, self.names_cap = _spare_names, _spare_names_cap
+        _spare_names, _spare_names_cap = NULL, 0
         # the stack and the sort buffer too: small, but a fresh malloc + free per call
         self.frames, self.frames_cap = _spare_frames, _spare_frames_cap
         _spare_frames, _spare_frames_cap = NULL, 0
@@ -131,7 +135,8 @@ cdef class _Parser:
             if _spare_frames == NULL and self.frames_cap * <Py_ssize_t>sizeof(Frame) <= CACHE_MAX:
                 _spare_frames, _spare_frames_cap, self.frames = self.frames, self.frames_cap, NULL
             if _spare_sort_buf == NULL and self.sort_cap * <Py_ssize_t>sizeof(KeyEntry) <= CACHE_MAX:
-                _spare_sort_buf, _spare_sort_buf_cap, self.sort_buf = self.sort_buf, self.sort_cap, NULL
+                _spare_sort_buf, _spare_sort_buf_cap = self.sort_buf, self.sort_cap
+                self.sort_buf = NULL
             if _spare_tape == NULL and self.tape_cap * <Py_ssize_t>sizeof(Tok) <= CACHE_MAX:
                 _spare_tape, _spare_tape_cap, self.tape = self.tape, self.tape_cap, NULL
             if _spare_arena == NULL and self.arena_cap <= CACHE_MAX:
@@ -219,12 +224,12 @@ cdef class _Parser:
         raise text_error(code, message, self.data, off, join_pointer(self.pointer(omit_top)))
 
     cdef int fail_nonchar(self, Py_ssize_t at, Py_ssize_t cp, bint is_key) except -1:
-        return self.fail("NUIF_UNICODE", f"U+{cp:04X} is a Unicode noncharacter (I-JSON forbids it)",
-                         at, is_key)
+        return self.fail("NUIF_UNICODE",
+                         f"U+{cp:04X} is a Unicode noncharacter (I-JSON forbids it)", at, is_key)
 
     cdef int fail_surrogate(self, Py_ssize_t at, Py_ssize_t cp, bint is_key) except -1:
-        return self.fail("NUIF_UNICODE", f"escape \\u{cp:04x} is a lone surrogate (I-JSON forbids it)",
-                         at, is_key)
+        return self.fail("NUIF_UNICODE",
+                         f"escape \\u{cp:04x} is a lone surrogate (I-JSON forbids it)", at, is_key)
 
     cdef int fail_duplicate(self, object key, Py_ssize_t at) except -1:
         """NUIF_DUPLICATE_KEY for the member name ``key`` at ``at`` in the innermost object."""
@@ -290,7 +295,8 @@ cdef class _Parser:
                       f"arrays and objects are nested deeper than the limit of {self.max_depth_obj}",
                       i, False)
         if self.depth >= self.frames_cap:
-            self.frames = <Frame*>self._grow(self.frames, &self.frames_cap, self.depth + 1, sizeof(Frame))
+            self.frames = <Frame*>self._grow(self.frames, &self.frames_cap, self.depth + 1,
+                                             sizeof(Frame))
         f = &self.frames[self.depth]
         f.is_obj = is_obj
         f.count = 0

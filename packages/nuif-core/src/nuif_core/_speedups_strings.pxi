@@ -36,7 +36,8 @@ cdef inline Py_ssize_t _scan_str(_Parser parser, Py_ssize_t i, bint is_key) exce
     return _scan_str_rest(parser, i, j, hi, is_key)
 
 
-cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int hi, bint is_key) except -1:
+cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int hi,
+                               bint is_key) except -1:
     """_scan_str after its first run stopped at j (not at the closing quote).
 
     A hot loop, a little over the ~100 lines a function should have: it decodes every escape and
