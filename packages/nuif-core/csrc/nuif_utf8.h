@@ -243,22 +243,27 @@ static inline int nuif_seq_len(uint8_t c) {
     return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
 }
 
+/* nuif_utf8_put of a code point in U+0080..U+FFFF (the escape decoder's fast path) */
+static inline int nuif_utf8_put_bmp(uint8_t *w, uint32_t cp) {
+    if (cp < 0x800) {
+        w[0] = (uint8_t)(0xC0 | (cp >> 6));
+        w[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    w[0] = (uint8_t)(0xE0 | (cp >> 12));
+    w[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+    w[2] = (uint8_t)(0x80 | (cp & 0x3F));
+    return 3;
+}
+
 /* Write the UTF-8 of code point cp (not a surrogate, at most U+10FFFF) at w; return its length. */
 static inline int nuif_utf8_put(uint8_t *w, uint32_t cp) {
     if (cp < 0x80) {
         w[0] = (uint8_t)cp;
         return 1;
     }
-    if (cp < 0x800) {
-        w[0] = (uint8_t)(0xC0 | (cp >> 6));
-        w[1] = (uint8_t)(0x80 | (cp & 0x3F));
-        return 2;
-    }
     if (cp < 0x10000) {
-        w[0] = (uint8_t)(0xE0 | (cp >> 12));
-        w[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
-        w[2] = (uint8_t)(0x80 | (cp & 0x3F));
-        return 3;
+        return nuif_utf8_put_bmp(w, cp);
     }
     w[0] = (uint8_t)(0xF0 | (cp >> 18));
     w[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));

@@ -9,3 +9,4 @@ cdef extern from "nuif_utf8.h":
     int nuif_seq_len(uint8_t c) noexcept nogil
     Py_ssize_t nuif_first_nonchar(const uint8_t* p, Py_ssize_t L) noexcept nogil
     int nuif_utf8_put(uint8_t* w, uint32_t cp) noexcept nogil
+    int nuif_utf8_put_bmp(uint8_t* w, uint32_t cp) noexcept nogil

@@ -89,7 +89,7 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
             if ((h0 | h1 | h2 | h3) & 0xF0) == 0:
                 cp = (h0 << 12) | (h1 << 8) | (h2 << 4) | h3
                 if 0x80 <= cp < 0xD800 and not (0xFDD0 <= cp <= 0xFDEF):
-                    w += nuif_utf8_put(w, cp)
+                    w += nuif_utf8_put_bmp(w, cp)
                     parser.s_high = 0x80
                     j += 6
                     c = p[j]

@@ -5,59 +5,74 @@
 # written (csrc/nuif_hashpipe.h; settings in _speedups_hash.pxi).
 
 
-cdef inline int _write_string(_Parser parser, _Buf out, const Tok* tk, bint comma,
-                              char after) except -1:
-    """A string token, quoted and escaped: after a comma when ``comma``, followed by ``after``
-    (':' for a member name) unless it is 0."""
-    cdef const uint8_t* src = parser.tstr(tk)
-    cdef Py_ssize_t L = tk.len
-    cdef char* o
-    if tk.flags & F_NEEDS_ESC:
-        if comma:
-            out.putc(0x2C)
-        o = out.reserve(6 * L + 3)
-        o[0] = 0x22
-        L = nuif_escape_into(o + 1, src, L) + 1
-    else:
-        # one reservation for all of it, with 16 bytes of room past the text for nuif_copy
-        o = out.reserve(L + 20)
-        if comma:
-            o[0] = 0x2C
-            o += 1
-            out.n += 1
-        o[0] = 0x22
-        nuif_copy(o + 1, src, L, parser.tlim(tk))
-        L += 1
+cdef int _write_escaped(_Buf out, const uint8_t* src, Py_ssize_t L, bint name) except -1:
+    """A string that has characters to escape, quoted; a member name is followed by its colon."""
+    cdef char* o = out.reserve(6 * L + 3)
+    o[0] = 0x22
+    L = nuif_escape_into(o + 1, src, L) + 1
     o[L] = 0x22
-    if after:
-        o[L + 1] = after
+    if name:
+        o[L + 1] = 0x3A
         out.n += L + 2
     else:
         out.n += L + 1
     return 0
 
 
+cdef inline int _write_value_string(_Parser parser, _Buf out, const Tok* tk) except -1:
+    """A string value, quoted and escaped."""
+    cdef Py_ssize_t L = tk.len
+    cdef char* o
+    if tk.flags & F_NEEDS_ESC:
+        return _write_escaped(out, parser.tstr(tk), L, False)
+    o = out.reserve(L + 18)  # 16 bytes of room past the text for nuif_copy's block copies
+    o[0] = 0x22
+    nuif_copy(o + 1, parser.tstr(tk), L, parser.tlim(tk))
+    o[L + 1] = 0x22
+    out.n += L + 2
+    return 0
+
+
+cdef inline int _write_member_name(_Parser parser, _Buf out, const Tok* tk, bint comma) except -1:
+    """A member name, quoted and escaped, then its colon; after a comma when ``comma``."""
+    cdef Py_ssize_t L = tk.len
+    cdef char* o
+    if tk.flags & F_NEEDS_ESC:
+        if comma:
+            out.putc(0x2C)
+        return _write_escaped(out, parser.tstr(tk), L, True)
+    o = out.reserve(L + 20)  # one reservation for all of it, and 16 bytes for nuif_copy
+    if comma:
+        o[0] = 0x2C
+        o += 1
+        out.n += 1
+    o[0] = 0x22
+    nuif_copy(o + 1, parser.tstr(tk), L, parser.tlim(tk))
+    o[L + 1] = 0x22
+    o[L + 2] = 0x3A
+    out.n += L + 3
+    return 0
+
+
 cdef inline int _write_number(_Parser parser, _Buf out, const Tok* tk,
                               const uint8_t* p_lim) except -1:
-    """A number token: the literal itself (integers and F_LIT), or its ES spelling."""
-    cdef char* o
+    """A number token: the literal itself (integers and F_LIT), or its ES spelling.  One
+    reservation covers every case (the literal and nuif_copy's 16 bytes, or an ES spelling)."""
+    cdef char* o = out.reserve(tk.len + NUMBER_TEXT_MAX)
     cdef NumInfo r
     if tk.kind == T_INT:
         if tk.flags & F_NEGZERO:
-            out.putc(0x30)
+            o[0] = 0x30
+            out.n += 1
         else:
-            o = out.reserve(tk.len + 16)
             nuif_copy(o, parser.p + tk.at, tk.len, p_lim)
             out.n += tk.len
     elif tk.flags & F_LIT:
-        o = out.reserve(tk.len + 16)
         nuif_copy(o, parser.p + tk.at, tk.len, p_lim)
         out.n += tk.len
     elif tk.flags & F_DBL:
-        o = out.reserve(NUMBER_TEXT_MAX)
         out.n += _fmt_double(o, parser.doubles[tk.dbl])
     else:
-        o = out.reserve(NUMBER_TEXT_MAX)
         nuif_analyze(parser.p + tk.at, tk.len, &r)
         if r.k == 0:
             o[0] = 0x30
@@ -106,7 +121,7 @@ cdef object _write_canonical(_Parser parser):
         while True:
             tk = &tape[t]
             if tk.kind == T_STR:
-                _write_string(parser, out, tk, False, 0)
+                _write_value_string(parser, out, tk)
             elif tk.kind == T_ARR or tk.kind == T_OBJ:
                 o = out.reserve(1)
                 if tk.kind == T_ARR:
@@ -147,7 +162,7 @@ cdef object _write_canonical(_Parser parser):
                     tk = &tape[kt]
                     if tk.flags & F_SKIP:  # only canonical_document sets it
                         continue
-                    _write_string(parser, out, tk, not open_first[top - 1], 0x3A)
+                    _write_member_name(parser, out, tk, not open_first[top - 1])
                     open_first[top - 1] = 0
                     t = kt + 1
                 else:
