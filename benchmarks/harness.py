@@ -29,12 +29,12 @@ def nuif_codec() -> str | None:
     twin, e.g. under ``NUIF_NO_EXTENSIONS``) or ``placeholder`` (a compiled ``_speedups`` that only
     re-exports the twin).  Recorded with every ``ours`` entry so a dashboard never credits the wrong code."""
     try:
-        from nuif_core import _codec, _codec_py
+        from nuif_core import _codec
     except ImportError:
         return None
     if getattr(_codec, "IMPLEMENTATION", "python") != "compiled":
         return "python"
-    if _codec.canonical_json is _codec_py.canonical_json:
+    if _codec.canonical_json is _codec.twin().canonical_json:
         return "placeholder"
     # the compiled codec's optional fast routes (docs/format.md), as `nuif --version` names them
     return f"compiled ({', '.join(_codec.routes())})"

@@ -38,9 +38,10 @@ import jsonpatch
 import nuif_core
 import orjson
 import rfc8785
-from nuif_core import _codec, _codec_py
+from nuif_core import _codec
 
 MAX_DEPTH = 128
+_codec_py = _codec.twin()
 
 
 def sha(b: bytes) -> str:

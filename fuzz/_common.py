@@ -30,8 +30,12 @@ import atheris
 with atheris.instrument_imports(include=["nuif_core"]):
     import nuif_core
     import nuif_core.package  # imported lazily by nuif_core itself
-    from nuif_core import _codec, _codec_py
-    from nuif_core import _speedups  # the fuzzers are about the compiled codec: no fallback
+    from nuif_core import _codec
+
+    _codec_py = _codec.twin()
+    _speedups = _codec.compiled()  # imported here, so that it is instrumented too
+if _speedups is None:  # the fuzzers are about the compiled codec: no fallback
+    raise ImportError("the fuzzers need the compiled codec (nuif_core._speedups)")
 
 
 def _instrument(prefixes: tuple[str, ...]) -> int:
@@ -225,9 +229,9 @@ def main(test_one_input: Callable[[bytes], None]) -> None:
     the hashing thread while it is written, fed every STEP bytes (csrc/nuif_hashpipe.h)."""
     step = int(os.environ.get("NUIF_FUZZ_HASHPIPE", "0") or 0)
     if step > 0:
-        from nuif_core import _speedups
+        from nuif_core import _codec
 
-        _speedups._set_hashpipe(0, step)
+        _codec.compiled()._set_hashpipe(0, step)
     atheris.Setup(sys.argv, test_one_input)
     atheris.Fuzz()
 

@@ -93,7 +93,7 @@ import atheris
 from _gen import DocGen, document_and_patch, pick, to_text
 from _gen import limits as gen_limits
 from _gen import value as gen_value
-from nuif_core import Limits, Session, _codec, _cost, _patch
+from nuif_core import Limits, Session, _codec, _cost, _session
 from run import INPUT_TIMEOUT
 
 nc = c.nuif_core
@@ -131,11 +131,11 @@ class _TallyMeter(_cost.Meter):
 
 
 _METERS: list[_TallyMeter] = []
-_patch.Meter = _TallyMeter  # type: ignore[misc]  # Session._run makes its meter through this name
+_session.Meter = _TallyMeter  # type: ignore[misc]  # Session._run makes its meter through this name
 
 #: tree levels of the nodes the operations named, summed (see _found)
 _LEVELS = [0]
-_engine_find = _patch.Session._find
+_engine_find = _session.Session._find
 
 
 def _found(self: Session, op: Any, member: str = "id") -> dict[str, Any]:
@@ -158,7 +158,7 @@ def _found(self: Session, op: Any, member: str = "id") -> dict[str, Any]:
     return node
 
 
-_patch.Session._find = _found  # type: ignore[method-assign]
+_session.Session._find = _found  # type: ignore[method-assign]
 
 
 class Cost(NamedTuple):

@@ -24,7 +24,7 @@ from _gen import DocGen, limits, mutate_document, to_text
 
 nc = c.nuif_core
 #: patches nest a few levels below the document: the engine writes and reads them with this slack
-PATCH_DEPTH = nc.Limits.DEFAULT.max_depth + nc._patch._WRAP_DEPTH
+PATCH_DEPTH = nc.Limits.DEFAULT.max_depth + nc._patch_read.WRAP_DEPTH
 
 
 def check(a: bytes, b: bytes, lim: object = None) -> None:

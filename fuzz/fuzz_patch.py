@@ -31,7 +31,7 @@ from _gen import document_and_patch, to_text
 
 nc = c.nuif_core
 #: patches nest a few levels below the document: the engine writes and reads them with this slack
-PATCH_DEPTH = nc.Limits.DEFAULT.max_depth + nc._patch._WRAP_DEPTH
+PATCH_DEPTH = nc.Limits.DEFAULT.max_depth + nc._patch_read.WRAP_DEPTH
 
 
 def render(r: object) -> object:

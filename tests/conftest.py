@@ -27,26 +27,25 @@ TESTDATA = REPO / "tests" / "data"
 
 
 def _codecs() -> list[ModuleType]:
-    from nuif_core import _codec_py
+    """The compiled codec (when it is built) and the twin, through the test hook of the codec
+    selection (``nuif_core._codec.compiled``/``twin``)."""
+    from nuif_core import _codec
 
-    mods = [_codec_py]
-    try:
-        from nuif_core import _speedups
-    except ImportError:
+    mods = [_codec.twin()]
+    compiled = _codec.compiled()
+    if compiled is None:
         if os.environ.get("NUIF_REQUIRE_EXTENSION") == "1":
-            raise
+            raise ImportError("NUIF_REQUIRE_EXTENSION=1 but nuif_core._speedups did not load")
     else:
-        mods.insert(0, _speedups)
+        mods.insert(0, compiled)
     return mods
 
 
 def _compiled_only_files() -> list[str]:
-    """Test files that import the compiled module at the top (they test it directly), or skip
-    without it (``importorskip``: another file may import names from them)."""
-    pattern = re.compile(
-        r"^from nuif_core import _speedups\b|^\w+ = pytest\.importorskip\(\"nuif_core\._speedups\"\)",
-        re.MULTILINE,
-    )
+    """Test files that take the compiled module at the top (they test it directly:
+    ``compiled = _codec.compiled()``), or skip without it (``… = _codec.compiled() or
+    pytest.skip(…)``: another file may import names from them)."""
+    pattern = re.compile(r"^\w+ = _codec\.compiled\(\)(?: or pytest\.skip\(| +# this file tests)", re.MULTILINE)
     return sorted(
         path.relative_to(REPO / "tests").as_posix()
         for path in (REPO / "tests").glob("*/test_*.py")

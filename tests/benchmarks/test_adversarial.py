@@ -20,7 +20,7 @@ from typing import Any
 
 import nuif_core
 import pytest
-from nuif_core import Limits, NuifError, _patch
+from nuif_core import Limits, NuifError, _patch_read
 
 from benchmarks import adversarial as adv
 
@@ -131,7 +131,7 @@ def test_every_input_is_a_valid_document_and_patch_within_the_mcp_limits(name):
     assert nuif_core.canonicalize(doc).canonical.decode() == doc  # sizes are canonical sizes
     assert len(patch.encode()) <= Limits.MCP.max_patch_bytes
     assert (
-        _patch.read_patch(patch, limits=Limits.MCP, base=nuif_core.canonicalize(doc).hash)
+        _patch_read.read_patch(patch, limits=Limits.MCP, base=nuif_core.canonicalize(doc).hash)
         is not None
     )
     assert len(case.line()) <= adv.LINE_LIMIT

@@ -14,11 +14,12 @@ import jsonpatch
 import nuif_core
 import pytest
 import rfc8785
-from nuif_core import _codec_py
+from nuif_core import _codec
 
 from benchmarks import corpus
 
 REPO = Path(__file__).resolve().parents[2]
+_codec_py = _codec.twin()
 SMALL = ["1KiB", "64KiB", "1MiB"]
 
 

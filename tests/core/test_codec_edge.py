@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
-from nuif_core import _codec_py as twin
-from nuif_core import _speedups as compiled
+from nuif_core import _codec
 from nuif_core._errors import NuifError
+
+compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
+twin = _codec.twin()
 
 CODECS = [compiled, twin]
 IDS = ["compiled", "python"]

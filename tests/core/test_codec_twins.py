@@ -14,9 +14,11 @@ import rfc8785
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nuif_core import _codec_py as twin
-from nuif_core import _speedups as compiled
+from nuif_core import _codec
 from nuif_core._errors import NuifError
+
+compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
+twin = _codec.twin()
 
 SETTINGS = settings(
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]

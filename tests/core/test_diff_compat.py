@@ -25,7 +25,7 @@ from nuif_core import Limits, NuifError, apply_patch, diff
 from nuif_core import _codec
 from nuif_core._document import hash_bytes, parse_canonical
 from nuif_core._errors import escape_pointer
-from nuif_core._jsonpatch import json_equal, value_depth
+from nuif_core._values import json_equal, value_depth
 from nuif_core._limits import resolve_limits
 
 from benchmarks import corpus

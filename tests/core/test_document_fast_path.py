@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from nuif_strategies import attr_names, ids, kinds, text, values
 
 import nuif_core
-from nuif_core import Limits, NuifError, _codec, _codec_py, _document
+from nuif_core import Limits, NuifError, _codec, _document
 from nuif_core._document import Diagnostic, ValidationReport, hash_bytes, normalize
 
-_speedups = pytest.importorskip("nuif_core._speedups")
+_speedups = _codec.compiled() or pytest.skip("the compiled codec is not built", allow_module_level=True)
+_codec_py = _codec.twin()
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -87,7 +88,7 @@ def _python_validate(data: bytes, limits: Limits, max_diagnostics: int = 100) ->
     except NuifError as err:
         return ValidationReport(False, None, (Diagnostic.from_error(err),))
     if checker.found:
-        return ValidationReport(False, None, checker.diagnostics(data), checker.truncated)
+        return ValidationReport(False, None, _document.diagnostics(checker, data), checker.truncated)
     return ValidationReport(True, hash_bytes(_codec.dumps(normalize(value), limits.max_depth)))
 
 

@@ -19,9 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nuif_core import _codec_py as twin
-from nuif_core import _speedups as compiled
+from nuif_core import _codec
 from nuif_core._errors import NuifError
+
+compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
+twin = _codec.twin()
 
 MAX_DEPTH = 128
 HAVE_CHARCONV = compiled.float_backend() == "charconv"

@@ -20,11 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nuif_core
-from nuif_core import Limits, NuifError, _codec, _codec_py, _document
+from nuif_core import Limits, NuifError, _codec, _document
 from nuif_core._document import Inspection, NodeRef, OutlineEntry
 from tests.core.test_document_fast_path import ZEROS, _damage, _mutate, documents
 
-_speedups = pytest.importorskip("nuif_core._speedups")
+_speedups = _codec.compiled() or pytest.skip("the compiled codec is not built", allow_module_level=True)
+_codec_py = _codec.twin()
 
 # modest: every example runs inspect four times per implementation
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -17,12 +17,8 @@ import pytest
 
 import nuif_core
 from nuif_core import NuifError
-from nuif_core._jsonpatch import (
-    apply_json_patch,
-    json_equal,
-    parse_pointer,
-    resolve_pointer,
-)
+from nuif_core._jsonpatch import apply_json_patch, parse_pointer, resolve_pointer
+from nuif_core._values import json_equal
 
 TESTDATA = Path(__file__).resolve().parents[1] / "data"
 SUITE = TESTDATA / "json-patch-tests"

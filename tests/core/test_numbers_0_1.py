@@ -19,12 +19,11 @@ import pytest
 import rfc8785
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from nuif_core import NuifError, _codec_py, package
+from nuif_core import NuifError, _codec, package
 
-try:
-    from nuif_core import _speedups
-except ImportError:  # the pure-Python install: the twin alone (CI requires the extension)
-    _speedups = None  # type: ignore[assignment]
+_codec_py = _codec.twin()
+#: None in the pure-Python install: the twin alone (CI requires the extension)
+_speedups = _codec.compiled()
 
 CODECS = [m for m in (_speedups, _codec_py) if m is not None]
 DEPTH = 128

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import nuif_core
-from nuif_core import Limits, NuifError, package
+from nuif_core import Limits, NuifError, _package_read, package
 
 DOC = (
     '{"nuif": 0, "root": {"id": "home", "kind": "screen", "children": ['
@@ -277,7 +277,7 @@ def test_unpack_leaves_nothing_behind_when_writing_fails(tmp_path: Path, monkeyp
     def broken_rename(*args: Any) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(package.os, "rename", broken_rename)
+    monkeypatch.setattr(_package_read.os, "rename", broken_rename)
     with pytest.raises(OSError):
         package.unpack(data, tmp_path / "out")
     assert snapshot(tmp_path) == []
@@ -490,10 +490,10 @@ def test_inflation_is_counted_and_stopped_at_the_limit_whatever_the_archive_decl
 ) -> None:
     data = build_package({"assets/zeros": b"\x00" * 10})
     zf = zipfile.ZipFile(io.BytesIO(data))
-    reader = package._Reader(zf, Limits(max_asset_bytes=MiB))
+    reader = _package_read.Reader(zf, Limits(max_asset_bytes=MiB))
     endless = [_EndlessInflater() for _ in range(3)]
     feed = iter(endless)
-    monkeypatch.setattr(package, "_inflater", lambda method: next(feed))
+    monkeypatch.setattr(_package_read, "new_inflater", lambda method: next(feed))
     # the entry declares 10 bytes: one byte more and reading stops
     err = refused(lambda: reader.inflate("assets/zeros", None, None, keep=False), "NUIF_PACKAGE")
     assert "more than the 10 bytes its headers declare" in err.message

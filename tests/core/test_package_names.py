@@ -18,7 +18,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import nuif_core
-from nuif_core import NuifError, package
+from nuif_core import NuifError, _package_names, package
 
 DOC = '{"nuif": 0, "root": {"id": "home", "kind": "screen"}}'
 HASH = nuif_core.canonicalize(DOC).hash
@@ -318,8 +318,8 @@ def test_names_differing_only_by_case_or_trailing_dots_and_spaces_always_collide
     if twin == base:
         event("no twin drawn")
         return
-    assert package._fold(twin) == package._fold(base), (base, twin)
-    assert package._fold(unicodedata.normalize("NFD", twin)) == package._fold(base)
+    assert _package_names.fold(twin) == _package_names.fold(base), (base, twin)
+    assert _package_names.fold(unicodedata.normalize("NFD", twin)) == _package_names.fold(base)
     with pytest.raises(NuifError) as info:
         package.pack(DOC, {base: b"1", twin: b"2"})
     err = info.value
@@ -348,7 +348,7 @@ def test_the_fold_key_separates_names_that_are_different_files() -> None:
         "assets/e",
         "assets/\u0130",
     ]
-    keys = {package._fold(n) for n in distinct}
+    keys = {_package_names.fold(n) for n in distinct}
     assert len(keys) == len(distinct)
 
 
@@ -363,7 +363,7 @@ def test_every_character_and_its_case_twins_have_one_fold_key() -> None:
             continue
         twins = {ch.upper(), ch.lower(), ch.title(), ch.casefold()} - {ch}
         for twin in twins:
-            assert package._fold(twin) == package._fold(ch), (hex(cp), twin)
+            assert _package_names.fold(twin) == _package_names.fold(ch), (hex(cp), twin)
             checked += 1
     assert checked > 2800  # about 3,100 twins: every cased character has one at least
 

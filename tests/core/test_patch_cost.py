@@ -28,7 +28,7 @@ from typing import Any, Callable, NamedTuple
 import pytest
 
 import nuif_core
-from nuif_core import Limits, NuifError, Session, _codec, _patch
+from nuif_core import Limits, NuifError, Session, _apply, _codec
 from nuif_core._cost import budget_for
 
 GROWTH = 6.0
@@ -93,7 +93,7 @@ def assert_near_linear(small: Cost, large: Cost, growth: float = GROWTH) -> None
 
 
 def apply_counted(doc: str, patch: Any, inverse: bool = True, limits: Limits | None = None) -> int:
-    result, work = _patch._apply(doc, patch, inverse, limits)
+    result, work = _apply.apply_measured(doc, patch, inverse, limits)
     if inverse:  # every result here must be a document whose inverse applies
         assert result.inverse is not None
         back = nuif_core.apply_patch(result.canonical, result.inverse, limits=limits)

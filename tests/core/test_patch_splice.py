@@ -10,11 +10,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nuif_core import NuifError, _codec, _codec_py, apply_patch, canonicalize
-from nuif_core import _patch
-from nuif_core._patch import Session, _limits
+from nuif_core import NuifError, _codec, apply_patch, canonicalize
+from nuif_core import _splice
+from nuif_core._limits import resolve_limits as _limits
+from nuif_core._session import Session
 
 from .test_patch_properties import IDS, as_patch, documents, operations, render, split
+
+_codec_py = _codec.twin()
 
 SETTINGS = settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -90,14 +93,14 @@ def test_node_spans_refuses_other_layouts():
 
 def test_attribute_patches_take_the_spliced_path(monkeypatch):
     opened = []
-    real = _patch._SpliceSession._open.__func__
+    real = _splice.SpliceSession._open.__func__
 
     def spy(cls, *args):
         s = real(cls, *args)
         opened.append(s)
         return s
 
-    monkeypatch.setattr(_patch._SpliceSession, "_open", classmethod(spy))
+    monkeypatch.setattr(_splice.SpliceSession, "_open", classmethod(spy))
     text = '{"nuif":0,"meta":{"m":1},"root":{"id":"r","kind":"box","children":[{"id":"a","kind":"text","attrs":{"x":1}}]}}'
     ops = [
         {"op": "set", "id": "r", "attr": "label", "value": "hi"},

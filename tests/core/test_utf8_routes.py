@@ -22,8 +22,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nuif_core import _speedups as compiled
+from nuif_core import _codec
 from nuif_core._errors import NuifError
+
+compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
 
 BEST = compiled.utf8_backend()
 # the routes this CPU and build can run, the fastest first

@@ -21,7 +21,7 @@ from nuif_core import Limits, NuifError, Session, apply_patch, canonicalize, dif
 # levels of max_depth produced a diff whose text was deeper than max_depth.  The engine already
 # *wrote* its patches (diff, inverse) with a 16-level slack (_WRAP_DEPTH) but *read* patch text
 # with max_depth only: NUIF-0 §5 "applying it to a yields exactly the canonical text of b" failed.
-# Fixed in _patch._load_patch: patch text is read with the same slack; every carried value and
+# Fixed in _patch._load_patch (now _patch_read.load_patch): patch text is read with the same slack; every carried value and
 # node is still checked against max_depth where it lands (unchanged: see the tests below).
 
 
@@ -196,7 +196,7 @@ def test_pack_writes_a_document_with_a_big_integral_double_that_read_returns() -
 #
 # The node limit is a fatal finding: the checker appended NUIF_LIMIT_NODES and stopped, without
 # looking at the bound, so validate(max_diagnostics=1) could return two diagnostics with
-# truncated=False.  Fixed in _document.Checker: at the bound it stops with truncated=True, like
+# truncated=False.  Fixed in _document.Checker (now _schema.Checker): at the bound it stops with truncated=True, like
 # every other diagnostic.
 
 

@@ -20,7 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from nuif_core import _speedups
+from nuif_core import _codec
+
+_speedups = _codec.compiled()  # this file tests the compiled codec: not collected without it
 
 REPO = Path(__file__).resolve().parents[2]
 CORE_TESTS = [

@@ -26,6 +26,14 @@ def test_all_distributions_share_one_version() -> None:
         assert metadata.version(name) == versions[name], "reinstall: the environment is stale"
 
 
+def test_the_web_package_shares_the_version() -> None:
+    """packages/nuif-web (npm: the Pyodide module and the playground) is released with them."""
+    import json
+
+    web = json.loads((REPO / "packages" / "nuif-web" / "package.json").read_text())
+    assert web["version"] == _project("nuif-core")["version"]
+
+
 def test_surfaces_pin_the_core_exactly() -> None:
     version = _project("nuif-core")["version"]
     for name in ("nuif-cli", "nuif-mcp"):

@@ -197,9 +197,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON summary per line")
     p.set_defaults(run=cmd_verify)
 
+    from ._batch_cmd import add_parser as add_batch  # nuif batch: Dask (docs/scale.md)
+
+    add_batch(sub, common)
+
     p = add("demo", "a short end-to-end run on a bundled example document")
     p.add_argument("--dir", metavar="DIR", help="keep the files in DIR (default: a temporary directory)")
     p.set_defaults(run=cmd_demo)
+
+    p = add("playground", "serve the NUIF playground page on 127.0.0.1 and print its address")
+    p.add_argument("--port", type=int, default=8787, help="port (default 8787; 0 = any free one)")
+    p.add_argument("--pyodide", metavar="DIR", help="the Pyodide runtime folder (docs/web.md)")
+    p.add_argument("--wheel", metavar="FILE", help="serve this pure nuif-core wheel")
+    p.set_defaults(run=cmd_playground)
     return parser
 
 
@@ -577,3 +587,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from ._demo import run_demo
 
     return run_demo(args.dir)
+
+
+def cmd_playground(args: argparse.Namespace) -> int:
+    from ._playground import run_playground
+
+    return run_playground(args.port, args.pyodide, args.wheel)

@@ -29,7 +29,7 @@ def too_large(what: str, name: str, limit: int, size: int | None = None) -> Exce
     from nuif_core import NuifError
 
     has = f"{size} bytes" if size is not None else f"more than {limit} bytes"
-    return NuifError("NUIF_TOO_LARGE", f"the {what} text {name} is {has}; the limit is {limit} bytes")
+    return NuifError.too_large(f"the {what} text {name} is {has}", limit)
 
 
 def read_input(name: str, limit: int, what: str = "document") -> bytes:

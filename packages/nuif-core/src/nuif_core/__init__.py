@@ -20,27 +20,35 @@ from __future__ import annotations
 
 from typing import Any
 
+# The facade: every public name is owned by one private module below (docs/architecture.md, "The
+# Python layers"); this module only gathers them.
 from . import _codec
+from ._apply import apply_patch
+from ._diff import diff
 from ._document import (
+    canonical_json,
+    canonicalize,
+    document_hash,
+    inspect,
+    dumps,
+    is_canonical,
+    loads,
+    node_hash,
+    validate,
+)
+from ._errors import ERROR_CODES, NuifError
+from ._limits import Limits
+from ._results import (
     CanonicalResult,
     Diagnostic,
     Inspection,
     NodeRef,
     OutlineEntry,
-    Text,
+    PatchCounts,
+    PatchResult,
     ValidationReport,
-    as_bytes,
-    canonicalize,
-    document_hash,
-    inspect,
-    is_canonical,
-    node_hash,
-    validate,
 )
-from ._diff import diff
-from ._errors import ERROR_CODES, NuifError
-from ._limits import Limits, resolve_limits as _limits
-from ._patch import PatchCounts, PatchResult, Session, apply_patch
+from ._session import Session
 
 __version__ = "0.1.0"
 
@@ -77,44 +85,10 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # ``nuif_core.package`` is imported on first use, so zipfile is not paid at start-up
+    # ``nuif_core.package`` is imported on first use, so zipfile is not paid at start-up (a lazy
+    # import: laziness is the point)
     if name == "package":
         import importlib
 
         return importlib.import_module(".package", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def canonical_json(text: Text, *, limits: Limits | None = None) -> bytes:
-    """RFC 8785 canonical bytes of *any* strict I-JSON text (not only NUIF documents).
-
-    The size limit is ``limits.max_document_bytes`` and the depth limit ``limits.max_depth``.
-    Raises :class:`NuifError` (NUIF_TOO_LARGE, NUIF_UTF8, NUIF_PARSE, NUIF_UNICODE,
-    NUIF_DUPLICATE_KEY, NUIF_NUMBER, NUIF_DEPTH) with line and column.
-    """
-    lim = _limits(limits)
-    return _codec.canonical_json(as_bytes(text, lim.max_document_bytes, "JSON"), lim.max_depth)
-
-
-def loads(text: Text, *, limits: Limits | None = None) -> Any:
-    """Parse strict I-JSON text into Python values.
-
-    Objects become ``dict`` (members in text order), arrays ``list``, integer literals ``int``
-    (within ±(2^53 − 1)), other numbers ``float`` (``-0`` becomes ``0``).  An integer literal
-    beyond that is accepted, as a ``float``, only when it is the RFC 8785 text of that double
-    (``100000000000000000000``); any other is NUIF_NUMBER (``9007199254740993``).
-    """
-    lim = _limits(limits)
-    return _codec.loads(as_bytes(text, lim.max_document_bytes, "JSON"), lim.max_depth)
-
-
-def dumps(value: Any, *, limits: Limits | None = None) -> bytes:
-    """RFC 8785 canonical bytes of a Python value.
-
-    Accepts ``dict`` (``str`` keys), ``list``/``tuple``, ``str``, ``int`` (within ±(2^53 − 1), or
-    beyond when its digits are the RFC 8785 text of a double, as ``2**53``; other ints are
-    NUIF_NUMBER), finite ``float``, ``bool`` and ``None``.  Anything else is NUIF_VALUE; strings
-    with lone surrogates or noncharacters are NUIF_UNICODE; nesting beyond ``limits.max_depth``
-    (or a cycle) is NUIF_DEPTH.
-    """
-    return _codec.dumps(value, _limits(limits).max_depth)

@@ -1,5 +1,9 @@
 """Pick the codec: the compiled ``_speedups`` module, or its pure-Python twin.
 
+This is not a public API.  It is the only module of the core that imports either codec: every
+other module calls the functions bound here, and tests, benchmarks and fuzzers that need one
+codec in particular ask :func:`twin` and :func:`compiled` (the test hook).
+
 * ``NUIF_NO_EXTENSIONS=1`` forces the pure-Python twin.
 * ``NUIF_REQUIRE_EXTENSION=1`` makes a missing or broken compiled module an ``ImportError``
   instead of a silent fallback (CI sets it, so the compiled codec is what the tests prove).
@@ -8,11 +12,13 @@
 from __future__ import annotations
 
 import os
+from types import ModuleType
 from typing import Any, Callable
 
 __all__ = [
-    "IMPLEMENTATION", "canonical_document", "canonical_json", "canonical_result", "dumps",
-    "hash_bytes", "inspect_summary", "loads", "node_spans", "valid_report",
+    "IMPLEMENTATION", "canonical_document", "canonical_json", "canonical_result", "compiled",
+    "dumps", "hash_bytes", "inspect_summary", "loads", "node_spans", "routes", "twin",
+    "valid_report",
 ]
 
 loads: Callable[[bytes, int], Any]
@@ -84,3 +90,23 @@ def routes() -> tuple[str, ...]:
     if _impl.hashpipe_backend() == "thread":
         hashing += "+thread"
     return (_impl.float_backend(), hashing, _impl.scan_backend(), _impl.utf8_backend())
+
+
+def twin() -> ModuleType:
+    """The pure-Python codec, whichever codec is in use (test hook: the oracle of the twin tests,
+    the fuzzers' second opinion)."""
+    from . import _codec_py  # on demand: imported at start-up only when it is the codec in use
+
+    return _codec_py
+
+
+def compiled() -> ModuleType | None:
+    """The compiled codec module, or None when it is not built or does not load (test hook: the
+    tests and fuzzers that call it directly, whichever codec is in use)."""
+    if IMPLEMENTATION == "compiled":
+        return _impl
+    try:
+        from . import _speedups  # on demand: NUIF_NO_EXTENSIONS=1 does not load it at start-up
+    except ImportError:
+        return None
+    return _speedups

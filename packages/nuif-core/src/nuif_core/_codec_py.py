@@ -1,6 +1,7 @@
 """The pure-Python twin of the compiled codec (``_speedups``).
 
-It is the test oracle and the fallback (``NUIF_NO_EXTENSIONS=1``).  Both implementations follow
+This is not a public API: only the codec selection (``_codec``) imports it (tests reach it through
+``_codec.twin()``).  It is the test oracle and the fallback (``NUIF_NO_EXTENSIONS=1``).  Both implementations follow
 one procedure, documented in docs/canonical-json.md, so that they agree not only on bytes but on
 every error: code, message, pointer, line and column.
 
@@ -23,39 +24,60 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ._errors import NuifError, describe_found, join_pointer, text_error
+from ._errors import NuifError, join_pointer, text_error
+from ._messages import (  # the compiled codec reads these names off this module (``_tw()``)
+    BOM,
+    CONTROL_IN_STRING,
+    DEPTH,
+    DUPLICATE_KEY,
+    EXPECT_ARRAY_NEXT,
+    EXPECT_COLON,
+    EXPECT_DIGIT,
+    EXPECT_END,
+    EXPECT_ESCAPE,
+    EXPECT_FIRST_KEY,
+    EXPECT_HEX,
+    EXPECT_KEY,
+    EXPECT_LITERAL,
+    EXPECT_OBJECT_NEXT,
+    EXPECT_STRING_END,
+    EXPECT_VALUE,
+    KEY_NOT_STR,
+    LONE_SURROGATE,
+    NONCHARACTER,
+    NOT_A_NUMBER,
+    NO_JSON_VALUE,
+    NUMBER_OVERFLOW,
+    SURROGATE_ESCAPE,
+    UTF8,
+    big_int_problem,
+    big_integer_message,
+    big_integer_problem,
+    describe_found,
+    int_shown,
+    quote,
+    short,
+)
+from ._rfc8785 import MAX_SAFE_INTEGER, NONCHARACTER as _NONCHAR, dumps_str, format_number, utf16_key
+from ._schema import Checker, normalize, outline
 
 __all__ = [
-    "canonical_document", "canonical_json", "canonical_result", "dumps", "format_number",
-    "hash_bytes", "inspect_summary", "loads", "node_spans", "valid_report",
+    "canonical_document", "canonical_json", "canonical_result", "dumps", "hash_bytes",
+    "inspect_summary", "loads", "node_spans", "valid_report",
 ]
 
-MAX_SAFE_INTEGER = 2**53 - 1
-
-# Expectation phrases shared (by value) with the compiled codec: "<expected>, found <found>".
-EXPECT_VALUE = "expected a JSON value"
-EXPECT_ARRAY_NEXT = "expected ',' or ']' after an array element"
-EXPECT_OBJECT_NEXT = "expected ',' or '}' after an object member"
-EXPECT_FIRST_KEY = "expected a member name or '}'"
-EXPECT_KEY = "expected a member name"
-EXPECT_COLON = "expected ':' after a member name"
-EXPECT_END = "expected the end of the text after the value"
-EXPECT_DIGIT = "expected a digit"
-EXPECT_LITERAL = "expected the literal '{}'"
-EXPECT_STRING_END = "unterminated string: expected '\"'"
-EXPECT_ESCAPE = "invalid escape: expected one of \" \\ / b f n r t u"
-EXPECT_HEX = "invalid \\u escape: expected a hex digit"
-CONTROL_IN_STRING = "control character U+{:04X} must be escaped in a string"
+# The compiled codec (``_speedups.pyx``) reads these off this module on its slow paths
+# (``_tw()._quote`` …): three under their old private names, and the two message helpers this
+# module does not call itself.  They go when it takes them from ``_messages``/``_rfc8785``.
+_quote = quote
+_short = short
+_utf16_key = utf16_key
+FOR_THE_COMPILED_CODEC = (big_integer_message, int_shown)
 
 _WS = re.compile(r"[ \t\n\r]*")
 _PLAIN = re.compile(r'[^"\\\x00-\x1f]*')
 _DIGITS = re.compile(r"[0-9]*")
 _HEX = "0123456789abcdefABCDEF"
-_NONCHAR = re.compile(
-    "[\ufdd0-\ufdef\ufffe\uffff"
-    + "".join(chr(p << 16 | 0xFFFE) + chr(p << 16 | 0xFFFF) for p in range(1, 17))
-    + "]"
-)
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
@@ -64,7 +86,7 @@ def _is_nonchar(cp: int) -> bool:
 
 
 class _Parser:
-    __slots__ = ("data", "text", "max_depth", "path", "_byte_offsets")
+    __slots__ = ("data", "text", "max_depth", "path")
 
     def __init__(self, data: bytes, text: str, max_depth: int) -> None:
         self.data = data
@@ -102,7 +124,7 @@ class _Parser:
             raise self.syntax(EXPECT_VALUE, i)
         c = text[i]
         if c == '"':
-            return self.string(i, False)
+            return self.string(i)
         if c == "{":
             return self.object(i, depth + 1)
         if c == "[":
@@ -121,7 +143,7 @@ class _Parser:
         if depth > self.max_depth:
             raise self.fail(
                 "NUIF_DEPTH",
-                f"arrays and objects are nested deeper than the limit of {self.max_depth}",
+                DEPTH.format(self.max_depth),
                 i,
                 self.pointer(),
             )
@@ -160,7 +182,7 @@ class _Parser:
             if i >= len(text) or text[i] != '"':
                 raise self.syntax(expected, i)
             key_at = i
-            key, i = self.string(i, True)
+            key, i = self.string(i)
             i = ws.match(text, i).end()  # type: ignore[union-attr]
             if i >= len(text) or text[i] != ":":
                 raise self.syntax(EXPECT_COLON, i)
@@ -181,7 +203,7 @@ class _Parser:
                         path.append(key)
                         err = self.fail(
                             "NUIF_DUPLICATE_KEY",
-                            f"member name {_quote(key)} appears twice in one object",
+                            DUPLICATE_KEY.format(quote(key)),
                             key_at,
                             self.pointer(),
                         )
@@ -232,25 +254,24 @@ class _Parser:
         x = float(literal)
         if math.isinf(x):
             raise self.fail(
-                "NUIF_NUMBER", f"number {_short(literal)} overflows a double", start, self.pointer()
+                "NUIF_NUMBER", NUMBER_OVERFLOW.format(short(literal)), start, self.pointer()
             )
         return (x if x != 0.0 else 0.0), i
 
-    def string(self, i: int, is_key: bool) -> tuple[str, int]:
+    def string(self, i: int) -> tuple[str, int]:
         text = self.text
-        start = i
         i += 1
         j = _PLAIN.match(text, i).end()  # type: ignore[union-attr]
         if j < len(text) and text[j] == '"':
             s = text[i:j]
             m = _NONCHAR.search(s)
             if m is not None:
-                raise self._nonchar(i + m.start(), ord(m.group()), start, is_key)
+                raise self._nonchar(i + m.start(), ord(m.group()))
             return s, j + 1
         parts: list[str] = [text[i:j]]
         m = _NONCHAR.search(parts[0])
         if m is not None:
-            raise self._nonchar(i + m.start(), ord(m.group()), start, is_key)
+            raise self._nonchar(i + m.start(), ord(m.group()))
         i = j
         n = len(text)
         while True:
@@ -271,23 +292,23 @@ class _Parser:
                     cp = self.hex4(i + 2)
                     i += 6
                     if 0xDC00 <= cp <= 0xDFFF:
-                        raise self._surrogate(esc_at, cp, start, is_key)
+                        raise self._surrogate(esc_at, cp)
                     if 0xD800 <= cp <= 0xDBFF:
                         if i >= n:
                             raise self.syntax(EXPECT_STRING_END, i)
                         if text[i] != "\\":
-                            raise self._surrogate(esc_at, cp, start, is_key)
+                            raise self._surrogate(esc_at, cp)
                         if i + 1 >= n:
                             raise self.syntax(EXPECT_STRING_END, i + 1)
                         if text[i + 1] != "u":
-                            raise self._surrogate(esc_at, cp, start, is_key)
+                            raise self._surrogate(esc_at, cp)
                         low = self.hex4(i + 2)
                         if not 0xDC00 <= low <= 0xDFFF:
-                            raise self._surrogate(esc_at, cp, start, is_key)
+                            raise self._surrogate(esc_at, cp)
                         i += 6
                         cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00)
                     if _is_nonchar(cp):
-                        raise self._nonchar(esc_at, cp, start, is_key)
+                        raise self._nonchar(esc_at, cp)
                     parts.append(chr(cp))
                 else:
                     raise self.syntax(EXPECT_ESCAPE, i + 1)
@@ -298,7 +319,7 @@ class _Parser:
                 chunk = text[i:j]
                 m = _NONCHAR.search(chunk)
                 if m is not None:
-                    raise self._nonchar(i + m.start(), ord(m.group()), start, is_key)
+                    raise self._nonchar(i + m.start(), ord(m.group()))
                 parts.append(chunk)
                 i = j
 
@@ -311,75 +332,21 @@ class _Parser:
                 raise self.syntax(EXPECT_HEX, k)
         return int(text[i : i + 4], 16)
 
-    def _string_pointer(self, is_key: bool) -> str:
-        # a bad member name cannot be named: point at the object that holds it
-        return self.pointer()
+    # a string (a member name included: it cannot be named) is located at the value that holds it
+    def _surrogate(self, at: int, cp: int) -> NuifError:
+        return self.fail("NUIF_UNICODE", SURROGATE_ESCAPE.format(cp), at, self.pointer())
 
-    def _surrogate(self, at: int, cp: int, start: int, is_key: bool) -> NuifError:
-        return self.fail(
-            "NUIF_UNICODE",
-            f"escape \\u{cp:04x} is a lone surrogate (I-JSON forbids it)",
-            at,
-            self._string_pointer(is_key),
-        )
-
-    def _nonchar(self, at: int, cp: int, start: int, is_key: bool) -> NuifError:
-        return self.fail(
-            "NUIF_UNICODE",
-            f"U+{cp:04X} is a Unicode noncharacter (I-JSON forbids it)",
-            at,
-            self._string_pointer(is_key),
-        )
-
-
-def _quote(s: str) -> str:
-    """A short, JSON-quoted rendering of a name for messages."""
-    out = dumps_str(s if len(s) <= 64 else s[:61] + "...")
-    return out
-
-
-def _short(literal: str) -> str:
-    return literal if len(literal) <= 40 else literal[:37] + "..."
-
-
-def big_integer_problem(literal: str, x: float) -> str | None:
-    """Why the integer ``literal`` (beyond ±(2^53 - 1); ``x`` its correctly rounded double) is
-    refused, or None when it is accepted: exactly when it is the RFC 8785 text of ``x``
-    (NUIF-0 §1 as amended in NUIF-0.1), so that every canonical text reads back."""
-    if math.isinf(x):
-        return big_integer_message(_short(literal), None)
-    nearest = format_number(x)
-    if nearest == literal:
-        return None
-    return big_integer_message(_short(literal), nearest)
-
-
-def big_integer_message(shown: str, nearest: str | None) -> str:
-    """The NUIF_NUMBER message for a refused integer (shared by value with the compiled codec):
-    why, and what to write instead (the nearest double's RFC 8785 text, or a string)."""
-    if nearest is None:
-        return f"integer {shown} overflows a double: write it as a string"
-    return (
-        f"integer {shown} is beyond ±(2^53 - 1) and is not the RFC 8785 text of a double, so it "
-        f"would not read back as written (the nearest double is written {nearest}): "
-        f"write {nearest}, or a string to keep every digit"
-    )
-
-
-def int_shown(value: int) -> str:
-    """An int as error messages show it (``str`` refuses ints of more than 4300 digits)."""
-    if value.bit_length() > 4096:
-        return f"of {value.bit_length()} bits"
-    return _short(str(int(value)))
+    def _nonchar(self, at: int, cp: int) -> NuifError:
+        return self.fail("NUIF_UNICODE", NONCHARACTER.format(cp), at, self.pointer())
 
 
 def _decode(data: bytes) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise text_error("NUIF_UTF8", "the text is not valid UTF-8", data, exc.start) from None
+        raise text_error("NUIF_UTF8", UTF8, data, exc.start) from None
     if text.startswith("\ufeff"):
-        raise text_error("NUIF_PARSE", "a byte-order mark is not allowed", data, 0)
+        raise text_error("NUIF_PARSE", BOM, data, 0)
     return text
 
 
@@ -394,65 +361,7 @@ def loads(data: bytes, max_depth: int) -> Any:
 # ---------------------------------------------------------------------------------------------
 # RFC 8785 writer
 
-_STR_ESCAPES = {i: f"\\u{i:04x}" for i in range(0x20)}
-_STR_ESCAPES.update({0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r"})
-_STR_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\"})
-_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def dumps_str(s: str) -> str:
-    """A JSON string literal as ECMAScript ``JSON.stringify`` writes it (no checks)."""
-    if _NEEDS_ESCAPE.search(s) is None:
-        return '"' + s + '"'
-    return '"' + s.translate(_STR_ESCAPES) + '"'
-
-
-def format_number(x: float) -> str:
-    """ECMAScript ``Number.prototype.toString`` of a finite double (RFC 8785 §3.2.2.3)."""
-    if x == 0:
-        return "0"
-    r = repr(float(x))  # shortest round-trip digits (David Gay), correctly rounded
-    sign = ""
-    if r[0] == "-":
-        sign, r = "-", r[1:]
-    mantissa, _, exp_text = r.partition("e")
-    exp = int(exp_text) if exp_text else 0
-    int_part, _, frac_part = mantissa.partition(".")
-    all_digits = (int_part + frac_part).lstrip("0")
-    digits = all_digits.rstrip("0")
-    # value = int(digits) * 10 ** (exp - len(frac_part) + trailing zeros stripped)
-    e10 = exp - len(frac_part) + (len(all_digits) - len(digits))
-    k = len(digits)
-    n = e10 + k
-    if k <= n <= 21:
-        out = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        out = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        out = "0." + "0" * (-n) + digits
-    else:
-        e = n - 1
-        esign = "+" if e >= 0 else "-"
-        head = digits[0] if k == 1 else digits[0] + "." + digits[1:]
-        out = f"{head}e{esign}{abs(e)}"
-    return sign + out
-
-
-def big_int_problem(value: int) -> str | None:
-    """``big_integer_problem`` for a Python int beyond ±(2^53 - 1) handed to ``dumps``."""
-    try:
-        x = float(value)
-    except OverflowError:
-        return big_integer_message(int_shown(value), None)
-    nearest = format_number(x)
-    if nearest == str(int(value)):
-        return None
-    return big_integer_message(int_shown(value), nearest)
-
-
-def _utf16_key(s: str) -> bytes:
-    return s.encode("utf-16-be", "surrogatepass")
 
 
 def _check_str(s: str, path: list[str | int]) -> None:
@@ -460,14 +369,14 @@ def _check_str(s: str, path: list[str | int]) -> None:
     if m is not None:
         raise NuifError(
             "NUIF_UNICODE",
-            f"string holds the lone surrogate U+{ord(m.group()):04X} (I-JSON forbids it)",
+            LONE_SURROGATE.format(ord(m.group())),
             pointer=join_pointer(path),
         )
     m = _NONCHAR.search(s)
     if m is not None:
         raise NuifError(
             "NUIF_UNICODE",
-            f"U+{ord(m.group()):04X} is a Unicode noncharacter (I-JSON forbids it)",
+            NONCHARACTER.format(ord(m.group())),
             pointer=join_pointer(path),
         )
 
@@ -492,7 +401,7 @@ def _write(value: Any, out: list[str], path: list[str | int], depth: int, max_de
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise NuifError(
-                "NUIF_NUMBER", f"{value!r} is not a JSON number", pointer=join_pointer(path)
+                "NUIF_NUMBER", NOT_A_NUMBER.format(value), pointer=join_pointer(path)
             )
         out.append(format_number(value))
     elif isinstance(value, dict):
@@ -502,12 +411,12 @@ def _write(value: Any, out: list[str], path: list[str | int], depth: int, max_de
             if not isinstance(key, str):
                 raise NuifError(
                     "NUIF_VALUE",
-                    f"object member names must be str, not {type(key).__name__}",
+                    KEY_NOT_STR.format(type(key).__name__),
                     pointer=join_pointer(path),
                 )
         out.append("{")
         first = True
-        for key in sorted(value, key=_utf16_key):
+        for key in sorted(value, key=utf16_key):
             path.append(key)
             _check_str(key, path)
             if not first:
@@ -532,7 +441,7 @@ def _write(value: Any, out: list[str], path: list[str | int], depth: int, max_de
     else:
         raise NuifError(
             "NUIF_VALUE",
-            f"a {type(value).__name__} has no JSON representation",
+            NO_JSON_VALUE.format(type(value).__name__),
             pointer=join_pointer(path),
         )
 
@@ -540,7 +449,7 @@ def _write(value: Any, out: list[str], path: list[str | int], depth: int, max_de
 def _too_deep(path: list[str | int], max_depth: int) -> NuifError:
     return NuifError(
         "NUIF_DEPTH",
-        f"arrays and objects are nested deeper than the limit of {max_depth}",
+        DEPTH.format(max_depth),
         pointer=join_pointer(path),
     )
 
@@ -557,28 +466,26 @@ def canonical_json(data: bytes, max_depth: int) -> bytes:
     return dumps(loads(data, max_depth), max_depth)
 
 
-class _NodeLimit:
-    __slots__ = ("max_nodes",)
-
-    def __init__(self, max_nodes: int) -> None:
-        self.max_nodes = max_nodes
+def _valid_model(data: bytes, max_depth: int, max_nodes: int) -> dict[str, Any] | None:
+    """The normalized model of a valid NUIF document, or None when it has a schema problem
+    (text errors raise as ``loads`` raises them)."""
+    value = loads(data, max_depth)
+    checker = Checker(max_nodes, 1)
+    checker.document(value)
+    if checker.found:
+        return None
+    return normalize(value)  # type: ignore[no-any-return]
 
 
 def canonical_document(data: bytes, max_depth: int, max_nodes: int) -> bytes | None:
     """The canonical text of a valid NUIF document, or None when it has a schema problem.
 
     The twin of the compiled fast path: text errors are raised as ``loads`` raises them; the
-    schema is NUIF-0 §3 as ``_document.Checker`` checks it (at most ``max_nodes`` nodes); the
+    schema is NUIF-0 §3 as ``_schema.Checker`` checks it (at most ``max_nodes`` nodes); the
     result is the RFC 8785 text of the normalized document.
     """
-    from ._document import Checker, normalize
-
-    value = loads(data, max_depth)
-    checker = Checker(_NodeLimit(max_nodes), 1)  # type: ignore[arg-type]
-    checker.document(value)
-    if checker.found:
-        return None
-    return dumps(normalize(value), max_depth)
+    doc = _valid_model(data, max_depth, max_nodes)
+    return None if doc is None else dumps(doc, max_depth)
 
 
 def hash_bytes(canonical: bytes) -> str:
@@ -595,7 +502,7 @@ def canonical_result(
     """``make(canonical, hash, changed)`` for a valid NUIF document, or None when it has a
     schema problem (``canonical_document``, then ``hash_bytes``, then ``canonical != data``).
 
-    ``make`` is ``_document.CanonicalResult``; the compiled twin fills its slots directly.
+    ``make`` is ``_results.CanonicalResult``; the compiled twin fills its slots directly.
     """
     canonical = canonical_document(data, max_depth, max_nodes)
     if canonical is None:
@@ -609,7 +516,7 @@ def valid_report(
     """``make(True, hash, (), False)`` for a valid NUIF document, or None when it has a schema
     problem (``canonical_document``, then ``hash_bytes``).
 
-    ``make`` is ``_document.ValidationReport``; the compiled twin fills its slots directly.
+    ``make`` is ``_results.ValidationReport``; the compiled twin fills its slots directly.
     """
     canonical = canonical_document(data, max_depth, max_nodes)
     if canonical is None:
@@ -635,37 +542,19 @@ def inspect_summary(
     to its number of nodes, sorted by kind; ``outline`` is a tuple of ``entry(id, kind, depth,
     children)`` (depth: root = 1; children: the number of child nodes) for the first
     ``max_outline`` nodes in document pre-order; ``truncated`` says whether nodes were left out.
-    ``make``, ``entry`` and ``ref`` are ``_document.Inspection``, ``OutlineEntry`` and
+    ``make``, ``entry`` and ``ref`` are ``_results.Inspection``, ``OutlineEntry`` and
     ``NodeRef``; the compiled twin reads all of it off its token tape, this one walks the
     normalized model.
     """
-    from ._document import Checker, normalize
-
-    value = loads(data, max_depth)
-    checker = Checker(_NodeLimit(max_nodes), 1)  # type: ignore[arg-type]
-    checker.document(value)
-    if checker.found:
+    doc = _valid_model(data, max_depth, max_nodes)
+    if doc is None:
         return None
-    doc = normalize(value)
     canonical = dumps(doc, max_depth)
-    kinds: dict[str, int] = {}
-    outline: list[Any] = []
-    count = deepest = 0
-    stack = [(doc["root"], 1)]
-    while stack:
-        node, depth = stack.pop()
-        count += 1
-        deepest = max(deepest, depth)
-        kinds[node["kind"]] = kinds.get(node["kind"], 0) + 1
-        children = node.get("children", ())
-        if len(outline) < max_outline:
-            outline.append(entry(node["id"], node["kind"], depth, len(children)))
-        stack.extend((child, depth + 1) for child in reversed(children))
     root = doc["root"]
+    count, deepest, kinds, entries = outline(root, max_outline, entry)
     return make(
         hash_bytes(canonical), canonical == data, len(data), len(canonical), count, deepest,
-        dict(sorted(kinds.items())), ref(root["id"], root["kind"]), tuple(outline),
-        count > len(outline),
+        kinds, ref(root["id"], root["kind"]), entries, count > len(entries),
     )
 
 

@@ -1,5 +1,9 @@
 """Semantic diff (NUIF-0 §5): the patch that turns document ``a`` into document ``b``.
 
+This is not a public API (``nuif_core`` exports ``diff``).  It sits above ``apply_patch``
+(``_apply``), which it runs to check a patch it made; the session's inverse patches fall back to
+it, through :func:`~._session.install_diff_back` (called at the end of this module).
+
 Ids are identity.  A node whose id is in both documents *persists* (its changes become
 ``retype``/``set``/``unset`` and, if it changed place, ``move``); a node only in ``a`` is
 removed, a node only in ``b`` is inserted.  A node whose id changed is a different node, so
@@ -38,12 +42,13 @@ from itertools import filterfalse, repeat
 from operator import itemgetter
 from typing import Any
 
-from . import _codec
+from . import _codec, _session
+from ._apply import apply_patch
 from ._document import Text, hash_bytes, parse_canonical
 from ._errors import NuifError, escape_pointer
-from ._jsonpatch import json_equal, value_depth
-from ._limits import Limits
-from ._patch import _WRAP_DEPTH, _limits
+from ._values import json_equal, value_depth
+from ._limits import Limits, resolve_limits
+from ._patch_read import WRAP_DEPTH
 
 __all__ = ["diff"]
 
@@ -92,7 +97,7 @@ def _diff(a: Text, b: Text, limits: Limits | None) -> tuple[bytes, int]:
     """``diff``, and the work it did: a count of the elementary steps of its own loops (nodes
     indexed, child slots scanned, subsequence steps, operations, union-find steps), which the
     tests compare across input sizes."""
-    lim = _limits(limits)
+    lim = resolve_limits(limits)
     _, canonical_a, da = parse_canonical(a, lim)
     _, canonical_b, db = parse_canonical(b, lim)
     base = hash_bytes(canonical_a)
@@ -127,11 +132,12 @@ def _diff(a: Text, b: Text, limits: Limits | None) -> tuple[bytes, int]:
     if len(text) > lim.max_patch_bytes:
         # apply_patch would refuse it (NUIF-0 §4): say so here rather than hand out a patch
         # that cannot be applied
-        raise NuifError(
-            "NUIF_TOO_LARGE",
-            f"the patch that turns the first document into the second is {len(text)} bytes; "
-            f"the patch limit is {lim.max_patch_bytes} bytes, so apply_patch would refuse it: "
-            f"store or send the second document whole instead of a patch",
+        raise NuifError.too_large(
+            f"the patch that turns the first document into the second is {len(text)} bytes",
+            lim.max_patch_bytes,
+            limit_name="the patch limit",
+            advice=", so apply_patch would refuse it: store or send the second document whole "
+            "instead of a patch",
         )
     return text, work[0]
 
@@ -142,8 +148,6 @@ def _applies(canonical_a: bytes, text: bytes, lim: Limits) -> bool:
     up to ``|a|`` + what is inserted: when the two texts together pass ``max_document_bytes``,
     the patch is applied once on a scratch session (its cost is bounded like any patch's) and a
     refusal (size, work, nodes, depth) makes the diff fall back to replacing the root."""
-    from ._patch import apply_patch
-
     try:
         apply_patch(canonical_a, text, limits=lim)
     except NuifError:
@@ -154,7 +158,7 @@ def _applies(canonical_a: bytes, text: bytes, lim: Limits) -> bool:
 def _patch_text(base: str, ops: list[dict[str, Any]], per_tx: int, lim: Limits) -> bytes:
     transactions = [{"ops": ops[k : k + per_tx]} for k in range(0, len(ops), per_tx)]
     patch = {"nuif_patch": 0, "base": base, "transactions": transactions}
-    return _codec.dumps(patch, lim.max_depth + _WRAP_DEPTH)
+    return _codec.dumps(patch, lim.max_depth + WRAP_DEPTH)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -549,3 +553,6 @@ class _Plan:
                 link[c] = root
         work[0] += steps
         return True
+
+
+_session.install_diff_back(diff)

@@ -1,5 +1,7 @@
 """The one error type of NUIF and the stable code set.
 
+This is not a public API (``nuif_core`` exports ``NuifError`` and ``ERROR_CODES``); it is the
+lowest layer of the core and imports nothing from it.
 ``NuifError`` is defined once, here, in Python: the compiled codec and the pure-Python twin both
 raise it, so ``except NuifError`` catches either.  The code set is part of the public contract
 (NUIF-0 §6): adding a code is fine, renaming or removing one is a breaking change, and
@@ -10,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ERROR_CODES", "NuifError", "escape_pointer", "join_pointer"]
+__all__ = [
+    "ERROR_CODES", "NuifError", "error_dict", "escape_pointer", "join_pointer", "line_column", "text_error",
+]
 
 #: Every stable error code, with the one-line meaning documented in docs/errors.md.
 ERROR_CODES: dict[str, str] = {
@@ -118,15 +122,31 @@ class NuifError(ValueError):
     def __reduce__(self) -> Any:
         return (_rebuild, (self.code, self.message, self.pointer, self.line, self.column))
 
+    @classmethod
+    def too_large(
+        cls,
+        found: str,
+        limit: int,
+        *,
+        limit_name: str = "the limit",
+        advice: str = "",
+        pointer: str | None = None,
+    ) -> NuifError:
+        """NUIF_TOO_LARGE, in the one wording every surface uses: ``{found}; {limit_name} is
+        {limit} bytes{advice}`` (``found``: what is too large and how large, as "the document
+        text is 17 bytes"; ``advice``: what to do, from its own punctuation on)."""
+        return cls("NUIF_TOO_LARGE", f"{found}; {limit_name} is {limit} bytes{advice}", pointer=pointer)
+
     def to_dict(self) -> dict[str, Any]:
         """The error as a JSON-ready mapping (the shape every surface uses)."""
-        return {
-            "code": self.code,
-            "message": self.message,
-            "pointer": self.pointer,
-            "line": self.line,
-            "column": self.column,
-        }
+        return error_dict(self.code, self.message, self.pointer, self.line, self.column)
+
+
+def error_dict(
+    code: str, message: str, pointer: str | None, line: int | None, column: int | None
+) -> dict[str, Any]:
+    """An error or a diagnostic as a JSON-ready mapping (the shape every surface uses)."""
+    return {"code": code, "message": message, "pointer": pointer, "line": line, "column": column}
 
 
 def _rebuild(code: str, message: str, pointer: str | None, line: int | None, column: int | None) -> NuifError:
@@ -150,21 +170,3 @@ def text_error(code: str, message: str, data: bytes, offset: int, pointer: str |
     """Build an error located at byte ``offset`` of ``data`` (used by both codecs)."""
     line, column = line_column(data, offset)
     return NuifError(code, message, pointer=pointer, line=line, column=column)
-
-
-def describe_found(data: bytes, offset: int) -> str:
-    """How a parse error names what it found at ``offset``: a character, a code point or the end."""
-    if offset >= len(data):
-        return "end of text"
-    b = data[offset]
-    if b < 0x80:
-        c = chr(b)
-        if 0x20 <= b < 0x7F:
-            return f"'{c}'"
-        return f"U+{b:04X}"
-    # a non-ASCII character (the text is valid UTF-8 when parsing runs)
-    end = offset + 1
-    while end < len(data) and end - offset < 4 and 0x80 <= data[end] < 0xC0:
-        end += 1
-    ch = data[offset:end].decode("utf-8", "replace")[:1]
-    return f"U+{ord(ch):04X}"

@@ -1,5 +1,6 @@
 """RFC 6902 JSON Patch and RFC 6901 JSON Pointer, with NUIF error codes and canonical equality.
 
+This is not a public API.
 This is the engine behind the ``edit`` and ``meta`` operations of a NUIF patch (NUIF-0 §5).  It
 is written here rather than taken from the ``jsonpatch`` package because NUIF needs three things
 that package does not give:
@@ -32,23 +33,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import _codec
 from ._cost import DUMPS_UNITS, OverBudget
-from ._errors import NuifError
+from ._errors import NuifError, join_pointer
+from ._messages import quote
+from ._schema import json_type
+from ._undo import MISSING, Inserted, Removed, SetItem
+from ._values import CONTAINERS, copy_json, json_equal
 
 __all__ = [
-    "apply_json_patch",
-    "compile_json_patch",
-    "copy_json",
-    "json_equal",
-    "parse_pointer",
-    "resolve_pointer",
-    "run_json_patch",
-    "value_depth",
-    "value_height",
+    "Env", "apply_json_patch", "compile_json_patch", "parse_pointer", "resolve_pointer",
+    "run_json_patch", "run_tracked",
 ]
 
-#: "no value here" in journals and undo results (shared with the patch engine's journal)
-_MISSING: Any = object()
 _INDEX_RE = re.compile(r"0|[1-9][0-9]*", re.ASCII)
 _OPS = frozenset({"add", "remove", "replace", "move", "copy", "test"})
 #: the members each operation requires besides "op" and "path"
@@ -60,89 +57,6 @@ _NEEDS = {
     "copy": ("from",),
     "remove": (),
 }
-
-
-# ---------------------------------------------------------------------------------------------
-# JSON values: equality, copy, depth
-
-
-def json_equal(a: Any, b: Any) -> bool:
-    """Equality of two JSON values as their canonical (RFC 8785) forms compare.
-
-    ``True`` is not ``1``, ``1`` equals ``1.0``, object member order does not matter, array order
-    does.  Iterative: no recursion limit.
-    """
-    stack = [(a, b)]
-    pop = stack.pop
-    push = stack.append
-    while stack:
-        x, y = pop()
-        tx = type(x)
-        ty = type(y)
-        if tx is str:
-            if ty is not str or x != y:
-                return False
-        elif tx is bool or x is None or ty is bool or y is None:
-            if x is not y:
-                return False
-        elif tx is int or tx is float:
-            if (ty is not int and ty is not float) or x != y:
-                return False
-        elif tx is dict:
-            if ty is not dict or len(x) != len(y):
-                return False
-            for k, v in x.items():
-                if k not in y:
-                    return False
-                push((v, y[k]))
-        elif tx is list:
-            if ty is not list or len(x) != len(y):
-                return False
-            push_all = stack.extend
-            push_all(zip(x, y))
-        else:  # pragma: no cover - values come from the strict parser
-            if x != y:
-                return False
-    return True
-
-
-def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON value (dicts and lists are new; scalars are shared)."""
-    t = type(value)
-    if t is dict:
-        return {k: (copy_json(v) if type(v) in _CONTAINERS else v) for k, v in value.items()}
-    if t is list:
-        return [copy_json(v) if type(v) in _CONTAINERS else v for v in value]
-    return value
-
-
-_CONTAINERS = (dict, list)
-
-
-def value_height(value: Any) -> tuple[int, int]:
-    """``(value_depth(value), number of arrays and objects and members walked)``."""
-    t = type(value)
-    if t is not dict and t is not list:
-        return 0, 1
-    deepest = 0
-    count = 0
-    stack = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if d > deepest:
-            deepest = d
-        items = v.values() if type(v) is dict else v
-        count += 1 + len(items)
-        for x in items:
-            tx = type(x)
-            if tx is dict or tx is list:
-                stack.append((x, d + 1))
-    return deepest, count
-
-
-def value_depth(value: Any) -> int:
-    """Nesting of arrays and objects in ``value`` (a scalar is 0, ``[]`` is 1, ``[[1]]`` is 2)."""
-    return value_height(value)[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -158,7 +72,7 @@ def parse_pointer(pointer: str) -> list[str]:
     if pointer == "":
         return []
     if pointer[0] != "/":
-        raise ValueError(f"JSON Pointer {_show(pointer)} must be empty or start with '/'")
+        raise ValueError(f"JSON Pointer {quote(pointer)} must be empty or start with '/'")
     tokens = pointer[1:].split("/")
     if "~" in pointer:
         out = []
@@ -166,7 +80,7 @@ def parse_pointer(pointer: str) -> list[str]:
             if "~" in t:
                 if re.search(r"~(?![01])", t):
                     raise ValueError(
-                        f"JSON Pointer {_show(pointer)} has '~' not followed by 0 or 1"
+                        f"JSON Pointer {quote(pointer)} has '~' not followed by 0 or 1"
                     )
                 t = t.replace("~1", "/").replace("~0", "~")
             out.append(t)
@@ -174,27 +88,21 @@ def parse_pointer(pointer: str) -> list[str]:
     return tokens
 
 
-def _show(s: str) -> str:
-    from ._codec_py import _quote
-
-    return _quote(s if len(s) <= 200 else s[:200] + "…")
-
-
 def _index(token: str, length: int, pointer: str, allow_end: bool) -> int:
     """The array index of ``token`` in an array of ``length`` (``allow_end``: ``-``/``length``)."""
     if token == "-":
         if allow_end:
             return length
-        raise _PointerError(f"{_show(pointer)}: '-' names no existing array element")
+        raise _PointerError(f"{quote(pointer)}: '-' names no existing array element")
     if _INDEX_RE.fullmatch(token) is None:
         raise _PointerError(
-            f"{_show(pointer)}: {_show(token)} is not an array index "
+            f"{quote(pointer)}: {quote(token)} is not an array index "
             "(0 or digits without a leading zero)"
         )
     i = int(token)
     if i > length or (i == length and not allow_end):
         raise _PointerError(
-            f"{_show(pointer)}: index {i} is out of range for an array of {length} elements"
+            f"{quote(pointer)}: index {i} is out of range for an array of {length} elements"
         )
     return i
 
@@ -222,26 +130,22 @@ def _child(cur: Any, token: str, pointer: str, tokens: list[str], n: int) -> Any
             return cur[token]
         except KeyError:
             raise _PointerError(
-                f"{_show(pointer)}: no member {_show(token)} at {_show(_prefix(tokens, n))}"
+                f"{quote(pointer)}: no member {quote(token)} at {quote(_prefix(tokens, n))}"
             ) from None
     if t is list:
         return cur[_index(token, len(cur), pointer, False)]
     raise _PointerError(
-        f"{_show(pointer)}: {_show(_prefix(tokens, n))} is a {_kind(cur)}, not an object or array"
+        f"{quote(pointer)}: {quote(_prefix(tokens, n))} is a {_kind(cur)}, not an object or array"
     )
 
 
 def _prefix(tokens: list[str], n: int) -> str:
-    from ._errors import join_pointer
-
     return join_pointer(tokens[:n])
 
 
 def _kind(v: Any) -> str:
     """The JSON type name without its article ("boolean", "array", ...)."""
-    from ._document import _json_type
-
-    return _json_type(v).rsplit(" ", 1)[-1]
+    return json_type(v).rsplit(" ", 1)[-1]
 
 
 def resolve_pointer(doc: Any, pointer: str | list[str]) -> Any:
@@ -294,7 +198,7 @@ def compile_json_patch(ops: Any) -> list[tuple[str, list[str], str, Any, list[st
         if name not in _OPS:
             raise NuifError(
                 "NUIF_PATCH_SCHEMA",
-                f"JSON Patch operation {k} has an unknown op {_show(name)} "
+                f"JSON Patch operation {k} has an unknown op {quote(name)} "
                 "(add, remove, replace, move, copy, test)",
                 pointer=at + "/op",
             )
@@ -343,8 +247,8 @@ def compile_json_patch(ops: Any) -> list[tuple[str, list[str], str, Any, list[st
                 if name == "move" and len(source) < len(tokens) and tokens[: len(source)] == source:
                     raise NuifError(
                         "NUIF_PATCH_POINTER",
-                        f"JSON Patch operation {k} (move): cannot move {_show(frm)} into its own "
-                        f"child {_show(path)}",
+                        f"JSON Patch operation {k} (move): cannot move {quote(frm)} into its own "
+                        f"child {quote(path)}",
                         pointer=at + "/path",
                     )
         out.append((name, tokens, path, value, source))
@@ -354,8 +258,8 @@ def compile_json_patch(ops: Any) -> list[tuple[str, list[str], str, Any, list[st
 class Env:
     """What the patch engine lends one JSON Patch run (see :func:`run_tracked`).
 
-    ``log``: the session's undo journal, or None (every change in place is recorded there as
-    ``(0, container, key, old)``, ``(1, list, index)`` or ``(2, list, index, item)``);
+    ``log``: the session's undo log, or None (every change in place is recorded there as an
+    entry of :mod:`._undo`);
     ``meter``: the work meter (:mod:`._cost`) or None; ``base``: the JSON depth of the object
     that holds the value (the value's own array or object sits at ``base + 1``);
     ``max_depth``; ``size``/``limit``: the document's canonical size before the run and the
@@ -391,11 +295,9 @@ class Env:
 class _Run:
     """The state of one :func:`run_tracked` call: the size change so far and the charging."""
 
-    __slots__ = ("env", "log", "charge", "shift", "delta", "dumps", "loads")
+    __slots__ = ("env", "log", "charge", "shift", "delta", "dumps", "loads", "member")
 
     def __init__(self, env: Env) -> None:
-        from . import _codec
-
         self.env = env
         self.log = env.log
         meter = env.meter
@@ -404,6 +306,8 @@ class _Run:
         self.delta = 0
         self.dumps = _codec.dumps
         self.loads = _codec.loads
+        #: the member of the running operation an error points at ("/path", "/from", "/value")
+        self.member = "/path"
 
     def measure(self, value: Any) -> int:
         """Canonical size of a value that is leaving the document (charged)."""
@@ -435,13 +339,13 @@ class _Run:
 
     def put(self, parent: Any, key: Any, value: Any, vsize: int) -> tuple[int, Any]:
         """Add ``value`` at ``parent[key]`` (a new or existing member, or a list insert at
-        ``key``): RFC 6902 ``add``.  Returns (size change, the value it replaced or _MISSING)."""
+        ``key``): RFC 6902 ``add``.  Returns (size change, the value it replaced or MISSING)."""
         log = self.log
         if type(parent) is dict:
-            old = parent.get(key, _MISSING)
+            old = parent.get(key, MISSING)
             if log is not None:
-                log.append((0, parent, key, old))
-            if old is _MISSING:
+                log.append(SetItem(parent, key, old))
+            if old is MISSING:
                 change = (1 if parent else 0) + len(self.dumps(key, 0)) + 1 + vsize
             else:
                 change = vsize - self.measure(old)
@@ -452,8 +356,8 @@ class _Run:
             self.shift(n - key)  # the elements the insert moves
         parent.insert(key, value)
         if log is not None:
-            log.append((1, parent, key))
-        return vsize + (1 if n else 0), _MISSING
+            log.append(Inserted(parent, key))
+        return vsize + (1 if n else 0), MISSING
 
     def take(self, parent: Any, key: Any) -> tuple[Any, int]:
         """Remove ``parent[key]``; returns (the value, the size change *not* counting the value
@@ -462,21 +366,21 @@ class _Run:
         if type(parent) is dict:
             value = parent.pop(key)
             if log is not None:
-                log.append((0, parent, key, value))
+                log.append(SetItem(parent, key, value))
             return value, -((1 if parent else 0) + len(self.dumps(key, 0)) + 1)
         n = len(parent)
         if n - key > 64:
             self.shift(n - key)
         value = parent.pop(key)
         if log is not None:
-            log.append((2, parent, key, value))
+            log.append(Removed(parent, key, value))
         return value, -(1 if n > 1 else 0)
 
     def swap(self, parent: Any, key: Any, value: Any) -> Any:
         """Replace the existing ``parent[key]``; returns the old value."""
         old = parent[key]
         if self.log is not None:
-            self.log.append((0, parent, key, old))
+            self.log.append(SetItem(parent, key, old))
         parent[key] = value
         return old
 
@@ -502,13 +406,13 @@ def _slot(
     t = type(parent)
     if t is dict:
         if not adding and last not in parent:
-            raise _PointerError(f"{_show(path)}: no member {_show(last)} to {verb}")
+            raise _PointerError(f"{quote(path)}: no member {quote(last)} to {verb}")
         return parent, last, path
     if t is list:
         i = _index(last, len(parent), path, adding)
         return parent, i, (path if last != "-" else path[: path.rfind("/") + 1] + str(i))
     raise _PointerError(
-        f"{_show(path)}: {_show(_prefix(tokens, len(tokens) - 1))} is a {_kind(parent)}, "
+        f"{quote(path)}: {quote(_prefix(tokens, len(tokens) - 1))} is a {_kind(parent)}, "
         "not an object or array"
     )
 
@@ -530,84 +434,16 @@ def run_tracked(doc: Any, compiled: list[Any], env: Env) -> tuple[Any, int, list
     groups: list[list[dict[str, Any]]] | None = [] if env.inverse else None
     was_empty = type(doc) is dict and not doc
     for k, (name, tokens, path, value, source) in enumerate(compiled):
-        member = "/path"
-        undo: list[dict[str, Any]] | None = None
+        run.member = "/path"
         try:
-            if name == "test":
-                current = _resolve(doc, tokens, path)
-                if not json_equal(current, value):
-                    raise _TestError(f"the value at {_show(path)} is not equal to the test value")
+            doc, undo = _STEPS[name](run, doc, k, name, tokens, path, value, source)
+            if undo is _UNCHANGED:
                 continue
-            if name == "remove":
-                if not tokens:
-                    raise _PointerError('cannot remove the whole value (path "")')
-                parent, key, where = _slot(doc, tokens, path, False)
-                old, change = run.take(parent, key)
-                run.delta += change - run.measure(old)
-                undo = [{"op": "add", "path": where, "value": old}]
-            elif name == "replace" or name == "add":
-                member = "/value"
-                size = len(run.placed(value, tokens, k, name, member))
-                member = "/path"
-                if not tokens:
-                    old = doc
-                    run.delta += size - run.measure(old)
-                    doc = value
-                    undo = [{"op": "replace", "path": "", "value": old}]
-                elif name == "replace":
-                    parent, key, where = _slot(doc, tokens, path, False, "replace")
-                    old = run.swap(parent, key, value)
-                    run.delta += size - run.measure(old)
-                    undo = [{"op": "replace", "path": where, "value": old}]
-                else:
-                    parent, key, where = _slot(doc, tokens, path, True)
-                    change, old = run.put(parent, key, value, size)
-                    run.delta += change
-                    undo = [_undo_add(where, old)]
-            elif name == "copy":
-                member = "/from"
-                frm = _prefix(source, len(source))  # type: ignore[arg-type]
-                original = _resolve(doc, source, frm)  # type: ignore[arg-type]
-                member = "/path"
-                data = run.placed(original, tokens, k, name, "/from")
-                run.charge((DUMPS_UNITS + 1) * len(data))  # written, then read back
-                copied = run.loads(data, env.max_depth) if type(original) in _CONTAINERS else original
-                doc, undo = _add_tracked(run, doc, tokens, path, copied, len(data))
-            else:  # move
-                member = "/from"
-                frm = _prefix(source, len(source))  # type: ignore[arg-type]
-                if not source:
-                    # from "" and path not under it (compile checked): only path "" remains
-                    continue
-                parent, key, frm_where = _slot(doc, source, frm, False)  # type: ignore[arg-type]
-                moved, change = run.take(parent, key)
-                member = "/path"
-                try:
-                    if len(tokens) > len(source) and type(moved) in _CONTAINERS:
-                        run.charge(DUMPS_UNITS * len(run.placed(moved, tokens, k, name, "/path")))
-                    doc, add_undo = _add_tracked(run, doc, tokens, path, moved, 0)
-                except (_PointerError, NuifError):
-                    # put the value back so that callers reading the error see no half-move
-                    run.put(parent, key, moved, 0)
-                    raise
-                run.delta += change
-                if groups is not None:
-                    to = add_undo[0]["path"]
-                    if _is_prefix(to, frm_where):
-                        snapshot = run.loads(run.dumps(moved, env.max_depth), env.max_depth)
-                        run.charge((DUMPS_UNITS + 1) * len(run.dumps(snapshot, env.max_depth)))
-                        undo = add_undo + [{"op": "add", "path": frm_where, "value": snapshot}]
-                    else:
-                        undo = [{"op": "move", "from": to, "path": frm_where}] + [
-                            {"op": "add", "path": to, "value": u["value"]}
-                            for u in add_undo
-                            if u["op"] == "replace"
-                        ]
         except _PointerError as exc:
             raise NuifError(
                 "NUIF_PATCH_POINTER",
                 f"JSON Patch operation {k} ({name}): {exc}",
-                pointer=f"/{k}{member}",
+                pointer=f"/{k}{run.member}",
             ) from None
         except _TestError as exc:
             raise NuifError(
@@ -626,10 +462,10 @@ def run_tracked(doc: Any, compiled: list[Any], env: Env) -> tuple[Any, int, list
         elif not was_empty:
             grown -= env.empty_extra
         if env.size + grown > env.limit:
-            raise NuifError(
-                "NUIF_TOO_LARGE",
+            raise NuifError.too_large(
                 f"JSON Patch operation {k} ({name}): the document would be {env.size + grown} "
-                f"bytes of canonical text; the limit is {env.limit} bytes",
+                "bytes of canonical text",
+                env.limit,
                 pointer=f"/{k}",
             )
         if groups is not None and undo:
@@ -640,8 +476,104 @@ def run_tracked(doc: Any, compiled: list[Any], env: Env) -> tuple[Any, int, list
     return doc, run.delta, inverse
 
 
+# -- one operation each: ``(run, doc, k, name, tokens, path, value, from tokens)`` → ``(the whole
+# value after it, the undo operations, None, or _UNCHANGED)``; ``run.member`` is the member an
+# error points at
+
+Undo = Any  # list[dict[str, Any]] | None | _UNCHANGED
+#: what an operation that changed nothing returns as its undo (no size check, no inverse)
+_UNCHANGED: Any = object()
+
+
+def _test(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, value: Any,
+          source: Any) -> tuple[Any, Undo]:
+    current = _resolve(doc, tokens, path)
+    if not json_equal(current, value):
+        raise _TestError(f"the value at {quote(path)} is not equal to the test value")
+    return doc, _UNCHANGED
+
+
+def _remove(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, value: Any,
+            source: Any) -> tuple[Any, Undo]:
+    if not tokens:
+        raise _PointerError('cannot remove the whole value (path "")')
+    parent, key, where = _slot(doc, tokens, path, False)
+    old, change = run.take(parent, key)
+    run.delta += change - run.measure(old)
+    return doc, [{"op": "add", "path": where, "value": old}]
+
+
+def _replace_or_add(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str,
+                    value: Any, source: Any) -> tuple[Any, Undo]:
+    run.member = "/value"
+    size = len(run.placed(value, tokens, k, name, "/value"))
+    run.member = "/path"
+    if not tokens:
+        run.delta += size - run.measure(doc)
+        return value, [{"op": "replace", "path": "", "value": doc}]
+    if name == "replace":
+        parent, key, where = _slot(doc, tokens, path, False, "replace")
+        old = run.swap(parent, key, value)
+        run.delta += size - run.measure(old)
+        return doc, [{"op": "replace", "path": where, "value": old}]
+    parent, key, where = _slot(doc, tokens, path, True)
+    change, old = run.put(parent, key, value, size)
+    run.delta += change
+    return doc, [_undo_add(where, old)]
+
+
+def _copy(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, value: Any,
+          source: list[str]) -> tuple[Any, Undo]:
+    run.member = "/from"
+    frm = _prefix(source, len(source))
+    original = _resolve(doc, source, frm)
+    run.member = "/path"
+    data = run.placed(original, tokens, k, name, "/from")
+    run.charge((DUMPS_UNITS + 1) * len(data))  # written, then read back
+    copied = run.loads(data, run.env.max_depth) if type(original) in CONTAINERS else original
+    return _add_tracked(run, doc, tokens, path, copied, len(data))
+
+
+def _move(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, value: Any,
+          source: list[str]) -> tuple[Any, Undo]:
+    run.member = "/from"
+    frm = _prefix(source, len(source))
+    if not source:
+        # from "" and path not under it (compile checked): only path "" remains
+        return doc, _UNCHANGED
+    parent, key, frm_where = _slot(doc, source, frm, False)
+    moved, change = run.take(parent, key)
+    run.member = "/path"
+    try:
+        if len(tokens) > len(source) and type(moved) in CONTAINERS:
+            run.charge(DUMPS_UNITS * len(run.placed(moved, tokens, k, name, "/path")))
+        doc, add_undo = _add_tracked(run, doc, tokens, path, moved, 0)
+    except (_PointerError, NuifError):
+        # put the value back so that callers reading the error see no half-move
+        run.put(parent, key, moved, 0)
+        raise
+    run.delta += change
+    if not run.env.inverse:
+        return doc, None
+    to = add_undo[0]["path"]
+    if _is_prefix(to, frm_where):
+        max_depth = run.env.max_depth
+        snapshot = run.loads(run.dumps(moved, max_depth), max_depth)
+        run.charge((DUMPS_UNITS + 1) * len(run.dumps(snapshot, max_depth)))
+        return doc, add_undo + [{"op": "add", "path": frm_where, "value": snapshot}]
+    return doc, [{"op": "move", "from": to, "path": frm_where}] + [
+        {"op": "add", "path": to, "value": u["value"]} for u in add_undo if u["op"] == "replace"
+    ]
+
+
+_STEPS = {
+    "test": _test, "remove": _remove, "replace": _replace_or_add, "add": _replace_or_add,
+    "copy": _copy, "move": _move,
+}  # fmt: skip
+
+
 def _undo_add(where: str, old: Any) -> dict[str, Any]:
-    if old is _MISSING:
+    if old is MISSING:
         return {"op": "remove", "path": where}
     return {"op": "replace", "path": where, "value": old}
 

@@ -67,7 +67,8 @@ from nuif_sha256 cimport *
 from nuif_hashpipe cimport *
 from nuif_slots cimport *
 
-from nuif_core._errors import NuifError, describe_found, join_pointer, text_error
+from nuif_core._errors import NuifError, join_pointer, text_error
+from nuif_core._messages import describe_found
 # The twin (``_codec_py``) owns the message texts; it is imported on the first error only, so that
 # importing the compiled codec stays cheap.
 cdef object _twin_mod = None

@@ -136,10 +136,11 @@ def _check_size(what: str, text: str, limit: int) -> None:
         return
     size = n if n > limit else len(text.encode("utf-8", "surrogatepass"))
     if size > limit:
-        raise NuifError(
-            "NUIF_TOO_LARGE",
-            f"the {what} text is {size} bytes of UTF-8; the inline limit of this server is {limit} bytes "
-            "(use the nuif CLI or the Python API for larger documents)",
+        raise NuifError.too_large(
+            f"the {what} text is {size} bytes of UTF-8",
+            limit,
+            limit_name="the inline limit of this server",
+            advice=" (use the nuif CLI or the Python API for larger documents)",
         )
 
 

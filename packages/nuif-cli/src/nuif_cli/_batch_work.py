@@ -1,0 +1,475 @@
+"""The work of ``nuif batch``: inputs → tasks (planned by bytes) → records.
+
+This module is what a Dask worker runs, and what ``--serial`` runs in one process: the same
+functions, so the two reports are equal record for record.  It imports only the standard library
+at the top and ``nuif_core``'s public API inside the functions (a worker needs ``nuif-core`` and
+``nuif-cli``, never Dask, to run a task).
+
+Vocabulary
+----------
+* An **input** is a file (one document), a JSON Lines file (one document per line), a directory
+  (its ``*.json``, ``*.jsonl`` and ``*.ndjson`` files, recursively, sorted), or a glob pattern.
+* A **task** is what one worker call processes: either ``("files", paths)`` — consecutive
+  document files whose sizes add up to at most the partition size (and at most ``MAX_FILES``
+  files) — or ``("lines", path, start, end, first)`` — the lines of a JSON Lines file that *start*
+  in the byte range ``[start, end)``.  Ranges are cut at fixed byte offsets by the client, which
+  never reads the file; the worker moves ``start`` to the next line boundary and reads past
+  ``end`` to finish the last line, so every line belongs to exactly one range.
+* A **record** is the result for one document.  Workers return compact tuples; the client turns
+  them into dicts (:func:`to_dict`) with the input's name and the line number.
+
+Memory per task is bounded by bytes, never by a count of documents: a ``files`` task holds one
+document at a time (each at most ``Limits.max_document_bytes``); a ``lines`` task streams its range
+and holds one line at a time (a longer line is skipped in 1 MiB steps and reported as
+``NUIF_TOO_LARGE``); and a task stops early, returning where to continue, once the records it has
+built pass ``max_result_bytes`` — so tiny lines cannot make a result list that grows with the
+partition size times a large factor.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: the code of a record whose input could not be read (or named nothing)
+IO_CODE = "NUIF_IO"
+#: the default partition size: bytes of input per task
+DEFAULT_PARTITION_BYTES = 32 * 1024 * 1024
+#: at most this many files per ``files`` task (their records must stay small)
+MAX_FILES = 1000
+#: the default bound on the records of one task (bytes, estimated); see :func:`run_task`
+DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024
+#: suffixes read as JSON Lines (and the ones picked from directories)
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+DOCUMENT_SUFFIXES = (".json",)
+#: when a line is longer than the document limit, the rest of it is skipped in steps this large
+SKIP_STEP = 1024 * 1024
+
+# A record, as a worker returns it (one tuple, pickled with its task's others in one list):
+#   (index, nbytes, valid, hash, changed, diagnostics, truncated)
+# index: position of the file in a ``files`` task, or of the line among the line starts of a
+# ``lines`` task; nbytes: size of the document (None when unreadable); valid: None when the input
+# could not be read; diagnostics: tuple of (code, message, pointer, line, column).
+Record = tuple[int, "int | None", "bool | None", "str | None", "bool | None", tuple[Any, ...], bool]
+
+FIELDS = ("source", "line", "bytes", "valid", "hash", "changed", "diagnostics", "truncated")
+
+
+class VersionMismatch(RuntimeError):
+    """A worker runs other versions of nuif-core or nuif-cli than the client."""
+
+
+@functools.lru_cache(maxsize=1)
+def versions() -> tuple[str, str]:
+    """(nuif-core version, nuif-cli version) of this process."""
+    from importlib import metadata
+
+    import nuif_core
+
+    try:
+        cli = metadata.version("nuif-cli")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a source tree on sys.path
+        cli = "unknown"
+    return nuif_core.__version__, cli
+
+
+def check_versions(expected: tuple[str, str] | None) -> None:
+    if expected is None:
+        return
+    mine = versions()
+    if tuple(expected) != mine:
+        import socket
+
+        raise VersionMismatch(
+            f"a worker on {socket.gethostname()} (pid {os.getpid()}) runs nuif-core {mine[0]} and "
+            f"nuif-cli {mine[1]}, the client nuif-core {expected[0]} and nuif-cli {expected[1]}: "
+            "install the same nuif-core and nuif-cli wheels on every worker (docs/scale.md)"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# one document
+
+
+def document_record(
+    index: int, data: bytes, limits: Any, max_diagnostics: int, in_place_path: str | None = None
+) -> Record:
+    """The record of one document's bytes: one ``canonicalize`` call when it is valid (hash and
+    ``changed``), and ``validate`` for every diagnostic only when it is not.
+
+    With ``in_place_path``, a valid document that is not canonical is rewritten there atomically
+    (``nuif canonicalize --in-place``'s own write).  A failed write is reported as ``NUIF_IO``
+    with ``changed`` true: the document is valid and still not canonical.
+    """
+    from nuif_core import NuifError, canonicalize, validate
+
+    try:
+        result = canonicalize(data, limits=limits)
+    except NuifError:
+        report = validate(data, limits=limits, max_diagnostics=max_diagnostics)
+        if report.valid:  # pragma: no cover - canonicalize and validate agree (core contract)
+            raise
+        diags = tuple((d.code, d.message, d.pointer, d.line, d.column) for d in report.diagnostics)
+        return (index, len(data), False, None, None, diags, report.truncated)
+    if in_place_path is not None and result.changed:
+        from ._io import atomic_write
+
+        try:
+            atomic_write(in_place_path, result.canonical)
+        except OSError as exc:
+            diag = (IO_CODE, f"cannot rewrite the file: {exc.strerror or exc}", None, None, None)
+            return (index, len(data), True, result.hash, True, (diag,), False)
+    return (index, len(data), True, result.hash, result.changed, (), False)
+
+
+def io_record(index: int, exc: OSError | str) -> Record:
+    message = exc if isinstance(exc, str) else f"cannot read: {exc.strerror or exc}"
+    return (index, None, None, None, None, ((IO_CODE, message, None, None, None),), False)
+
+
+def too_large_record(index: int, nbytes: int, limit: int) -> Record:
+    message = f"the document text is {nbytes} bytes; the limit is {limit} bytes"
+    return (index, nbytes, False, None, None, (("NUIF_TOO_LARGE", message, None, None, None),), False)
+
+
+def _record_bytes(record: Record) -> int:
+    """An estimate of what a record costs to keep and to send (for ``max_result_bytes``)."""
+    size = 160
+    for diag in record[5]:
+        size += 96 + len(diag[1]) + len(diag[2] or "")
+    return size
+
+
+# ---------------------------------------------------------------------------------------------
+# tasks
+
+
+@dataclass
+class TaskStats:
+    """What a task read and held, for the bounded-memory tests and the benchmark."""
+
+    bytes_read: int = 0
+    #: the largest piece of input held at once (a document, a line, or a skip step)
+    max_held: int = 0
+    records: int = 0
+    result_bytes: int = 0
+
+    def held(self, n: int) -> None:
+        self.bytes_read += n
+        if n > self.max_held:
+            self.max_held = n
+
+    def as_tuple(self) -> tuple[int, int, int, int]:
+        return (self.bytes_read, self.max_held, self.records, self.result_bytes)
+
+
+@dataclass
+class TaskResult:
+    """A task's answer: its records, and for ``lines`` tasks how far it got.
+
+    ``line_starts`` counts every line that starts in the processed part of the range (blank lines
+    too: they have no record, but they have a number); ``resume`` is the offset where a follow-up
+    task must continue (None when the range is done).
+    """
+
+    kind: str
+    records: list[Record] = field(default_factory=list)
+    line_starts: int = 0
+    resume: int | None = None
+    stats: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+
+def run_task(task: tuple[Any, ...], options: dict[str, Any]) -> TaskResult:
+    """Run one task (on a worker, or in this process for ``--serial``).
+
+    ``options``: ``limits`` (a ``nuif_core.Limits`` or None), ``max_diagnostics``, ``in_place``
+    (rewrite non-canonical files; never JSON Lines), ``versions`` (the client's, checked first),
+    ``max_result_bytes``.
+    """
+    check_versions(options.get("versions"))
+    from nuif_core import Limits
+
+    limits = options.get("limits") or Limits.DEFAULT
+    max_diagnostics = options.get("max_diagnostics", 100)
+    stats = TaskStats()
+    if task[0] == "files":
+        records = [
+            _file_record(i, path, limits, max_diagnostics, bool(options.get("in_place")), stats)
+            for i, path in enumerate(task[1])
+        ]
+        stats.records = len(records)
+        return TaskResult("files", records, stats=stats.as_tuple())
+    if task[0] == "missing":
+        return TaskResult("files", [io_record(0, task[2])], stats=stats.as_tuple())
+    if task[0] == "lines":
+        _, path, start, end, first = task
+        budget = options.get("max_result_bytes", DEFAULT_MAX_RESULT_BYTES)
+        result = _run_lines(path, start, end, first, limits, max_diagnostics, budget, stats)
+        result.stats = stats.as_tuple()
+        return result
+    raise ValueError(f"unknown task kind {task[0]!r}")
+
+
+def _file_record(
+    index: int, path: str, limits: Any, max_diagnostics: int, in_place: bool, stats: TaskStats
+) -> Record:
+    from nuif_core import NuifError
+
+    from ._io import read_input
+
+    try:
+        data = read_input(path, limits.max_document_bytes)
+    except OSError as exc:
+        return io_record(index, exc)
+    except NuifError as err:  # larger than the limit, refused before reading it whole
+        size = _size(path)
+        return (index, size, False, None, None, ((err.code, err.message, None, None, None),), False)
+    stats.held(len(data))
+    return document_record(index, data, limits, max_diagnostics, path if in_place else None)
+
+
+def _size(path: str) -> int | None:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return None
+
+
+def _run_lines(
+    path: str,
+    start: int,
+    end: int,
+    first: bool,
+    limits: Any,
+    max_diagnostics: int,
+    budget: int,
+    stats: TaskStats,
+) -> TaskResult:
+    """The lines of ``path`` that start in ``[start, end)``, streamed one at a time."""
+    result = TaskResult("lines")
+    limit = limits.max_document_bytes
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        # reported once, by the task of the file's first range
+        if first:
+            result.records.append(io_record(0, exc))
+        return result
+    index = 0
+    with fh:
+        try:
+            pos = _align(fh, start, stats)
+            used = 0
+            while pos < end:
+                line = fh.readline(limit + 2)  # the text, a "\r\n" ending, and one byte more
+                if not line:
+                    break
+                line_start = pos
+                pos += len(line)
+                stats.held(len(line))
+                if not line.endswith(b"\n") and len(line) > limit:
+                    # longer than any document may be: skip the rest without holding it
+                    while not line.endswith(b"\n"):
+                        line = fh.readline(SKIP_STEP)
+                        if not line:
+                            break
+                        pos += len(line)
+                        stats.held(len(line))
+                    record = too_large_record(index, pos - line_start - _eol(line), limit)
+                else:
+                    text = line[: len(line) - _eol(line)]
+                    if not text.strip(b" \t\r"):
+                        index += 1  # a blank line: numbered, no record
+                        continue
+                    if len(text) > limit:
+                        record = too_large_record(index, len(text), limit)
+                    else:
+                        record = document_record(index, text, limits, max_diagnostics)
+                result.records.append(record)
+                index += 1
+                used += _record_bytes(record)
+                if used >= budget and pos < end:
+                    result.resume = pos
+                    break
+            result.line_starts = index
+        except OSError as exc:
+            # an I/O error in the middle of a file: reported once, as a record of the next line
+            result.records.append(io_record(index, exc))
+            result.line_starts = index + 1
+            result.resume = None
+    stats.records = len(result.records)
+    stats.result_bytes = sum(_record_bytes(r) for r in result.records)
+    return result
+
+
+def _eol(line: bytes) -> int:
+    if line.endswith(b"\r\n"):
+        return 2
+    return 1 if line.endswith(b"\n") else 0
+
+
+def _align(fh: Any, start: int, stats: TaskStats) -> int:
+    """Seek to the first line that starts at or after ``start``; return its offset."""
+    if start == 0:
+        return 0
+    fh.seek(start - 1)
+    previous = fh.read(1)
+    stats.held(len(previous))
+    if previous == b"\n" or not previous:
+        return start
+    pos = start
+    while True:  # the rest of a line that began in the previous range
+        chunk = fh.readline(SKIP_STEP)
+        pos += len(chunk)
+        stats.held(len(chunk))
+        if not chunk or chunk.endswith(b"\n"):
+            return pos
+
+
+# ---------------------------------------------------------------------------------------------
+# planning (on the client: names and sizes only, never the contents)
+
+
+@dataclass(frozen=True)
+class Input:
+    """One thing to read: a document file, a JSON Lines file, or a name that matched nothing."""
+
+    path: str
+    kind: str  # "file", "lines" or "missing"
+    size: int = 0
+    message: str = ""
+
+
+def expand(args: Sequence[str], *, jsonl: bool = False) -> Iterator[Input]:
+    """The inputs named by the command line, in order (directories and globs sorted)."""
+    for arg in args:
+        if os.path.isdir(arg):
+            yield from _walk(arg, jsonl)
+        elif glob.has_magic(arg) and not os.path.lexists(arg):
+            matches = sorted(glob.glob(arg, recursive=True))
+            if not matches:
+                yield Input(arg, "missing", message=f"no file matches the pattern {arg!r}")
+            for match in matches:
+                if os.path.isdir(match):
+                    yield from _walk(match, jsonl)
+                else:
+                    yield _file(match, jsonl)
+        else:
+            yield _file(arg, jsonl)
+
+
+def _file(path: str, jsonl: bool) -> Input:
+    kind = "lines" if jsonl or path.lower().endswith(JSONL_SUFFIXES) else "file"
+    try:
+        st = os.stat(path)
+    except OSError:
+        # the worker tries to read it and reports why it cannot
+        return Input(path, "file", 0)
+    if kind == "lines" and not stat.S_ISREG(st.st_mode):
+        kind = "file"  # a pipe or device cannot be cut into byte ranges
+    return Input(path, kind, st.st_size if stat.S_ISREG(st.st_mode) else 0)
+
+
+def _walk(directory: str, jsonl: bool) -> Iterator[Input]:
+    """Regular files ending in .json, .jsonl or .ndjson under ``directory``, sorted by path;
+    names starting with a dot (hidden files, the ``.nuif-tmp`` files of a killed rewrite) are
+    skipped, and symbolic links to directories are not followed."""
+    found: list[str] = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if name.startswith("."):
+                continue
+            if name.lower().endswith(DOCUMENT_SUFFIXES + JSONL_SUFFIXES):
+                found.append(os.path.join(root, name))
+    for path in sorted(found):
+        yield _file(path, jsonl)
+
+
+def plan(
+    inputs: Iterator[Input] | Sequence[Input],
+    partition_bytes: int = DEFAULT_PARTITION_BYTES,
+    max_files: int = MAX_FILES,
+) -> Iterator[tuple[Any, ...]]:
+    """Tasks in report order: consecutive files grouped by size, JSON Lines cut into ranges.
+
+    A ``files`` task holds files whose sizes add up to at most ``partition_bytes`` (a larger file
+    has a task of its own); a JSON Lines file of N bytes becomes ceil(N / partition_bytes) ranges.
+    """
+    if partition_bytes < 1:
+        raise ValueError("partition_bytes must be at least 1")
+    group: list[str] = []
+    group_bytes = 0
+    for item in inputs:
+        if item.kind == "file":
+            if group and (group_bytes + item.size > partition_bytes or len(group) >= max_files):
+                yield ("files", group)
+                group, group_bytes = [], 0
+            group.append(item.path)
+            group_bytes += item.size
+            continue
+        if group:
+            yield ("files", group)
+            group, group_bytes = [], 0
+        if item.kind == "missing":
+            yield ("missing", item.path, item.message)
+            continue
+        # JSON Lines: fixed byte ranges (an empty file still gets one task, which finds no line)
+        start = 0
+        while True:
+            end = min(item.size, start + partition_bytes)
+            yield ("lines", item.path, start, end, start == 0)
+            start = end
+            if start >= item.size:
+                break
+    if group:
+        yield ("files", group)
+
+
+def task_bytes(task: tuple[Any, ...]) -> int:
+    """The bytes of input a task was planned with (for the progress bar)."""
+    if task[0] == "lines":
+        return int(task[3] - task[2])
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# records for the report
+
+
+def to_dict(source: str, line: int | None, record: Record) -> dict[str, Any]:
+    """A worker's tuple as the report's record (the JSON Lines object and the Parquet row)."""
+    _, nbytes, valid, digest, changed, diags, truncated = record
+    return {
+        "source": source,
+        "line": line,
+        "bytes": nbytes,
+        "valid": valid,
+        "hash": digest,
+        "changed": changed,
+        "diagnostics": [
+            {"code": c, "message": m, "pointer": p, "line": ln, "column": col}
+            for c, m, p, ln, col in diags
+        ],
+        "truncated": truncated,
+    }
+
+
+def records_of(task: tuple[Any, ...], result: TaskResult, line_base: int) -> Iterator[dict[str, Any]]:
+    """The report records of one task's result; ``line_base`` = lines of the file before it."""
+    if task[0] == "files":
+        for record in result.records:
+            yield to_dict(task[1][record[0]], None, record)
+    elif task[0] == "missing":
+        for record in result.records:
+            yield to_dict(task[1], None, record)
+    else:
+        path = task[1]
+        for record in result.records:
+            is_file_error = record[2] is None and result.line_starts == 0
+            yield to_dict(path, None if is_file_error else line_base + record[0] + 1, record)

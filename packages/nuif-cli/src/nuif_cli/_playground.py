@@ -1,0 +1,245 @@
+"""``nuif playground``: serve the NUIF playground page (packages/nuif-web) on 127.0.0.1.
+
+The page runs nuif-core's pure-Python twin in the browser through Pyodide. What is served:
+
+* the page (``index.html``, ``playground.css``, ``playground.mjs``, ``locate.mjs``) and ``nuif.mjs``:
+  bundled in the nuif-cli wheel (``nuif_cli/web``), or read from ``packages/nuif-web`` in a checkout;
+* ``nuif_core-<v>-py3-none-any.whl``: the pure wheel, assembled from the installed nuif-core's
+  Python files (the files the release's pure wheel holds), or the one ``--wheel`` names;
+* ``pyodide/``: the Pyodide runtime (the npm package ``pyodide``, pinned below), which no Python
+  wheel carries: ``--pyodide DIR``, else a checkout's ``packages/nuif-web/node_modules/pyodide``,
+  else the cache folder that the one command in the error message fills (docs/web.md);
+* ``playground.json``: where the page finds the last two.
+
+Nothing is fetched from anywhere else; the server binds 127.0.0.1 only and serves GET and HEAD.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import sys
+import zipfile
+from base64 import urlsafe_b64encode
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ._io import UsageError
+
+#: the Pyodide release the page is tested with (packages/nuif-web/package.json pins the same)
+PYODIDE_VERSION = "314.0.8"
+#: the files of the page, and where each lives in packages/nuif-web
+PAGE_FILES = {
+    "index.html": "playground/index.html",
+    "playground.css": "playground/playground.css",
+    "playground.mjs": "playground/playground.mjs",
+    "locate.mjs": "playground/locate.mjs",
+    "nuif.mjs": "src/nuif.mjs",
+}
+#: the Pyodide files the page loads
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".json": "application/json",
+    ".map": "application/json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".whl": "application/zip",
+}
+_CHECKOUT_WEB = Path(__file__).resolve().parents[3] / "nuif-web"
+
+
+def cache_dir() -> Path:
+    """Where the documented command puts Pyodide: ``$XDG_CACHE_HOME/nuif`` (``~/.cache/nuif``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "nuif" / f"pyodide-{PYODIDE_VERSION}"
+
+
+def fetch_command() -> str:
+    return f"npm install --prefix {cache_dir()} pyodide@{PYODIDE_VERSION}"
+
+
+def page_files() -> dict[str, bytes]:
+    """The page and the module: bundled in the wheel, or from a checkout's packages/nuif-web."""
+    bundled = resources.files("nuif_cli").joinpath("web")
+    if bundled.joinpath("index.html").is_file():
+        return {name: bundled.joinpath(name).read_bytes() for name in PAGE_FILES}
+    if all((_CHECKOUT_WEB / rel).is_file() for rel in PAGE_FILES.values()):
+        return {name: (_CHECKOUT_WEB / rel).read_bytes() for name, rel in PAGE_FILES.items()}
+    raise UsageError(  # pragma: no cover - an install that lost its package data
+        "the playground page is missing from this nuif-cli installation (nuif_cli/web); reinstall nuif-cli"
+    )
+
+
+def _pyodide_version(folder: Path) -> str | None:
+    try:
+        return str(json.loads((folder / "package.json").read_text(encoding="utf-8"))["version"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def find_pyodide(option: str | None) -> Path:
+    """The Pyodide runtime folder: ``--pyodide``, a checkout's, or the cache's (checked)."""
+    if option is not None:
+        candidates = [Path(option)]
+    else:
+        candidates = [_CHECKOUT_WEB / "node_modules" / "pyodide",
+                      cache_dir() / "node_modules" / "pyodide"]
+    for folder in candidates:
+        missing = [name for name in PYODIDE_FILES if not (folder / name).is_file()]
+        if missing and option is None:
+            continue
+        if missing:
+            raise UsageError(
+                f"--pyodide {option}: not a Pyodide runtime folder (no {', '.join(missing)}); "
+                f"fetch the runtime with `{fetch_command()}` and pass "
+                f"{cache_dir() / 'node_modules' / 'pyodide'}"
+            )
+        version = _pyodide_version(folder)
+        if version != PYODIDE_VERSION:
+            raise UsageError(
+                f"{folder} holds Pyodide {version}; the playground needs {PYODIDE_VERSION}: "
+                f"fetch it with `{fetch_command()}`"
+            )
+        return folder
+    raise UsageError(
+        f"the Pyodide runtime (npm package pyodide {PYODIDE_VERSION}, about 14 MB) is not here; "
+        f"fetch it once with\n    {fetch_command()}\nthen run `nuif playground` again "
+        "(or pass --pyodide DIR, a folder holding pyodide.mjs; see docs/web.md)"
+    )
+
+
+def _record_hash(data: bytes) -> str:
+    return "sha256=" + urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def pure_wheel() -> tuple[str, bytes]:
+    """The pure wheel of the installed nuif-core: its Python files (no compiled module) and a
+    dist-info, as ``NUIF_NO_EXTENSIONS=1 uv build --wheel packages/nuif-core`` makes it."""
+    import nuif_core
+
+    version = nuif_core.__version__
+    package = resources.files("nuif_core")
+    names = sorted(
+        item.name for item in package.iterdir()
+        if item.is_file() and (item.name.endswith(".py") or item.name == "py.typed")
+    )
+    info = f"nuif_core-{version}.dist-info"
+    files: list[tuple[str, bytes]] = [(f"nuif_core/{n}", package.joinpath(n).read_bytes()) for n in names]
+    files.append((f"{info}/METADATA",
+                  f"Metadata-Version: 2.1\nName: nuif-core\nVersion: {version}\n"
+                  "Requires-Python: >=3.11\n".encode()))
+    files.append((f"{info}/WHEEL",
+                  b"Wheel-Version: 1.0\nGenerator: nuif-cli playground\nRoot-Is-Purelib: true\n"
+                  b"Tag: py3-none-any\n"))
+    record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in files)
+    files.append((f"{info}/RECORD", (record + f"{info}/RECORD,,\n").encode()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files:
+            entry = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            zf.writestr(entry, data)
+    return f"nuif_core-{version}-py3-none-any.whl", out.getvalue()
+
+
+class Site:
+    """What the server answers: in-memory files, and the Pyodide folder under ``pyodide/``."""
+
+    def __init__(self, pyodide: Path, wheel: tuple[str, bytes]) -> None:
+        self.pyodide = pyodide.resolve()
+        self.files = page_files()
+        wheel_name, wheel_bytes = wheel
+        self.files[wheel_name] = wheel_bytes
+        self.files["playground.json"] = json.dumps(
+            {"wheel": wheel_name, "pyodide": "pyodide/"}, indent=2
+        ).encode()
+
+    def get(self, path: str) -> bytes | Path | None:
+        path = path.split("?", 1)[0].split("#", 1)[0]
+        if path == "/":
+            path = "/index.html"
+        name = path.lstrip("/")
+        if name in self.files:
+            return self.files[name]
+        if name.startswith("pyodide/") and ".." not in name.split("/"):
+            target = (self.pyodide / name[len("pyodide/"):]).resolve()
+            if target.is_file() and target.is_relative_to(self.pyodide):
+                return target
+        return None
+
+
+def _handler(site: Site) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "nuif-playground"
+
+        def _answer(self, body: bool) -> None:
+            found = site.get(self.path)
+            if found is None:
+                self.send_error(HTTPStatus.NOT_FOUND, "not part of the playground")
+                return
+            data = found.read_bytes() if isinstance(found, Path) else found
+            name = found.name if isinstance(found, Path) else self.path
+            suffix = os.path.splitext(name.split("?", 1)[0])[1] or ".html"
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", TYPES.get(suffix, "application/octet-stream"))
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.end_headers()
+            if body:
+                self.wfile.write(data)
+
+        def do_GET(self) -> None:  # noqa: N802 - the http.server protocol
+            self._answer(True)
+
+        def do_HEAD(self) -> None:  # noqa: N802
+            self._answer(False)
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet: one line per request is noise
+            pass
+
+    return Handler
+
+
+def make_server(port: int, pyodide: str | None, wheel: str | None) -> ThreadingHTTPServer:
+    """The server, bound to 127.0.0.1:``port`` (0: any free port), not yet serving."""
+    folder = find_pyodide(pyodide)
+    if wheel is not None:
+        path = Path(wheel)
+        if not path.name.endswith("-py3-none-any.whl"):
+            raise UsageError(f"--wheel {wheel}: expected the pure wheel nuif_core-<v>-py3-none-any.whl")
+        chosen = (path.name, path.read_bytes())
+    else:
+        chosen = pure_wheel()
+    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(Site(folder, chosen)))
+    server.daemon_threads = True
+    return server
+
+
+def run_playground(port: int, pyodide: str | None, wheel: str | None) -> int:
+    try:
+        server = make_server(port, pyodide, wheel)
+    except OSError as exc:
+        if exc.filename:
+            raise
+        raise UsageError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+    host, bound = server.server_address[:2]
+    print(f"NUIF playground: http://{host}:{bound}/  (Ctrl+C stops it)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("nuif: playground stopped", file=sys.stderr)
+    finally:
+        server.server_close()
+    return 0

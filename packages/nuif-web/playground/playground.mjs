@@ -1,0 +1,434 @@
+// The NUIF playground: every result comes from nuif-core (the pure wheel in Pyodide, nuif.mjs).
+// playground.json (written by whoever serves the page, e.g. `nuif playground`) says where the
+// wheel and Pyodide's files are. Reference: docs/web.md.
+import { NuifError, loadNuif } from "./nuif.mjs";
+import { locatePointer } from "./locate.mjs";
+
+const STAGES = { runtime: 1, wheel: 2, install: 3, import: 4, ready: 4 };
+/** The outline shows at most this many nodes (the count above it is always the whole). */
+const MAX_TREE_NODES = 2000;
+const MAX_DIAGNOSTICS = 200;
+const EXAMPLE_DOC = `{
+  "nuif": 0,
+  "root": {
+    "id": "login",
+    "kind": "screen",
+    "attrs": {"title": "Sign in"},
+    "children": [
+      {"id": "login.email", "kind": "text-field", "attrs": {"label": "Email", "required": true}},
+      {"id": "login.password", "kind": "text-field", "attrs": {"label": "Password", "secret": true}},
+      {"id": "login.submit", "kind": "button", "attrs": {"label": "Sign in"}}
+    ]
+  }
+}
+`;
+const EXAMPLE_PATCH = `{
+  "nuif_patch": 0,
+  "transactions": [
+    {"ops": [
+      {"op": "set", "id": "login.submit", "attr": "label", "value": "Continue"},
+      {"op": "insert", "parent": "login", "index": 2,
+       "node": {"id": "login.remember", "kind": "checkbox", "attrs": {"label": "Remember me"}}}
+    ]}
+  ]
+}
+`;
+
+const $ = (id) => document.getElementById(id);
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+/** The index of the closing quote of the string that opens at chars[start], else start. */
+function stringEnd(chars, start) {
+  if (chars[start] !== '"') return start;
+  for (let i = start + 1; i < chars.length; i++) {
+    if (chars[i] === "\\") i++;
+    else if (chars[i] === '"') return i;
+  }
+  return start;
+}
+
+/** A textarea with a line-number gutter and a backdrop that marks line/column positions. */
+class Editor {
+  constructor(root) {
+    this.root = root;
+    this.textarea = root.querySelector("textarea");
+    this.gutter = root.querySelector(".gutter");
+    this.backdrop = root.querySelector(".backdrop");
+    this.marks = [];
+    this.lines = -1;
+    this.textarea.addEventListener("input", () => this.render());
+    this.textarea.addEventListener("scroll", () => this.syncScroll());
+    this.render();
+  }
+
+  get value() {
+    return this.textarea.value;
+  }
+
+  set value(text) {
+    this.textarea.value = text;
+    this.marks = [];
+    this.render();
+  }
+
+  /** marks: [{line, column}] (1-based; the column counts Unicode characters, as nuif-core). */
+  mark(marks) {
+    this.marks = marks.filter((m) => Number.isInteger(m.line));
+    this.render();
+  }
+
+  render() {
+    const lines = this.value.split("\n");
+    const badLines = new Set(this.marks.map((m) => m.line));
+    let gutter = "";
+    for (let i = 1; i <= lines.length; i++) {
+      gutter += badLines.has(i) ? `<span class="bad">${i}</span>\n` : `${i}\n`;
+    }
+    this.gutter.innerHTML = gutter;
+    if (!this.marks.length) {
+      this.backdrop.textContent = this.value + "\n";
+    } else {
+      const columns = new Map();
+      for (const m of this.marks) {
+        if (!columns.has(m.line)) columns.set(m.line, new Set());
+        columns.get(m.line).add(m.column ?? 1);
+      }
+      const html = lines.map((line, index) => {
+        const marked = columns.get(index + 1);
+        if (!marked) return escapeHtml(line);
+        const chars = Array.from(line); // code points, as nuif-core counts columns
+        const ends = new Map(); // a mark at a string's opening quote covers the whole string
+        for (const col of marked) ends.set(col - 1, stringEnd(chars, col - 1));
+        let out = "";
+        for (let c = 0; c < chars.length; c++) {
+          if (ends.has(c)) {
+            const end = ends.get(c);
+            out += `<mark>${escapeHtml(chars.slice(c, end + 1).join(""))}</mark>`;
+            c = end;
+          } else {
+            out += escapeHtml(chars[c]);
+          }
+        }
+        const past = [...marked].some((col) => col > chars.length);
+        if (past) out += "<mark> </mark>"; // at the end of the line (or of the text)
+        return `<mark class="line">${out}</mark>`;
+      });
+      this.backdrop.innerHTML = html.join("\n") + "\n";
+    }
+    this.syncScroll();
+  }
+
+  syncScroll() {
+    this.backdrop.scrollTop = this.textarea.scrollTop;
+    this.backdrop.scrollLeft = this.textarea.scrollLeft;
+    this.gutter.scrollTop = this.textarea.scrollTop;
+  }
+
+  /** Put the caret at line/column, select that character and scroll it into view. */
+  jump(line, column) {
+    const lines = this.value.split("\n");
+    const l = Math.min(Math.max(line, 1), lines.length);
+    let offset = 0;
+    for (let i = 0; i < l - 1; i++) offset += lines[i].length + 1;
+    const chars = Array.from(lines[l - 1]);
+    const col = Math.min(Math.max(column ?? 1, 1), chars.length + 1);
+    offset += chars.slice(0, col - 1).join("").length;
+    const width = col <= chars.length ? chars[col - 1].length : 0;
+    this.textarea.focus();
+    this.textarea.setSelectionRange(offset, offset + width);
+    const lineHeight = parseFloat(getComputedStyle(this.textarea).lineHeight) || 18;
+    this.textarea.scrollTop = Math.max(0, (l - 4) * lineHeight);
+    this.syncScroll();
+  }
+}
+
+const editors = {
+  doc: new Editor($("doc-editor")),
+  patch: new Editor($("patch-editor")),
+  other: new Editor($("other-editor")),
+};
+let nuif = null;
+
+function setStatus(stage, message, failed = false) {
+  const status = $("status");
+  $("progress").value = STAGES[stage] ?? 0;
+  $("progress").setAttribute("aria-label", message);
+  $("status-text").textContent = message;
+  status.classList.toggle("ready", stage === "ready");
+  status.classList.toggle("failed", failed);
+  status.dataset.stage = failed ? "failed" : stage;
+  // every stage shown, in order (read by the browser test)
+  status.dataset.history = `${status.dataset.history ?? ""} ${status.dataset.stage}`.trim();
+}
+
+function describe(err) {
+  return err instanceof NuifError ? err.toString() : `${err.name}: ${err.message}`;
+}
+
+function indented(text) {
+  return JSON.stringify(JSON.parse(text), null, 2);
+}
+
+// --- the document: diagnostics, hash, outline, canonical text ---------------------------------
+
+function diagnosticItem(d, editor) {
+  const li = document.createElement("li");
+  const button = document.createElement("button");
+  button.type = "button";
+  const where = d.line !== null ? `line ${d.line}, column ${d.column}` : "whole text";
+  button.innerHTML =
+    `<span class="where">${escapeHtml(where)}</span> ` +
+    `<span class="code-name">${escapeHtml(d.code)}</span> ${escapeHtml(d.message)}` +
+    (d.pointer !== null ? ` <span class="pointer">${escapeHtml(d.pointer || "/")}</span>` : "");
+  button.title = d.line !== null ? "Go to this place in the text" : "";
+  button.dataset.line = d.line ?? "";
+  button.dataset.column = d.column ?? "";
+  button.dataset.code = d.code;
+  if (d.line !== null) button.addEventListener("click", () => editor.jump(d.line, d.column));
+  li.append(button);
+  return li;
+}
+
+function showDiagnostics(diagnostics, truncated) {
+  const list = $("diagnostics");
+  list.replaceChildren(...diagnostics.map((d) => diagnosticItem(d, editors.doc)));
+  $("no-diagnostics").hidden = diagnostics.length > 0;
+  $("no-diagnostics").textContent = "None.";
+  if (truncated) {
+    const li = document.createElement("li");
+    li.className = "quiet";
+    li.textContent = `Only the first ${MAX_DIAGNOSTICS} problems are listed.`;
+    list.append(li);
+  }
+  editors.doc.mark(diagnostics);
+}
+
+function attrsText(attrs) {
+  if (!attrs) return "";
+  return Object.entries(attrs)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(" ");
+}
+
+function buildOutline(root) {
+  let shown = 0;
+  const make = (node) => {
+    shown += 1;
+    const li = document.createElement("li");
+    li.className = "node";
+    li.dataset.id = node.id;
+    const label =
+      `<span class="kind">${escapeHtml(node.kind)}</span> <span class="id">#${escapeHtml(node.id)}</span>` +
+      (node.attrs ? ` <span class="attrs">${escapeHtml(attrsText(node.attrs))}</span>` : "");
+    const children = node.children ?? [];
+    if (!children.length) {
+      li.innerHTML = `<div class="leaf">${label}</div>`;
+      return li;
+    }
+    const details = document.createElement("details");
+    details.open = true;
+    const summary = document.createElement("summary");
+    summary.innerHTML = `${label} <span class="quiet">(${children.length})</span>`;
+    const ul = document.createElement("ul");
+    for (const child of children) {
+      if (shown >= MAX_TREE_NODES) break;
+      ul.append(make(child));
+    }
+    details.append(summary, ul);
+    li.append(details);
+    return li;
+  };
+  const ul = document.createElement("ul");
+  ul.setAttribute("role", "list");
+  ul.append(make(root));
+  return { tree: ul, shown };
+}
+
+function clearDocumentResults(message) {
+  $("hash").textContent = "—";
+  $("node-count").textContent = "—";
+  $("canonical").textContent = "—";
+  $("outline").innerHTML = `<p class="quiet">${escapeHtml(message)}</p>`;
+}
+
+function check() {
+  if (!nuif) return;
+  const text = editors.doc.value;
+  const verdict = $("verdict");
+  if (!text.trim()) {
+    verdict.textContent = "No document yet.";
+    verdict.className = "verdict";
+    showDiagnostics([], false);
+    clearDocumentResults("—");
+    return;
+  }
+  const report = nuif.validate(text, { maxDiagnostics: MAX_DIAGNOSTICS });
+  showDiagnostics(report.diagnostics, report.truncated);
+  if (!report.valid) {
+    const n = report.diagnostics.length;
+    verdict.textContent = `Invalid: ${n}${report.truncated ? "+" : ""} problem${n === 1 ? "" : "s"}.`;
+    verdict.className = "verdict bad";
+    clearDocumentResults("Fix the problems to see the outline.");
+    return;
+  }
+  const result = nuif.canonicalize(text);
+  const summary = nuif.inspect(text, { maxOutlineNodes: 0 });
+  verdict.textContent = result.changed ? "Valid (not in canonical form)." : "Valid and canonical.";
+  verdict.className = "verdict good";
+  $("hash").textContent = result.hash;
+  $("node-count").textContent = `${summary.node_count} (depth ${summary.max_depth})`;
+  $("node-count").dataset.count = summary.node_count;
+  $("canonical").textContent = result.canonical;
+  const { tree, shown } = buildOutline(JSON.parse(result.canonical).root);
+  const outline = $("outline");
+  outline.replaceChildren(tree);
+  if (shown < summary.node_count) {
+    const note = document.createElement("p");
+    note.className = "quiet";
+    note.textContent = `Showing the first ${shown} of ${summary.node_count} nodes.`;
+    outline.append(note);
+  }
+}
+
+// --- patch and diff --------------------------------------------------------------------------
+
+function applyPatch() {
+  if (!nuif) return;
+  const out = $("patch-verdict");
+  editors.patch.mark([]);
+  $("patched-hash").textContent = "—";
+  $("patched").textContent = "—";
+  $("inverse").textContent = "—";
+  $("inverse-check").textContent = "";
+  out.className = "quiet";
+  if (!nuif.validate(editors.doc.value, { maxDiagnostics: 1 }).valid) {
+    out.textContent = "The document is invalid: fix it before applying a patch.";
+    out.className = "verdict bad";
+    return;
+  }
+  try {
+    const result = nuif.applyPatch(editors.doc.value, editors.patch.value, { inverse: true });
+    const c = result.counts;
+    out.textContent =
+      `Applied: ${c.transactions} transaction(s), ${c.operations} operation(s)` +
+      (result.changed ? "." : "; the document did not change.");
+    out.className = "verdict good";
+    $("patched-hash").textContent = result.hash;
+    $("patched").textContent = result.document;
+    $("inverse").textContent = indented(result.inverse);
+    // the promise of an inverse: applied to the result, it gives back the document's bytes
+    const back = nuif.applyPatch(result.document, result.inverse);
+    const original = nuif.canonicalize(editors.doc.value);
+    $("inverse-check").textContent =
+      back.document === original.canonical
+        ? `Applied to the result, the inverse gives back the document (${back.hash}).`
+        : `Applied to the result, the inverse gives ${back.hash}, not the document's ${original.hash}.`;
+  } catch (err) {
+    out.textContent = `Not applied (nothing changed): ${describe(err)}`;
+    out.className = "verdict bad";
+    if (err instanceof NuifError) {
+      const at = err.line !== null ? err : locatePointer(editors.patch.value, err.pointer);
+      if (at) {
+        editors.patch.mark([at]);
+        if (err.line === null) out.textContent += ` — in the patch at line ${at.line}, column ${at.column}`;
+      }
+    }
+  }
+}
+
+function runDiff() {
+  if (!nuif) return;
+  const out = $("diff-verdict");
+  editors.other.mark([]);
+  $("diff-out").textContent = "—";
+  try {
+    const patch = nuif.diff(editors.doc.value, editors.other.value);
+    const ops = JSON.parse(patch).transactions.reduce((n, t) => n + t.ops.length, 0);
+    out.textContent = ops ? `${ops} operation(s) turn the document into the second one.` : "The documents are the same.";
+    out.className = "verdict good";
+    $("diff-out").textContent = indented(patch);
+  } catch (err) {
+    out.textContent = `No diff: ${describe(err)}`;
+    out.className = "verdict bad";
+  }
+}
+
+// --- wiring ----------------------------------------------------------------------------------
+
+let timer = null;
+editors.doc.textarea.addEventListener("input", () => {
+  clearTimeout(timer);
+  // a check of a large text takes a while (the pure twin): wait longer for typing to pause
+  timer = setTimeout(check, Math.min(2000, 250 + editors.doc.value.length / 1000));
+});
+$("apply").addEventListener("click", applyPatch);
+$("diff").addEventListener("click", runDiff);
+editors.patch.textarea.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+    e.preventDefault();
+    applyPatch();
+  }
+});
+editors.other.textarea.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+    e.preventDefault();
+    runDiff();
+  }
+});
+$("example").addEventListener("click", () => {
+  editors.doc.value = EXAMPLE_DOC;
+  editors.patch.value = EXAMPLE_PATCH;
+  check();
+});
+$("expand").addEventListener("click", () => {
+  for (const d of $("outline").querySelectorAll("details")) d.open = true;
+});
+$("collapse").addEventListener("click", () => {
+  for (const d of $("outline").querySelectorAll("details")) d.open = false;
+});
+
+async function load(file, editor) {
+  editor.value = await file.text();
+  if (editor === editors.doc) check();
+}
+$("doc-file").addEventListener("change", (e) => {
+  if (e.target.files[0]) load(e.target.files[0], editors.doc);
+});
+for (const editor of Object.values(editors)) {
+  editor.root.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    editor.root.classList.add("dragging");
+  });
+  editor.root.addEventListener("dragleave", () => editor.root.classList.remove("dragging"));
+  editor.root.addEventListener("drop", (e) => {
+    e.preventDefault();
+    editor.root.classList.remove("dragging");
+    const file = e.dataTransfer?.files?.[0];
+    if (file) load(file, editor);
+  });
+}
+
+for (const id of ["apply", "diff", "example"]) $(id).disabled = true;
+
+async function start() {
+  try {
+    const config = await (await fetch("playground.json")).json();
+    nuif = await loadNuif({
+      wheel: config.wheel,
+      indexURL: config.pyodide, // relative to this page
+      onProgress: ({ stage, message }) => setStatus(stage, message),
+    });
+  } catch (err) {
+    setStatus("failed", `The playground could not start: ${err.message}`, true);
+    return;
+  }
+  for (const id of ["apply", "diff", "example"]) $(id).disabled = false;
+  $("about").textContent =
+    `nuif-core ${nuif.version} (${nuif.implementation} codec) in WebAssembly (Pyodide). ` +
+    "Reference: docs/web.md.";
+  check();
+}
+start();

@@ -1,0 +1,149 @@
+"""Cross-surface: under Node, nuif-web (the pure wheel in Pyodide) gives the same canonical bytes,
+hashes, error codes, messages, pointers, lines and columns as the direct API on the shared corpus
+(tests/cross_surface.py, which the CLI and MCP tests also run).  One Pyodide serves every request
+(the ``node_lines`` fixture); the JavaScript-side argument checks and start failures are tested
+here too."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import nuif_core
+import pytest
+from cross_surface import BIG_DOC, DOC, DUPLICATE_ID_DOC, documents, patches
+from nuif_core import NuifError
+
+from nuif_web_support import LINES, PYODIDE_PIN, NodeLines, pyodide_dir
+
+pytestmark = pytest.mark.timeout(600)
+
+
+def _direct(op: str, args: list[Any]) -> dict[str, Any]:
+    """What the direct API gives, in the shape of a nuif-web-lines answer."""
+    try:
+        if op == "validate":
+            return {"ok": nuif_core.validate(args[0]).to_dict()}
+        if op == "inspect":
+            return {"ok": nuif_core.inspect(args[0], max_outline_nodes=50).to_dict()}
+        if op == "canonicalize":
+            return {"ok": nuif_core.canonicalize(args[0]).to_dict()}
+        if op == "applyPatch":
+            return {"ok": nuif_core.apply_patch(args[0], args[1], inverse=True).to_dict()}
+        assert op == "diff"
+        return {"ok": nuif_core.diff(args[0], args[1]).decode("utf-8")}
+    except NuifError as err:
+        return {"error": err.to_dict()}
+
+
+def _requests() -> list[tuple[str, list[Any]]]:
+    requests: list[tuple[str, list[Any]]] = []
+    for doc in documents():
+        requests.append(("validate", [doc]))
+        requests.append(("inspect", [doc, {"maxOutlineNodes": 50}]))
+        requests.append(("canonicalize", [doc]))
+    for patch in patches():
+        requests.append(("applyPatch", [DOC, patch, {"inverse": True}]))
+    valid = [d for d in documents() if nuif_core.validate(d).valid]
+    for a in valid[:4]:
+        for b in valid[:4]:
+            requests.append(("diff", [a, b]))
+    requests.append(("diff", [DOC, "{}"]))  # an invalid second document
+    return requests
+
+
+def test_the_pyodide_module_runs_the_pure_twin_of_this_version(node_lines: NodeLines) -> None:
+    assert node_lines.ready["implementation"] == "python"
+    assert node_lines.ready["version"] == nuif_core.__version__
+    assert node_lines.ready["pyodide"] == PYODIDE_PIN
+
+
+def test_corpus_gives_the_direct_api_bytes_hashes_and_error_locations(node_lines: NodeLines) -> None:
+    requests = _requests()
+    answers = node_lines.many(requests)
+    mismatches = []
+    outcomes: dict[str, set[str]] = {}
+    for (op, args), answer in zip(requests, answers):
+        answer.pop("id")
+        expected = _direct(op, args)
+        if answer != expected:
+            mismatches.append((op, str(args[0])[:60], answer, expected))
+        outcomes.setdefault(op, set()).add(next(iter(answer)))
+    assert mismatches == []
+    # the corpus exercises success and failure of every operation but validate (which reports)
+    assert outcomes == {
+        "validate": {"ok"},
+        "inspect": {"ok", "error"},
+        "canonicalize": {"ok", "error"},
+        "applyPatch": {"ok", "error"},
+        "diff": {"ok", "error"},
+    }
+
+
+def test_canonical_bytes_and_hashes_are_the_compiled_codecs(node_lines: NodeLines) -> None:
+    # byte for byte, including the non-ASCII text and the doubles beyond 2^53
+    docs = [DOC, BIG_DOC, '{"nuif":0,"root":{"id":"r","kind":"x","attrs":{"t":"é\\u2028😀"}}}']
+    answers = node_lines.many([("canonicalize", [d]) for d in docs])
+    for doc, answer in zip(docs, answers):
+        expected = nuif_core.canonicalize(doc)
+        assert answer["ok"]["canonical"].encode("utf-8") == expected.canonical
+        assert answer["ok"]["hash"] == expected.hash == nuif_core.document_hash(doc)
+
+
+def test_errors_carry_code_message_pointer_line_and_column(node_lines: NodeLines) -> None:
+    text = '{"nuif": 0,\n "root": {"id": "a", "kind": "x",\n  "children": [{"id": "a", "kind": "y"}]}}'
+    [answer] = node_lines.many([("canonicalize", [text])])
+    assert answer["error"] == {
+        "code": "NUIF_DUPLICATE_ID",
+        "message": 'id "a" is used twice (first at /root/id)',
+        "pointer": "/root/children/0/id",
+        "line": 3,
+        "column": 23,
+    }
+    report = node_lines.send("validate", DUPLICATE_ID_DOC)["ok"]
+    assert report == nuif_core.validate(DUPLICATE_ID_DOC).to_dict()
+    assert report["diagnostics"][0]["line"] == 1 and report["diagnostics"][0]["column"] > 1
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "name", "message"),
+    [
+        ("canonicalize", [5], "TypeError", "canonicalize: text must be a string"),
+        ("applyPatch", [DOC, {"nuif_patch": 0}], "TypeError", "applyPatch: patch must be a string"),
+        ("diff", [DOC], "TypeError", "diff: b must be a string"),
+        ("validate", [DOC, {"maxDiagnostics": 0}], "RangeError", "maxDiagnostics must be an integer of at least 1"),
+        ("inspect", [DOC, {"maxOutlineNodes": 1.5}], "RangeError", "maxOutlineNodes must be an integer"),
+        ("nope", [DOC], "TypeError", 'unknown op "nope"'),
+    ],
+)
+def test_bad_arguments_are_javascript_errors_before_python_runs(
+    node_lines: NodeLines, op: str, args: list[Any], name: str, message: str
+) -> None:
+    answer = node_lines.send(op, *args)
+    assert answer["throw"]["name"] == name
+    assert message in answer["throw"]["message"]
+    # ... and the module still answers afterwards
+    assert node_lines.send("canonicalize", DOC)["ok"]["hash"] == nuif_core.document_hash(DOC)
+
+
+def test_a_missing_wheel_fails_the_start_with_its_path(tmp_path: Path) -> None:
+    pyodide_dir()
+    missing = tmp_path / "nuif_core-0.0.0-py3-none-any.whl"
+    done = subprocess.run(["node", str(LINES), str(missing)], capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert str(missing) in done.stderr and done.stdout == ""
+
+
+def test_load_without_a_wheel_is_a_type_error() -> None:
+    pyodide_dir()
+    script = (
+        "import { loadNuif } from " + json.dumps(str(LINES.parent.parent / "src" / "nuif.mjs")) + ";"
+        "try { await loadNuif({}); console.log('loaded'); }"
+        "catch (e) { console.log(e.name + ': ' + e.message); }"
+    )
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.stdout.strip() == "TypeError: loadNuif: `wheel` (the pure nuif-core wheel) is required"
