@@ -115,7 +115,8 @@ def test_pure_wheel_is_py3_none_any_with_the_twin_only(dists: Dists) -> None:
     members = _members(dists.pure)
     assert b"Root-Is-Purelib: true" in members[f"nuif_core-{version}.dist-info/WHEEL"]
     assert b"Tag: py3-none-any" in members[f"nuif_core-{version}.dist-info/WHEEL"]
-    assert not [n for n in members if n.endswith((".so", ".pyd", ".dylib", ".pyx", ".pxd", ".c"))]
+    assert not [n for n in members
+                if n.endswith((".so", ".pyd", ".dylib", ".pyx", ".pxd", ".pxi", ".pyi", ".c"))]
     shipped = {n.removeprefix("nuif_core/") for n in members if n.startswith("nuif_core/")}
     sources = {p.name for p in (CORE / "src" / "nuif_core").iterdir()
                if p.suffix in (".py", ".typed")}
@@ -127,6 +128,10 @@ def test_pure_wheel_is_py3_none_any_with_the_twin_only(dists: Dists) -> None:
 def test_compiled_wheel_is_platform_specific(dists: Dists) -> None:
     assert "-py3-none-any" not in dists.compiled.name
     assert f"-cp{sys.version_info[0]}{sys.version_info[1]}-" in dists.compiled.name
+    # the module and its type stub, never the Cython or C sources it is built from
+    members = _members(dists.compiled)
+    assert "nuif_core/_speedups.pyi" in members and "nuif_core/py.typed" in members
+    assert not [n for n in members if n.endswith((".pyx", ".pxd", ".pxi", ".c", ".h"))]
 
 
 def test_pure_wheel_installs_offline_and_gives_the_same_hashes(dists: Dists, tmp_path: Path) -> None:

@@ -1,11 +1,13 @@
-/* Whole-input UTF-8 validation with vector table lookups (the "lookup" method of J. Keiser and
- * D. Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte", Software: Practice and
- * Experience 51(5), 2021), written for NUIF from the paper's description.
+/* Whole-input UTF-8 validation: a scalar check, and vector table lookups (the "lookup" method of
+ * J. Keiser and D. Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte", Software:
+ * Practice and Experience 51(5), 2021, written for NUIF from the paper's description); and the
+ * noncharacter test of the string scanner.
  *
  * The verdict is the one of Python's strict decoder (bytes.decode('utf-8')): every sequence is
- * the shortest form, no code point is a surrogate (U+D800..U+DFFF) or above U+10FFFF.  Only the
- * verdict is computed here; _speedups.pyx's scalar _utf8_bad locates the first bad byte when the
- * verdict is "invalid".
+ * the shortest form, no code point is a surrogate (U+D800..U+DFFF) or above U+10FFFF.  The vector
+ * routes compute the verdict only; nuif_utf8_first_bad locates the first bad byte (the offset
+ * Python's decoder reports) when the verdict is "invalid".  Every route gives the same verdict
+ * (tests/core/test_utf8_routes.py).
  *
  * How it works.  UTF-8 is a sequence of characters:
  *
@@ -62,7 +64,7 @@
  * Builds: the vector code is compiled only by GCC and Clang on x86-64 (function attributes
  * target("ssse3") and target("avx2"), so the rest of the extension keeps its baseline -O3
  * flags) and chosen at run time with __builtin_cpu_supports.  With NUIF_SCAN_PORTABLE, on other
- * CPUs and with other compilers, nuif_utf8_route() is 0 and the caller's scalar code runs.
+ * CPUs and with other compilers, nuif_utf8_route() is 0 and the scalar check runs.
  */
 #ifndef NUIF_UTF8_H
 #define NUIF_UTF8_H
@@ -70,6 +72,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "nuif_scan.h"
 
 #if !defined(NUIF_SCAN_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && \
     defined(__x86_64__)
@@ -83,6 +87,209 @@
 #define NUIF_UTF8_SCALAR 0
 #define NUIF_UTF8_SSSE3 1
 #define NUIF_UTF8_AVX2 2
+
+/* ---- the scalar check ------------------------------------------------------------------- */
+
+/* Whether c1 may follow the lead byte c of a 3- or 4-byte sequence: a continuation byte, in the
+ * narrower ranges that rule out overlong forms (E0, F0), surrogates (ED) and code points above
+ * U+10FFFF (F4). */
+static inline int nuif_u8_second_ok(uint8_t c, uint8_t c1) {
+    switch (c) {
+    case 0xE0:
+        return c1 >= 0xA0 && c1 <= 0xBF;
+    case 0xED:
+        return c1 >= 0x80 && c1 <= 0x9F;
+    case 0xF0:
+        return c1 >= 0x90 && c1 <= 0xBF;
+    case 0xF4:
+        return c1 >= 0x80 && c1 <= 0x8F;
+    default:
+        return (c1 & 0xC0) == 0x80;
+    }
+}
+
+/* The first byte of p[0:n) where Python's strict decoder fails, or -1 when it is all UTF-8. */
+static ptrdiff_t nuif_utf8_first_bad(const uint8_t *p, ptrdiff_t n) {
+    ptrdiff_t i = 0, end = 0, k, len;
+    uint8_t c;
+    uint64_t w;
+    while (i < n) {
+        if (i >= end) {
+            if (i + 16 <= n &&
+                ((nuif_load64_(p + i) | nuif_load64_(p + i + 8)) & 0x8080808080808080ULL) == 0) {
+                i += 16;
+                continue;
+            }
+            end = i + 32;
+        }
+        if (i + 8 <= n) {
+            w = nuif_load64_(p + i);
+            /* four 2-byte sequences (lead C2..DF, then a continuation byte) */
+            if ((w & 0xC0E0C0E0C0E0C0E0ULL) == 0x80C080C080C080C0ULL &&
+                (((w & 0x001E001E001E001EULL) + 0x7FFF7FFF7FFF7FFFULL) & 0x8000800080008000ULL) ==
+                    0x8000800080008000ULL) {
+                i += 8;
+                continue;
+            }
+        }
+        c = p[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c < 0xC2) {
+            return i;
+        }
+        if (c < 0xE0) {
+            if (i + 1 >= n || (p[i + 1] & 0xC0) != 0x80) {
+                return i;
+            }
+            i += 2;
+            continue;
+        }
+        if (c >= 0xF5 || i + 1 >= n || !nuif_u8_second_ok(c, p[i + 1])) {
+            return i;
+        }
+        len = c < 0xF0 ? 3 : 4;
+        for (k = 2; k < len; k++) {
+            if (i + k >= n || (p[i + k] & 0xC0) != 0x80) {
+                return i;
+            }
+        }
+        i += len;
+    }
+    return -1;
+}
+
+/* A lead byte's sequence length (0: never a lead byte), and the lead bytes whose second byte has
+ * a narrower range (E0: no overlong, ED: no surrogate, F0: no overlong, F4: <= U+10FFFF); filled
+ * by nuif_utf8_init(). */
+static uint8_t nuif_u8_len[256];
+static uint8_t nuif_u8_narrow[256];
+/* the continuation-byte masks of a little-endian 32-bit load at a lead byte, by sequence length */
+static const uint32_t nuif_u8_mask[5] = {0, 0, 0xC000, 0xC0C000, 0xC0C0C000};
+static const uint32_t nuif_u8_want[5] = {0, 0, 0x8000, 0x808000, 0x80808000};
+
+static void nuif_utf8_init(void) {
+    int c;
+    for (c = 0; c < 256; c++) {
+        nuif_u8_len[c] = c < 0x80    ? 1
+                         : c < 0xC2  ? 0
+                         : c <= 0xDF ? 2
+                         : c <= 0xEF ? 3
+                         : c <= 0xF4 ? 4
+                                     : 0;
+        nuif_u8_narrow[c] = c == 0xE0 || c == 0xED || c == 0xF0 || c == 0xF4;
+    }
+}
+
+/* 1 when p[0:n) is valid UTF-8 (the verdict of nuif_utf8_first_bad(p, n) < 0), in one pass with
+ * few branches per character: ASCII runs skip 8 or 16 bytes at a time; a multi-byte sequence is
+ * checked with one table lookup and one masked 32-bit load. */
+static int nuif_utf8_valid_scalar(const uint8_t *p, ptrdiff_t n) {
+    ptrdiff_t i = 0;
+    uint32_t v;
+    uint8_t c, L, c1;
+    for (;;) {
+        i = nuif_ascii_run(p, i, n);
+        if (i + 4 > n) {
+            break;
+        }
+        c = p[i];
+        L = nuif_u8_len[c];
+        if (L == 0) {
+            return 0;
+        }
+        memcpy(&v, p + i, 4);
+        if ((v & nuif_u8_mask[L]) != nuif_u8_want[L]) {
+            return 0;
+        }
+        if (nuif_u8_narrow[c]) {
+            c1 = p[i + 1];
+            if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) ||
+                (c == 0xF4 && c1 > 0x8F)) {
+                return 0;
+            }
+        }
+        i += L;
+    }
+    /* i is at a character boundary: the last few bytes go through the exact check */
+    return nuif_utf8_first_bad(p + i, n - i) < 0;
+}
+
+/* ---- noncharacters (valid UTF-8 assumed) ------------------------------------------------- */
+
+/* The noncharacter code point encoded at p[j] (a valid EF or F0..F4 lead byte), or -1. */
+static inline ptrdiff_t nuif_nonchar_at(const uint8_t *p, ptrdiff_t j) {
+    uint8_t c = p[j], c1 = p[j + 1], c2 = p[j + 2];
+    if (c == 0xEF) {
+        if (c1 == 0xB7) {
+            if (0x90 <= c2 && c2 <= 0xAF) {
+                return 0xFDD0 + (c2 - 0x90);
+            }
+        } else if (c1 == 0xBF && c2 >= 0xBE) {
+            return 0xFFC0 | (c2 & 0x3F);
+        }
+        return -1;
+    }
+    if ((c1 & 0x0F) == 0x0F && c2 == 0xBF && p[j + 3] >= 0xBE) {
+        return ((ptrdiff_t)(c & 0x07) << 18) | ((c1 & 0x3F) << 12) | 0xFC0 | (p[j + 3] & 0x3F);
+    }
+    return -1;
+}
+
+/* The length of the sequence a valid lead byte starts. */
+static inline int nuif_seq_len(uint8_t c) {
+    return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+}
+
+/* nuif_utf8_put of a code point in U+0080..U+FFFF (the escape decoder's fast path) */
+static inline int nuif_utf8_put_bmp(uint8_t *w, uint32_t cp) {
+    if (cp < 0x800) {
+        w[0] = (uint8_t)(0xC0 | (cp >> 6));
+        w[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    w[0] = (uint8_t)(0xE0 | (cp >> 12));
+    w[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+    w[2] = (uint8_t)(0x80 | (cp & 0x3F));
+    return 3;
+}
+
+/* Write the UTF-8 of code point cp (not a surrogate, at most U+10FFFF) at w; return its length. */
+static inline int nuif_utf8_put(uint8_t *w, uint32_t cp) {
+    if (cp < 0x80) {
+        w[0] = (uint8_t)cp;
+        return 1;
+    }
+    if (cp < 0x10000) {
+        return nuif_utf8_put_bmp(w, cp);
+    }
+    w[0] = (uint8_t)(0xF0 | (cp >> 18));
+    w[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
+    w[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+    w[3] = (uint8_t)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* The first noncharacter code point in valid UTF-8 p[0:L), or -1. */
+static ptrdiff_t nuif_first_nonchar(const uint8_t *p, ptrdiff_t L) {
+    ptrdiff_t j = 0, cp;
+    while (j < L) {
+        if (p[j] < 0xEF) {
+            j++;
+            continue;
+        }
+        cp = nuif_nonchar_at(p, j);
+        if (cp >= 0) {
+            return cp;
+        }
+        j += nuif_seq_len(p[j]);
+    }
+    return -1;
+}
+
+/* ---- the vector routes ------------------------------------------------------------------ */
 
 #if NUIF_UTF8_SIMD
 
@@ -355,8 +562,8 @@ static inline int nuif_utf8_route(void) {
     return NUIF_UTF8_SCALAR;
 }
 
-/* 1 when p[0:n) is valid UTF-8, 0 when not, -1 when the route is not compiled in (the caller
- * runs its scalar check).  The route must be one nuif_utf8_route() allows on this CPU. */
+/* 1 when p[0:n) is valid UTF-8, else 0, checked by route (one nuif_utf8_route() allows on this
+ * CPU). */
 static inline int nuif_utf8_valid(const uint8_t *p, size_t n, int route) {
     if (route == NUIF_UTF8_AVX2) {
         return nuif_utf8_valid_avx2(p, n);
@@ -364,7 +571,7 @@ static inline int nuif_utf8_valid(const uint8_t *p, size_t n, int route) {
     if (route == NUIF_UTF8_SSSE3) {
         return nuif_utf8_valid_ssse3(p, n);
     }
-    return -1;
+    return nuif_utf8_valid_scalar(p, (ptrdiff_t)n);
 }
 
 #else /* !NUIF_UTF8_SIMD */
@@ -372,10 +579,8 @@ static inline int nuif_utf8_valid(const uint8_t *p, size_t n, int route) {
 static inline int nuif_utf8_route(void) { return NUIF_UTF8_SCALAR; }
 
 static inline int nuif_utf8_valid(const uint8_t *p, size_t n, int route) {
-    (void)p;
-    (void)n;
     (void)route;
-    return -1;
+    return nuif_utf8_valid_scalar(p, (ptrdiff_t)n);
 }
 
 #endif

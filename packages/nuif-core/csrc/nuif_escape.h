@@ -1,0 +1,120 @@
+/* Writing JSON strings as RFC 8785 / JSON.stringify does: '"', '\\' and control characters
+ * escaped (the short forms \b \t \n \f \r where they exist, else \u00XX), every other byte as it
+ * is; and lowercase hex for the hash text.  Used by the canonical writer and the value dumper
+ * (src/nuif_core/_speedups_write.pxi, _speedups_dump.pxi). */
+#ifndef NUIF_ESCAPE_H
+#define NUIF_ESCAPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nuif_scan.h"
+
+static const char nuif_hexdigits[] = "0123456789abcdef";
+static uint8_t nuif_out_esc[256]; /* 1 when the byte must be escaped in a JSON string */
+static char nuif_hex2[512];       /* the two lowercase hex digits of every byte */
+
+static void nuif_escape_init(void) {
+    int c;
+    for (c = 0; c < 256; c++) {
+        nuif_out_esc[c] = c < 0x20 || c == 0x22 || c == 0x5C;
+        nuif_hex2[2 * c] = nuif_hexdigits[c >> 4];
+        nuif_hex2[2 * c + 1] = nuif_hexdigits[c & 15];
+    }
+}
+
+static inline uint64_t nuif_haszero64(uint64_t v) {
+    return (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
+}
+
+/* Nonzero when a little-endian word holds '"', '\\' or a control character (non-ASCII bytes are
+ * fine); the lowest marked byte (0x80) is the first such byte. */
+static inline uint64_t nuif_out_special(uint64_t w) {
+    return (((w - 0x2020202020202020ULL) & ~w) | nuif_haszero64(w ^ 0x2222222222222222ULL) |
+            nuif_haszero64(w ^ 0x5C5C5C5C5C5C5C5CULL)) &
+           0x8080808080808080ULL;
+}
+
+/* Index of the first byte of s[0:L) that must be escaped, or L. */
+static inline ptrdiff_t nuif_plain_len(const uint8_t *s, ptrdiff_t L) {
+    ptrdiff_t r = 0;
+    while (r + 8 <= L && nuif_out_special(nuif_load64_(s + r)) == 0) {
+        r += 8;
+    }
+    while (r < L && nuif_out_esc[s[r]] == 0) {
+        r++;
+    }
+    return r;
+}
+
+/* memcpy(o, src, L) where o has 16 bytes of room past L: short runs whose source can be read
+ * 16 bytes past L (before lim) are copied in 16-byte blocks, without a call. */
+static inline void nuif_copy(char *o, const uint8_t *src, ptrdiff_t L, const uint8_t *lim) {
+    if (L <= 64 && src + L + 16 <= lim) {
+        nuif_copy16(o, src, L);
+    } else {
+        memcpy(o, src, (size_t)L);
+    }
+}
+
+/* Write the JSON.stringify escape of '"', '\\' or a control character; return its length. */
+static inline ptrdiff_t nuif_escape_byte(char *o, uint8_t c) {
+    o[0] = 0x5C;
+    if (c == 0x22 || c == 0x5C) {
+        o[1] = (char)c;
+        return 2;
+    }
+    if (c == 0x08) {
+        o[1] = 0x62;
+    } else if (c == 0x09) {
+        o[1] = 0x74;
+    } else if (c == 0x0A) {
+        o[1] = 0x6E;
+    } else if (c == 0x0C) {
+        o[1] = 0x66;
+    } else if (c == 0x0D) {
+        o[1] = 0x72;
+    } else {
+        o[1] = 0x75;
+        o[2] = 0x30;
+        o[3] = 0x30;
+        o[4] = nuif_hexdigits[c >> 4];
+        o[5] = nuif_hexdigits[c & 15];
+        return 6;
+    }
+    return 2;
+}
+
+/* Write s[0:L) escaped as JSON.stringify does (o has room for 6 * L bytes); return the length. */
+static ptrdiff_t nuif_escape_into(char *o, const uint8_t *s, ptrdiff_t L) {
+    ptrdiff_t i = 0, w = 0, r;
+    uint64_t m;
+    while (i < L) {
+        r = i;
+        while (r + 8 <= L) {
+            m = nuif_out_special(nuif_load64_(s + r));
+            if (m) {
+                r += NUIF_CTZ64(m) >> 3;
+                break;
+            }
+            r += 8;
+        }
+        while (r < L && nuif_out_esc[s[r]] == 0) {
+            r++;
+        }
+        if (r > i) {
+            memcpy(o + w, s + i, (size_t)(r - i));
+            w += r - i;
+            i = r;
+        }
+        if (i >= L) {
+            break;
+        }
+        w += nuif_escape_byte(o + w, s[i]);
+        i++;
+    }
+    return w;
+}
+
+#endif

@@ -1,0 +1,10 @@
+cdef extern from "nuif_hashpipe.h":
+    ctypedef struct nuif_hashpipe:
+        pass
+    nuif_hashpipe* nuif_hashpipe_start() noexcept nogil
+    void nuif_hashpipe_feed(nuif_hashpipe* hp, const unsigned char* base, size_t n) noexcept nogil
+    void nuif_hashpipe_hold(nuif_hashpipe* hp) noexcept nogil
+    int nuif_hashpipe_finish(nuif_hashpipe* hp, const unsigned char* base, size_t n,
+                             unsigned char* digest) noexcept nogil
+    void nuif_hashpipe_abort(nuif_hashpipe* hp) noexcept nogil
+    int nuif_hashpipe_available() noexcept nogil

@@ -1,0 +1,75 @@
+/* A set of strings by hash, for the schema check's unique ids and the inspect summary's kind
+ * counts (src/nuif_core/_speedups_schema.pxi, _speedups_inspect.pxi).
+ *
+ * Open addressing with linear probing: a slot holds a nonzero entry (32-bit hash << 32) |
+ * payload, 0 = empty; the caller's payload is a token index + 1, so probes and growth never
+ * touch the tape or the text unless two hashes match (at 16 MiB those are cache misses).  The
+ * caller keeps the load at or below 1/2.
+ */
+#ifndef NUIF_IDSET_H
+#define NUIF_IDSET_H
+
+#include "Python.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#define NUIF_HASH_MASK 0xFFFFFFFF00000000ULL
+#define NUIF_PAYLOAD_MASK 0x00000000FFFFFFFFULL
+
+/* FNV-1a of s[0:L), its high bits folded down */
+static inline uint64_t nuif_fnv(const uint8_t *s, ptrdiff_t L) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    ptrdiff_t i;
+    for (i = 0; i < L; i++) {
+        h = (h ^ s[i]) * 0x100000001b3ULL;
+    }
+    return h ^ (h >> 29);
+}
+
+/* the entry of s[0:L) with no payload yet, and its first slot in a table of cap slots */
+static inline uint64_t nuif_hset_entry(const uint8_t *s, ptrdiff_t L) {
+    return (nuif_fnv(s, L) & NUIF_PAYLOAD_MASK) << 32;
+}
+
+static inline ptrdiff_t nuif_hset_home(uint64_t entry, ptrdiff_t cap) {
+    return (ptrdiff_t)((entry >> 32) & (uint64_t)(cap - 1));
+}
+
+/* Double a table of cap slots and free the old one; *vals, when vals is not NULL, is a parallel
+ * array of per-slot values moved along (and replaced the same way).  NULL with MemoryError set
+ * when memory runs out (the old table is then left as it was). */
+static uint64_t *nuif_hset_grow(uint64_t *tab, ptrdiff_t cap, ptrdiff_t **vals) {
+    ptrdiff_t ncap = 2 * cap, j, slot;
+    uint64_t x;
+    uint64_t *ntab = (uint64_t *)PyMem_Calloc((size_t)ncap, sizeof(uint64_t));
+    ptrdiff_t *nvals = NULL;
+    if (ntab != NULL && vals != NULL) {
+        nvals = (ptrdiff_t *)PyMem_Malloc((size_t)ncap * sizeof(ptrdiff_t));
+    }
+    if (ntab == NULL || (vals != NULL && nvals == NULL)) {
+        PyMem_Free(ntab);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (j = 0; j < cap; j++) {
+        x = tab[j];
+        if (x) {
+            slot = (ptrdiff_t)((x >> 32) & (uint64_t)(ncap - 1));
+            while (ntab[slot]) {
+                slot = (slot + 1) & (ncap - 1);
+            }
+            ntab[slot] = x;
+            if (vals != NULL) {
+                nvals[slot] = (*vals)[j];
+            }
+        }
+    }
+    PyMem_Free(tab);
+    if (vals != NULL) {
+        PyMem_Free(*vals);
+        *vals = nvals;
+    }
+    return ntab;
+}
+
+#endif

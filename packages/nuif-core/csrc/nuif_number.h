@@ -1,0 +1,207 @@
+/* Number text: the digits and decimal exponent of a JSON number literal (or of a double's
+ * shortest text), and ECMAScript's Number.prototype.toString spelling of them (RFC 8785 §3.2.2.3).
+ * Used by the parser, the canonical writer and the value dumper through _speedups_numbers.pxi,
+ * which adds the conversions to and from doubles. */
+#ifndef NUIF_NUMBER_H
+#define NUIF_NUMBER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* value = (neg ? -1 : 1) * 0.d[0]d[1]..d[k-1] * 10**n */
+typedef struct {
+    int neg;
+    int64_t k;  /* significant digits without leading and trailing zeros (0: the value is 0) */
+    int64_t n;  /* the decimal exponent */
+    char d[24]; /* the first (up to 24) significant digits */
+} nuif_numinfo;
+
+/* the bytes ES spelling of a double can take: nuif_fmt_es and nuif_fmt_double write at most this */
+#define NUIF_NUMBER_TEXT_MAX 48
+
+/* Digits and decimal exponent of a JSON number literal or a repr() of a double. */
+static void nuif_analyze(const uint8_t *s, ptrdiff_t L, nuif_numinfo *r) {
+    ptrdiff_t i = 0;
+    int64_t pos = 0, int_len = -1, first = -1, sig = 0, last_nz = 0, ex = 0;
+    int eneg = 0;
+    uint8_t c;
+    r->neg = 0;
+    if (L > 0 && s[0] == 0x2D) {
+        r->neg = 1;
+        i = 1;
+    }
+    while (i < L) {
+        c = s[i];
+        if (c == 0x2E) {
+            int_len = pos;
+            i++;
+            continue;
+        }
+        if (c == 0x65 || c == 0x45) {
+            break;
+        }
+        if (first < 0) {
+            if (c != 0x30) {
+                first = pos;
+                r->d[0] = (char)c;
+                sig = 1;
+                last_nz = 1;
+            }
+        } else {
+            if (sig < 24) {
+                r->d[sig] = (char)c;
+            }
+            sig++;
+            if (c != 0x30) {
+                last_nz = sig;
+            }
+        }
+        pos++;
+        i++;
+    }
+    if (int_len < 0) {
+        int_len = pos;
+    }
+    if (i < L) {
+        i++;
+        if (i < L && (s[i] == 0x2B || s[i] == 0x2D)) {
+            eneg = s[i] == 0x2D;
+            i++;
+        }
+        while (i < L) {
+            if (ex < 100000000) {
+                ex = ex * 10 + (s[i] - 0x30);
+            }
+            i++;
+        }
+        if (eneg) {
+            ex = -ex;
+        }
+    }
+    if (first < 0) {
+        r->k = 0;
+        r->n = 0;
+        return;
+    }
+    r->k = last_nz;
+    r->n = int_len - first + ex;
+}
+
+/* nuif_analyze of shortest scientific text (-d.ddde+XX: no leading or trailing zeros). */
+static inline void nuif_sci_info(const char *s, ptrdiff_t L, nuif_numinfo *r) {
+    ptrdiff_t i = 0;
+    int64_t k = 1, ex = 0;
+    int eneg;
+    r->neg = s[0] == 0x2D;
+    if (r->neg) {
+        i = 1;
+    }
+    r->d[0] = s[i];
+    i++;
+    if (s[i] == 0x2E) {
+        i++;
+        while (s[i] != 0x65 && k < 24) {
+            r->d[k] = s[i];
+            k++;
+            i++;
+        }
+    }
+    i++;
+    eneg = s[i] == 0x2D;
+    i++;
+    while (i < L) {
+        ex = ex * 10 + (s[i] - 0x30);
+        i++;
+    }
+    r->k = k;
+    r->n = (eneg ? -ex : ex) + 1;
+}
+
+/* ECMAScript Number.prototype.toString of 0.d * 10**n (k >= 1 digits) into o
+ * (NUIF_NUMBER_TEXT_MAX bytes); returns the length. */
+static ptrdiff_t nuif_fmt_es(char *o, int neg, const char *d, int64_t k, int64_t n) {
+    ptrdiff_t w = 0;
+    int64_t e, z;
+    char eb[8];
+    int ne = 0;
+    if (neg) {
+        o[0] = 0x2D;
+        w = 1;
+    }
+    if (k <= n && n <= 21) {
+        memcpy(o + w, d, (size_t)k);
+        w += k;
+        for (z = 0; z < n - k; z++) {
+            o[w++] = 0x30;
+        }
+    } else if (0 < n && n <= 21) {
+        memcpy(o + w, d, (size_t)n);
+        w += n;
+        o[w++] = 0x2E;
+        memcpy(o + w, d + n, (size_t)(k - n));
+        w += k - n;
+    } else if (-6 < n && n <= 0) {
+        o[w] = 0x30;
+        o[w + 1] = 0x2E;
+        w += 2;
+        for (z = 0; z < -n; z++) {
+            o[w++] = 0x30;
+        }
+        memcpy(o + w, d, (size_t)k);
+        w += k;
+    } else {
+        e = n - 1;
+        o[w++] = d[0];
+        if (k > 1) {
+            o[w++] = 0x2E;
+            memcpy(o + w, d + 1, (size_t)(k - 1));
+            w += k - 1;
+        }
+        o[w] = 0x65;
+        o[w + 1] = e >= 0 ? 0x2B : 0x2D;
+        w += 2;
+        if (e < 0) {
+            e = -e;
+        }
+        do {
+            eb[ne++] = (char)(0x30 + e % 10);
+            e /= 10;
+        } while (e != 0);
+        while (ne > 0) {
+            o[w++] = eb[--ne];
+        }
+    }
+    return w;
+}
+
+/* 1 when a literal's digits are its shortest round-trip digits (<= 15, normal range). */
+static inline int nuif_fast_digits(const nuif_numinfo *r) {
+    return r->k <= 15 && -290 <= r->n && r->n <= 300;
+}
+
+/* The double of a decimal with at most 15 significant digits and an exponent e = n - k within
+ * ±22 (both factors exact, so one rounding): 1 and *x set, else 0 (the caller converts). */
+static inline int nuif_small_decimal(const nuif_numinfo *r, double *x) {
+    static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    int64_t m = 0, e, i;
+    if (r->k > 15) {
+        return 0;
+    }
+    e = r->n - r->k;
+    if (e < -22 || e > 22) {
+        return 0;
+    }
+    for (i = 0; i < r->k; i++) {
+        m = m * 10 + (r->d[i] - 0x30);
+    }
+    *x = e >= 0 ? (double)m * pow10[e] : (double)m / pow10[-e];
+    if (r->neg) {
+        *x = -*x;
+    }
+    return 1;
+}
+
+#endif

@@ -1,0 +1,67 @@
+/* The token tape of the compiled codec's parser (src/nuif_core/_speedups_parser.pxi).
+ *
+ * One 16-byte token per value or member name, in document order.  What its three words hold
+ * depends on its kind; each meaning has its own name (the words are anonymous unions, so the
+ * names cost nothing):
+ *
+ *   kind                 at / end              len / members        quote / order_at / dbl
+ *   STR (value or name)  at: first byte        len: byte count      quote: the name's opening
+ *                                                                     quote in the input (names)
+ *   INT, FLT             at: literal's start   len: literal's bytes  dbl: index into the parser's
+ *                                                                     doubles (FLT with F_DBL)
+ *   ARR                  end: token index just past its subtree
+ *   OBJ                  end: as ARR           members: count        order_at: first of its
+ *                                                                     member-name tokens in the
+ *                                                                     `order` array (sorted)
+ *   NULL, FALSE, TRUE    -
+ *
+ * A string's bytes are in the input, or in the arena of decoded strings when F_ESC is set (its
+ * text had escapes).  Offsets and counts are 32-bit: inputs of LIMIT_TAPE bytes and more go to
+ * the pure-Python twin (_speedups.pyx).
+ */
+#ifndef NUIF_TAPE_H
+#define NUIF_TAPE_H
+
+#include <stdint.h>
+
+/* token kinds */
+enum {
+    NUIF_T_NULL = 0,
+    NUIF_T_FALSE = 1,
+    NUIF_T_TRUE = 2,
+    NUIF_T_INT = 3,
+    NUIF_T_FLT = 4,
+    NUIF_T_STR = 5,
+    NUIF_T_ARR = 6,
+    NUIF_T_OBJ = 7
+};
+
+/* token flags */
+enum {
+    NUIF_F_ESC = 1,       /* string bytes live in the arena (the text had escapes) */
+    NUIF_F_NEEDS_ESC = 2, /* decoded string holds '"', '\\' or a control character */
+    NUIF_F_DBL = 4,       /* number: the double is stored in the parser's doubles (slow path) */
+    NUIF_F_NEGZERO = 8,   /* integer literal "-0" */
+    NUIF_F_SKIP = 16,     /* member name: the writer omits this member (NUIF §3 normalization) */
+    NUIF_F_LIT = 32       /* number: its canonical text is the first `len` bytes of the literal */
+};
+
+typedef struct {
+    uint8_t kind;
+    uint8_t flags;
+    union {
+        uint32_t at;  /* STR, INT, FLT */
+        uint32_t end; /* ARR, OBJ */
+    };
+    union {
+        uint32_t len;     /* STR, INT, FLT */
+        uint32_t members; /* OBJ */
+    };
+    union {
+        uint32_t quote;    /* STR (member names) */
+        uint32_t dbl;      /* FLT with NUIF_F_DBL */
+        uint32_t order_at; /* OBJ */
+    };
+} nuif_tok;
+
+#endif

@@ -1,0 +1,55 @@
+# Part of _speedups.pyx (included there): SHA-256 of canonical texts, as ``"sha256:"`` + hex.
+
+# libcrypto directly (csrc/nuif_sha256.h) when the build linked it, for texts up to
+# SHA_DIRECT_MAX bytes; larger texts go through hashlib, which releases the GIL while it hashes
+# (the direct path shares one context and must not).  ``_set_openssl(False)`` switches to
+# hashlib so the tests can compare the two.
+cdef bint _openssl = nuif_sha256_backend() == 1
+cdef Py_ssize_t SHA_DIRECT_MAX = 64 * 1024
+
+
+# Texts of documents of at least _pipe_min input bytes are hashed on a second thread while they
+# are written, fed every _pipe_step output bytes (csrc/nuif_hashpipe.h).  Measured on `ui`: at
+# 256 KiB the thread's start and hand-overs (~40 us) cost what overlapping the hash saves, at 1 MiB
+# it saves ~7 % (16 MiB: ~10 %).  A process allowed on one CPU only gains nothing from a second
+# thread: it never starts one.
+cdef Py_ssize_t _pipe_min = PY_SSIZE_T_MAX
+
+
+def _usable_cpus():
+    import os
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+if _usable_cpus() >= 2:
+    _pipe_min = 512 * 1024
+cdef Py_ssize_t _pipe_step = 128 * 1024
+cdef bint _pipe_fault = False
+
+
+cdef object _hash_text(object canonical, const unsigned char* known=NULL):
+    """``"sha256:"`` + lowercase hex SHA-256: libcrypto's or hashlib's digest (or ``known``, the
+    digest already computed while writing), hex written here."""
+    cdef unsigned char raw[32]
+    cdef const uint8_t* d = raw
+    cdef char* o
+    cdef Py_ssize_t k
+    cdef bytes dg = None
+    if known != NULL:
+        d = known
+    elif not (_openssl and type(canonical) is bytes
+            and PyBytes_GET_SIZE(canonical) <= SHA_DIRECT_MAX
+            and nuif_sha256(PyBytes_AS_STRING(canonical), PyBytes_GET_SIZE(canonical), raw) == 0):
+        dg = _sha256(canonical).digest()
+        if PyBytes_GET_SIZE(dg) != 32:  # pragma: no cover - hashlib's sha256 is SHA-256
+            raise ValueError("hashlib.sha256 did not return 32 bytes")
+        d = <const uint8_t*>PyBytes_AS_STRING(dg)
+    s = PyUnicode_New(71, 127)
+    o = <char*>PyUnicode_DATA(s)
+    memcpy(o, b"sha256:", 7)
+    for k in range(32):
+        memcpy(o + 7 + 2 * k, HEX2 + 2 * d[k], 2)
+    return s

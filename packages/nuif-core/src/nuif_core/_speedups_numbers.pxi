@@ -1,0 +1,193 @@
+# Part of _speedups.pyx (included there): numbers.  Doubles to and from text (the digit work is C:
+# csrc/nuif_number.h; this part picks the conversion route and raises), and the parser's scanning
+# of number literals (``_scan_number``).
+
+# The C++ standard library's <charconv> (Ryu printing, Eisel-Lemire parsing; csrc/nuif_float.h)
+# when the build found it, else CPython's dtoa.  Both are correctly rounded and give the same
+# bytes; ``_set_charconv(False)`` (test switches) uses dtoa so the tests can compare the two.
+cdef bint _charconv = nuif_float_backend() == 1
+
+
+cdef Py_ssize_t _fmt_double(char* o, double x) except -1:
+    """ECMAScript Number.prototype.toString of a finite double into o (NUMBER_TEXT_MAX bytes)."""
+    cdef NumInfo r
+    cdef char* s
+    cdef char sb[40]
+    cdef int sl
+    if x == 0.0:
+        o[0] = 0x30
+        return 1
+    if _charconv:
+        sl = nuif_shortest_double(x, sb)
+        if sl > 0:
+            nuif_sci_info(sb, sl, &r)
+            return nuif_fmt_es(o, r.neg, r.d, r.k, r.n)
+    s = PyOS_double_to_string(x, b'r', 0, 0, NULL)
+    try:
+        nuif_analyze(<const uint8_t*>s, <Py_ssize_t>strlen(s), &r)
+    finally:
+        PyMem_Free(s)
+    return nuif_fmt_es(o, r.neg, r.d, r.k, r.n)
+
+
+cdef double _literal_double(const uint8_t* s, Py_ssize_t L, NumInfo* r) except? -1.0:
+    """The correctly rounded double of a non-integer literal (as float() gives it); ``r`` is
+    its ``nuif_analyze``."""
+    cdef double x
+    cdef char* end
+    if r.k == 0:
+        return 0.0
+    if nuif_small_decimal(r, &x):
+        return x
+    if _charconv and nuif_parse_double(<const char*>s, <size_t>L, &x) == 0:
+        return x
+    # the bytes object is NUL-terminated and a literal never continues into what follows it
+    x = PyOS_string_to_double(<const char*>s, &end, NULL)
+    return x
+
+
+cdef Py_ssize_t _big_integer(const uint8_t* s, Py_ssize_t L, double* x, char* nearest) except -2:
+    """An integer literal beyond ±(2^53 - 1) (NUIF-0 §1 as amended in NUIF-0.1): *x gets its
+    correctly rounded double.  Returns -1 when the literal is exactly the RFC 8785 text of *x
+    (accepted: it reads back unchanged), 0 when *x overflows, else the length of the nearest
+    double's RFC 8785 text, written into nearest (NUMBER_TEXT_MAX bytes)."""
+    cdef NumInfo r
+    cdef Py_ssize_t n
+    nuif_analyze(s, L, &r)
+    x[0] = _literal_double(s, L, &r)
+    if isinf(x[0]):
+        return 0
+    n = _fmt_double(nearest, x[0])
+    if n == L and memcmp(nearest, s, L) == 0:
+        return -1
+    return n
+
+
+cdef inline Py_ssize_t _plain_decimal_text(const uint8_t* p, Py_ssize_t int_s, Py_ssize_t int_e,
+                                           Py_ssize_t mant_e) noexcept nogil:
+    """A plain decimal literal (no exponent; integer digits p[int_s:int_e), fraction up to
+    mant_e) with at most 15 significant digits (so they are the shortest round-trip digits) and a
+    nonzero value: its canonical text is the literal without the fraction's trailing zeros (and
+    without the point when nothing is left), or the literal itself for 0.d with at most 5 zeros
+    after the point (below, ES uses e-7).  Returns where that text ends, or -1 when the literal is
+    not of this kind."""
+    cdef Py_ssize_t fe = mant_e, z
+    while p[fe - 1] == 0x30:  # stops at the point
+        fe -= 1
+    if p[int_s] != 0x30:
+        if fe == int_e + 1:
+            if int_e - int_s <= 15:
+                return int_e
+        elif (int_e - int_s) + (fe - int_e - 1) <= 15:
+            return fe
+    elif fe > int_e + 1:
+        z = int_e + 1
+        while p[z] == 0x30:  # stops at a nonzero digit before fe
+            z += 1
+        if z - (int_e + 1) <= 5 and fe - z <= 15:
+            return fe
+    return -1
+
+
+cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
+    """Scan the number literal at i into a token (tape) or a value (loads); return the index
+    after it."""
+    cdef const uint8_t* p = parser.p
+    cdef Py_ssize_t start = i, L, nd, int_s, int_e, mant_e, z
+    cdef bint neg = False, integer = True, has_exp = False
+    cdef NumInfo r
+    cdef double x
+    cdef int64_t v
+    cdef uint8_t flags = 0
+    if p[i] == 0x2D:
+        neg = True
+        i += 1
+    int_s = i
+    if not (0x30 <= p[i] <= 0x39):
+        parser.syntax("EXPECT_DIGIT", i)
+    if p[i] == 0x30:
+        i += 1
+    else:
+        while 0x30 <= p[i] <= 0x39:
+            i += 1
+    int_e = i
+    if p[i] == 0x2E:
+        integer = False
+        i += 1
+        if not (0x30 <= p[i] <= 0x39):
+            parser.syntax("EXPECT_DIGIT", i)
+        while 0x30 <= p[i] <= 0x39:
+            i += 1
+    mant_e = i
+    if p[i] == 0x65 or p[i] == 0x45:
+        integer = False
+        has_exp = True
+        i += 1
+        if p[i] == 0x2B or p[i] == 0x2D:
+            i += 1
+        if not (0x30 <= p[i] <= 0x39):
+            parser.syntax("EXPECT_DIGIT", i)
+        while 0x30 <= p[i] <= 0x39:
+            i += 1
+    L = i - start
+    if integer:
+        nd = L - neg
+        if nd > 16 or (nd == 16 and memcmp(p + start + neg, b"9007199254740991", 16) > 0):
+            return _scan_big_integer(parser, start, i)
+        if parser.tape_mode:
+            if neg and nd == 1 and p[start + 1] == 0x30:
+                flags = F_NEGZERO
+            parser.emit(T_INT, flags, start, L, 0)
+        else:
+            v = 0
+            for nd in range(start + neg, i):
+                v = v * 10 + (p[nd] - 0x30)
+            parser.attach(-v if neg else v)
+        return i
+    if parser.tape_mode and not has_exp:
+        z = _plain_decimal_text(p, int_s, int_e, mant_e)
+        if z > 0:
+            parser.emit(T_FLT, F_LIT, start, z - start, 0)
+            return i
+    if p[int_s] != 0x30 and p[mant_e - 1] != 0x30 and (int_e - int_s) + (
+            mant_e - int_e - 1 if mant_e > int_e else 0) > 15:
+        # more than 15 significant digits (no leading or trailing zeros): the double itself
+        r.k = 16
+    else:
+        nuif_analyze(p + start, L, &r)
+        if parser.tape_mode and (r.k == 0 or nuif_fast_digits(&r)):
+            parser.emit(T_FLT, 0, start, L, 0)
+            return i
+    x = _literal_double(p + start, L, &r)
+    if isinf(x):
+        literal = (<char*>p)[start:i].decode("ascii")
+        parser.fail("NUIF_NUMBER", f"number {_tw()._short(literal)} overflows a double", start, False)
+    if x == 0.0:
+        x = 0.0
+    if parser.tape_mode:
+        if parser.doubles_len >= parser.doubles_cap:
+            parser.doubles = <double*>parser._grow(parser.doubles, &parser.doubles_cap,
+                                                   parser.doubles_len + 1, sizeof(double))
+        parser.doubles[parser.doubles_len] = x
+        parser.emit(T_FLT, F_DBL, start, L, parser.doubles_len)
+        parser.doubles_len += 1
+    else:
+        parser.attach(x)
+    return i
+
+
+cdef Py_ssize_t _scan_big_integer(_Parser parser, Py_ssize_t start, Py_ssize_t i) except -1:
+    """An integer literal beyond ±(2^53 - 1): accepted, as its double, only when it is that
+    double's RFC 8785 text (so the canonical text is the literal itself)."""
+    cdef double x
+    cdef char nearest[NUMBER_TEXT_MAX]
+    cdef Py_ssize_t n = _big_integer(parser.p + start, i - start, &x, nearest)
+    if n >= 0:
+        literal = (<char*>parser.p)[start:i].decode("ascii")
+        parser.fail("NUIF_NUMBER", _tw().big_integer_message(
+            _tw()._short(literal), nearest[:n].decode("ascii") if n else None), start, False)
+    if parser.tape_mode:
+        parser.emit(T_FLT, F_LIT, start, i - start, 0)
+    else:
+        parser.attach(x)
+    return i

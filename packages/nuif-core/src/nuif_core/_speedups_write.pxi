@@ -1,0 +1,188 @@
+# Part of _speedups.pyx (included there): the canonical writer.  It walks the token tape with an
+# explicit stack of open containers and appends RFC 8785 bytes to a growing ``bytes`` object
+# (_speedups_buffer.pxi); an object's members come in the order its run of the ``order`` array
+# gives (sorted when the object closed).  A large text is hashed on a second thread while it is
+# written (csrc/nuif_hashpipe.h; settings in _speedups_hash.pxi).
+
+
+cdef int _write_escaped(_Buf out, const uint8_t* src, Py_ssize_t L, bint name) except -1:
+    """A string that has characters to escape, quoted; a member name is followed by its colon."""
+    cdef char* o = out.reserve(6 * L + 3)
+    o[0] = 0x22
+    L = nuif_escape_into(o + 1, src, L) + 1
+    o[L] = 0x22
+    if name:
+        o[L + 1] = 0x3A
+        out.n += L + 2
+    else:
+        out.n += L + 1
+    return 0
+
+
+cdef inline int _write_value_string(_Parser parser, _Buf out, const Tok* tk) except -1:
+    """A string value, quoted and escaped."""
+    cdef Py_ssize_t L = tk.len
+    cdef char* o
+    if tk.flags & F_NEEDS_ESC:
+        return _write_escaped(out, parser.tstr(tk), L, False)
+    o = out.reserve(L + 18)  # 16 bytes of room past the text for nuif_copy's block copies
+    o[0] = 0x22
+    nuif_copy(o + 1, parser.tstr(tk), L, parser.tlim(tk))
+    o[L + 1] = 0x22
+    out.n += L + 2
+    return 0
+
+
+cdef inline int _write_member_name(_Parser parser, _Buf out, const Tok* tk, bint comma) except -1:
+    """A member name, quoted and escaped, then its colon; after a comma when ``comma``."""
+    cdef Py_ssize_t L = tk.len
+    cdef char* o
+    if tk.flags & F_NEEDS_ESC:
+        if comma:
+            out.putc(0x2C)
+        return _write_escaped(out, parser.tstr(tk), L, True)
+    o = out.reserve(L + 20)  # one reservation for all of it, and 16 bytes for nuif_copy
+    if comma:
+        o[0] = 0x2C
+        o += 1
+        out.n += 1
+    o[0] = 0x22
+    nuif_copy(o + 1, parser.tstr(tk), L, parser.tlim(tk))
+    o[L + 1] = 0x22
+    o[L + 2] = 0x3A
+    out.n += L + 3
+    return 0
+
+
+cdef inline int _write_number(_Parser parser, _Buf out, const Tok* tk,
+                              const uint8_t* p_lim) except -1:
+    """A number token: the literal itself (integers and F_LIT), or its ES spelling.  One
+    reservation covers every case (the literal and nuif_copy's 16 bytes, or an ES spelling)."""
+    cdef char* o = out.reserve(tk.len + NUMBER_TEXT_MAX)
+    cdef NumInfo r
+    if tk.kind == T_INT:
+        if tk.flags & F_NEGZERO:
+            o[0] = 0x30
+            out.n += 1
+        else:
+            nuif_copy(o, parser.p + tk.at, tk.len, p_lim)
+            out.n += tk.len
+    elif tk.flags & F_LIT:
+        nuif_copy(o, parser.p + tk.at, tk.len, p_lim)
+        out.n += tk.len
+    elif tk.flags & F_DBL:
+        out.n += _fmt_double(o, parser.doubles[tk.dbl])
+    else:
+        nuif_analyze(parser.p + tk.at, tk.len, &r)
+        if r.k == 0:
+            o[0] = 0x30
+            out.n += 1
+        else:
+            out.n += nuif_fmt_es(o, r.neg, r.d, r.k, r.n)
+    return 0
+
+
+cdef object _write_canonical(_Parser parser):
+    """The RFC 8785 text of the value on the tape, members marked F_SKIP left out; with
+    ``parser.want_digest``, a large text's SHA-256 goes to ``parser.digest`` as it is written
+    (``parser.has_digest``).  The container stack stays inline in this loop (the hot path of
+    every canonicalization); strings and numbers go through inline helpers."""
+    cdef _Buf out = _new_buf(parser.n + 64)
+    cdef Tok* tape = parser.tape
+    cdef uint32_t* order = parser.order
+    cdef Tok* tk
+    cdef Py_ssize_t t = 0, top = 0, kt
+    cdef char* o
+    cdef const uint8_t* p_lim = parser.p + parser.n
+    # the open containers, innermost at top - 1: the next member (an index into order) or element
+    # (a token index) to write, where that run ends, whether it is an object, and whether nothing
+    # has been written in it yet
+    cdef Py_ssize_t cap = parser.deepest + 1
+    cdef Py_ssize_t* open_next
+    cdef Py_ssize_t* open_end
+    cdef uint8_t* open_is_obj
+    cdef uint8_t* open_first
+    cdef nuif_hashpipe* pipe = NULL
+    cdef Py_ssize_t feed_at = PY_SSIZE_T_MAX
+    cdef int rc
+    open_next = <Py_ssize_t*>PyMem_Malloc(cap * (2 * sizeof(Py_ssize_t) + 2))
+    if open_next == NULL:
+        raise MemoryError()
+    open_end = open_next + cap
+    open_is_obj = <uint8_t*>(open_end + cap)
+    open_first = open_is_obj + cap
+    parser.has_digest = False
+    if parser.want_digest and _openssl and parser.n >= _pipe_min:
+        pipe = nuif_hashpipe_start()  # NULL: hashed afterwards, as for small texts
+        if pipe != NULL:
+            out.pipe = pipe
+            feed_at = _pipe_step
+    try:
+        while True:
+            tk = &tape[t]
+            if tk.kind == T_STR:
+                _write_value_string(parser, out, tk)
+            elif tk.kind == T_ARR or tk.kind == T_OBJ:
+                o = out.reserve(1)
+                if tk.kind == T_ARR:
+                    o[0] = 0x5B
+                    open_next[top] = t + 1
+                    open_end[top] = tk.end
+                    open_is_obj[top] = 0
+                else:
+                    o[0] = 0x7B
+                    open_next[top] = tk.order_at
+                    open_end[top] = tk.order_at + tk.members
+                    open_is_obj[top] = 1
+                open_first[top] = 1
+                out.n += 1
+                top += 1
+            elif tk.kind == T_INT or tk.kind == T_FLT:
+                _write_number(parser, out, tk, p_lim)
+            elif tk.kind == T_TRUE:
+                out.put(b"true", 4)
+            elif tk.kind == T_FALSE:
+                out.put(b"false", 5)
+            else:
+                out.put(b"null", 4)
+            if out.n >= feed_at:  # another step of the text is final: hash it meanwhile
+                if _pipe_fault:
+                    raise MemoryError("injected by _set_hashpipe (testing)")
+                nuif_hashpipe_feed(pipe, <const unsigned char*>out.b, out.n)
+                feed_at = out.n + _pipe_step
+            # the next value to write: close finished containers, then a member's name or a comma
+            while top > 0:
+                if open_next[top - 1] == open_end[top - 1]:
+                    out.putc(0x7D if open_is_obj[top - 1] else 0x5D)
+                    top -= 1
+                    continue
+                if open_is_obj[top - 1]:
+                    kt = order[open_next[top - 1]]
+                    open_next[top - 1] += 1
+                    tk = &tape[kt]
+                    if tk.flags & F_SKIP:  # only canonical_document sets it
+                        continue
+                    _write_member_name(parser, out, tk, not open_first[top - 1])
+                    open_first[top - 1] = 0
+                    t = kt + 1
+                else:
+                    if not open_first[top - 1]:
+                        out.putc(0x2C)
+                    open_first[top - 1] = 0
+                    t = open_next[top - 1]
+                    open_next[top - 1] = parser.vend(t)
+                break
+            else:
+                break
+        if pipe != NULL:  # the last part, then the digest (the buffer moves in finish)
+            out.pipe = NULL
+            with nogil:
+                rc = nuif_hashpipe_finish(pipe, <const unsigned char*>out.b, out.n, parser.digest)
+            pipe = NULL
+            parser.has_digest = rc == 0
+    finally:
+        PyMem_Free(open_next)
+        if pipe != NULL:  # an error while writing: stop the hashing thread
+            out.pipe = NULL
+            nuif_hashpipe_abort(pipe)
+    return out.finish()
