@@ -97,7 +97,11 @@ static inline uint64_t s1_escaped(uint64_t bs, s1_state *st) {
     uint64_t odd_sum;
     uint64_t overflow = __builtin_add_overflow(b, starts & S1_ODD, &odd_sum);
     uint64_t odd_ends = odd_sum & ~b;
+#ifdef S1_FAULT_DROP_ESCAPE_CARRY /* a planted bug: tests prove the self-test catches it */
+    st->escape_carry = 0 * overflow;
+#else
     st->escape_carry = overflow; /* an odd-start run reaching bit 63 is odd: it escapes bit 64 */
+#endif
     return (even_ends & S1_ODD) | (odd_ends & S1_EVEN) | carry_in;
 }
 
@@ -130,7 +134,8 @@ static inline uint64_t s1_block_portable(uint64_t bs, uint64_t q, uint64_t op, u
     S1_BLOCK_BODY(s1_prefix_xor_portable)
 }
 
-/* Writes the positions of the set bits of s; may write up to 8 entries past them. */
+/* Writes the positions of the set bits of s, 8 per round; may write up to 8 entries past them.
+ * (Writing a first round of 8 unconditionally measured no better here: see parser-design.md.) */
 static inline size_t s1_flatten(uint32_t *out, size_t k, uint32_t base, uint64_t s) {
     int cnt = __builtin_popcountll(s);
     uint32_t *o = out + k;
@@ -224,25 +229,18 @@ S1_AVX2 static inline uint64_t s1_mask64(__m256i lo, __m256i hi) {
     return (uint32_t)_mm256_movemask_epi8(lo) | ((uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32);
 }
 
-S1_AVX2 static inline void s1_classify_avx2(__m256i v, __m256i *op_out, __m256i *ws_out) {
-    /* six compares for the operators (exact; a nibble-table version is a later optimisation) */
-    __m256i op = _mm256_or_si256(
-        _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('{')),
-                                        _mm256_cmpeq_epi8(v, _mm256_set1_epi8('}'))),
-                        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('[')),
-                                        _mm256_cmpeq_epi8(v, _mm256_set1_epi8(']')))),
-        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(':')),
-                        _mm256_cmpeq_epi8(v, _mm256_set1_epi8(','))));
-    /* space, or one of \t \n \r: shuffle-table membership for bytes < 16 */
-    __m256i wtab = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, -1, 0, 0,
-                                    0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, -1, 0, 0);
-    /* pshufb gives 0 for bytes with the top bit set; bytes 16..127 index by their low nibble,
-     * so restrict to bytes < 16 with a compare */
-    __m256i small = _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8(15)), _mm256_set1_epi8(15));
-    __m256i ws = _mm256_or_si256(_mm256_and_si256(_mm256_shuffle_epi8(wtab, v), small),
-                                 _mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')));
-    *op_out = op;
-    *ws_out = ws;
+/* Operators and whitespace by two nibble lookups: a byte's class is the AND of its low-nibble
+ * entry and its high-nibble entry, and each class bit needs both nibbles to match exactly:
+ *   bit 0  5B 5D 7B 7D  [ ] { }      bit 1  2C ,      bit 2  3A :
+ *   bit 3  20 space                  bit 4  09 0A 0D  tab LF CR
+ * Bytes 80..FF have a zero high-nibble entry (entries 8..F). */
+static const uint8_t s1_lo_nib[16] = {8, 0, 0, 0, 0, 0, 0, 0, 0, 16, 4 | 16, 1, 2, 1 | 16, 0, 0};
+static const uint8_t s1_hi_nib[16] = {16, 0, 2 | 8, 4, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+
+S1_AVX2 static inline __m256i s1_class_avx2(__m256i v, __m256i lo_t, __m256i hi_t, __m256i nib) {
+    __m256i lo = _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nib));
+    __m256i hi = _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
+    return _mm256_and_si256(lo, hi);
 }
 
 int s1_avx2(const uint8_t *p, size_t n, uint32_t *out, size_t *count) S1_AVX2;
@@ -255,6 +253,10 @@ int s1_avx2(const uint8_t *p, size_t n, uint32_t *out, size_t *count) {
             open = _mm256_setzero_si256();
     const __m256i bsv = _mm256_set1_epi8('\\'), qv = _mm256_set1_epi8('"');
     const __m256i c1f = _mm256_set1_epi8(0x1F);
+    const __m256i lo_t = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)s1_lo_nib));
+    const __m256i hi_t = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)s1_hi_nib));
+    const __m256i nib = _mm256_set1_epi8(0x0F), zero = _mm256_setzero_si256();
+    const __m256i opbits = _mm256_set1_epi8(7), wsbits = _mm256_set1_epi8(24);
     uint8_t last[64];
     *count = 0;
     for (size_t i = 0; i < n; i += 64) {
@@ -277,14 +279,15 @@ int s1_avx2(const uint8_t *p, size_t n, uint32_t *out, size_t *count) {
             open = _mm256_subs_epu8(v1, limit);
             prev = v1;
         }
-        __m256i op0, ws0, op1, ws1;
-        s1_classify_avx2(v0, &op0, &ws0);
-        s1_classify_avx2(v1, &op1, &ws1);
+        __m256i k0 = s1_class_avx2(v0, lo_t, hi_t, nib), k1 = s1_class_avx2(v1, lo_t, hi_t, nib);
         uint64_t bs = s1_mask64(_mm256_cmpeq_epi8(v0, bsv), _mm256_cmpeq_epi8(v1, bsv));
         uint64_t q = s1_mask64(_mm256_cmpeq_epi8(v0, qv), _mm256_cmpeq_epi8(v1, qv));
         uint64_t ctrl = s1_mask64(_mm256_cmpeq_epi8(_mm256_min_epu8(v0, c1f), v0),
                                   _mm256_cmpeq_epi8(_mm256_min_epu8(v1, c1f), v1));
-        uint64_t op = s1_mask64(op0, op1), ws = s1_mask64(ws0, ws1);
+        uint64_t op = ~s1_mask64(_mm256_cmpeq_epi8(_mm256_and_si256(k0, opbits), zero),
+                                 _mm256_cmpeq_epi8(_mm256_and_si256(k1, opbits), zero));
+        uint64_t ws = ~s1_mask64(_mm256_cmpeq_epi8(_mm256_and_si256(k0, wsbits), zero),
+                                 _mm256_cmpeq_epi8(_mm256_and_si256(k1, wsbits), zero));
         k = s1_flatten(out, k, (uint32_t)i, s1_block_avx2(bs, q, op, ws, ctrl, &st));
     }
     uerr = _mm256_or_si256(uerr, open);
