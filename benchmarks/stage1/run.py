@@ -4,6 +4,7 @@
     python3 -m benchmarks.stage1.run --runs 21 --sizes 64KiB,1MiB
     python3 -m benchmarks.stage1.run --selftest-only
     python3 -m benchmarks.stage1.run --aarch64        # cross-build, self-test under qemu-aarch64
+    python3 -m benchmarks.stage1.run --selftest-only --conformance   # + tests/data/JSONTestSuite
 
 Compiles stage1.c + harness.c with the system C compiler at -O2 (plus sj.cpp when simdjson's
 header and library are installed, e.g. Debian's libsimdjson-dev, and OpenSSL's libcrypto when
@@ -85,6 +86,12 @@ def inputs(sizes: tuple[str, ...]) -> list[tuple[str, Path]]:
     return [(f"{shape} {size}", corpus.load_path(shape, size)) for size in sizes for shape in SHAPES]
 
 
+def conformance() -> list[str]:
+    """Every JSONTestSuite parsing case (valid or not) as an ``any:`` self-test argument."""
+    suite = REPO / "tests" / "data" / "JSONTestSuite" / "test_parsing"
+    return [f"any:{p}" for p in sorted(suite.glob("*.json"))]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--runs", type=int, default=11)
@@ -92,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--selftest-only", action="store_true")
     ap.add_argument("--aarch64", action="store_true",
                     help="cross-compile with aarch64-linux-gnu-gcc, self-test under qemu-aarch64")
+    ap.add_argument("--conformance", action="store_true",
+                    help="also self-test on every tests/data/JSONTestSuite case")
     args = ap.parse_args(argv)
     sizes = tuple(s for s in args.sizes.split(",") if s)
     files = inputs(sizes)
@@ -104,9 +113,14 @@ def main(argv: list[str] | None = None) -> int:
             exe, parts = build(Path(tmp))
             print(f"# built with simdjson={parts['simdjson']} openssl={parts['openssl']}")
             run = [str(exe)]
-        r = subprocess.run([*run, "selftest", *[str(p) for _, p in files]], check=False)
-        if r.returncode != 0 or args.selftest_only:
-            return r.returncode
+        extra_cases = conformance() if args.conformance else []
+        r = subprocess.run([*run, "selftest", *[str(p) for _, p in files], *extra_cases],
+                           check=False)
+        if r.returncode != 0:
+            print(f"stage1 self-test failed (exit status {r.returncode})", file=sys.stderr)
+            return 1
+        if args.selftest_only:
+            return 0
         r2 = subprocess.run([*run, "bench", str(args.runs), *[f"{lab}={p}" for lab, p in files]],
                             capture_output=True, text=True, check=True)
     rows = [line.split("\t") for line in r2.stdout.splitlines() if not line.startswith("#")]

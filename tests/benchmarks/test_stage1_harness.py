@@ -35,7 +35,7 @@ def _selftest(exe: list[str], files: list[str]) -> tuple[int, re.Match[str] | No
 
 def test_every_route_gives_the_reference_index(tmp_path: Path, files: list[str]) -> None:
     exe, parts = stage1.build(tmp_path)
-    rc, m, err = _selftest([str(exe)], files)
+    rc, m, err = _selftest([str(exe)], [*files, *stage1.conformance()])
     assert m is not None, err
     assert rc == 0, err
     assert int(m.group(4)) == 0
@@ -43,8 +43,27 @@ def test_every_route_gives_the_reference_index(tmp_path: Path, files: list[str])
     assert "portable" in routes
     if platform.machine() == "x86_64" and "avx2" in Path("/proc/cpuinfo").read_text():
         assert "avx2" in routes
-    # tricky cases (24 x 134 offsets + 2 x 199 lengths + 3) and 3000 mutations per file
-    assert int(m.group(1)) >= 24 * 134 + 2 * 199 + 3 + 3 * 3001 + (3 if parts["simdjson"] else 0)
+    # tricky cases (24 x 134 offsets + 2 x 199 lengths + 3), 3000 mutations per corpus file and
+    # every JSONTestSuite case (with 20 mutations each, but for the empty one)
+    n_suite = len(stage1.conformance())
+    assert n_suite >= 300
+    assert int(m.group(1)) >= 24 * 134 + 2 * 199 + 3 + 3 * 3001 + n_suite * 21 - 20
+
+
+def test_the_selftest_catches_a_wrong_verdict(tmp_path: Path, files: list[str]) -> None:
+    # a valid corpus file with one byte made invalid UTF-8 must be refused, and the self-test
+    # says so when it is passed as "must be accepted"
+    broken = tmp_path / "broken.json"
+    data = bytearray(Path(files[0]).read_bytes())
+    data[100] = 0xFF
+    broken.write_bytes(bytes(data))
+    exe, _ = stage1.build(tmp_path / "b", simdjson=False)
+    rc, m, err = _selftest([str(exe)], [str(broken)])
+    assert rc == 1
+    assert m is not None and int(m.group(4)) >= 1
+    assert "reference says refuse, expected ok" in err
+    rc, m, err = _selftest([str(exe)], [f"any:{broken}"])
+    assert rc == 0, err
 
 
 def test_the_selftest_catches_a_lost_escape_across_blocks(tmp_path: Path, files: list[str]) -> None:
@@ -77,7 +96,7 @@ def test_the_neon_route_under_qemu(tmp_path: Path, files: list[str]) -> None:
     exe, _ = stage1.build(
         tmp_path, cc="aarch64-linux-gnu-gcc", simdjson=False, openssl=False, extra=("-static",)
     )
-    rc, m, err = _selftest(["qemu-aarch64", str(exe)], files)
+    rc, m, err = _selftest(["qemu-aarch64", str(exe)], [*files, *stage1.conformance()])
     assert m is not None, err
     assert rc == 0, err
     assert m.group(3) == "portable, neon"
