@@ -90,6 +90,9 @@ typedef struct {
  * found by adding 1 at its first bit: the carry ripples through the run and lands on the byte
  * after it, whose position has the other parity than the start exactly when the run is odd. */
 static inline uint64_t s1_escaped(uint64_t bs, s1_state *st) {
+    if (!(bs | st->escape_carry)) {
+        return 0; /* most blocks: no backslash, nothing escaped, the carry stays 0 */
+    }
     uint64_t carry_in = st->escape_carry;
     uint64_t b = bs & ~carry_in;               /* an escaped backslash escapes nothing */
     uint64_t starts = b & ~(b << 1);
