@@ -96,7 +96,8 @@ static void check(const char *what, const uint8_t *src, size_t n, int expect) {
         } else if (v == S1_OK && (ngot != nref || memcmp(got, ref, nref * sizeof(uint32_t)))) {
             size_t i = 0;
             while (i < nref && i < ngot && got[i] == ref[i]) i++;
-            if (REPORT) fprintf(stderr, "FAIL %s: %s index differs at entry %zu (%zu vs %zu entries; "
+            if (REPORT)
+                fprintf(stderr, "FAIL %s: %s index differs at entry %zu (%zu vs %zu entries; "
                     "got %ld, reference %ld)\n", what, routes[r].name, i, ngot, nref,
                     i < ngot ? (long)got[i] : -1L, i < nref ? (long)ref[i] : -1L);
             n_bad++;
@@ -193,8 +194,9 @@ static void mutations(const uint8_t *src, size_t n, const char *label, int round
             size_t pl = strlen(piece);
             if (pl == 0) pl = 1;
             /* near a 64-byte boundary most of the time */
-            size_t at = (next_rand() % 3) ? (size_t)((next_rand() % 16) * 64 + 64 - (next_rand() % 5))
-                                          : (size_t)(next_rand() % len);
+            size_t at = (next_rand() % 3)
+                            ? (size_t)((next_rand() % 16) * 64 + 64 - (next_rand() % 5))
+                            : (size_t)(next_rand() % len);
             if (at + pl > len) continue;
             memcpy(buf + at, piece, pl);
         }
@@ -266,7 +268,8 @@ static volatile size_t sink;
 
 /* 1 when method m ran, its result in sink (noinline, and the result stored to a volatile: no
  * call of a pure function such as memchr can be hoisted out of the repetition loop) */
-__attribute__((noinline)) static int run_method(int m, const uint8_t *p, size_t n, uint32_t *idx, void *sj) {
+__attribute__((noinline)) static int run_method(int m, const uint8_t *p, size_t n, uint32_t *idx,
+                                                void *sj) {
     size_t cnt = 0;
     (void)sj;
     switch (m) {

@@ -51,12 +51,17 @@ def build(
     """Compile the harness into *out*; returns its path and which optional parts were built."""
     out.mkdir(parents=True, exist_ok=True)
     if openssl is None:
-        openssl = _links(cc, "#include <openssl/evp.h>\nint main(void){return !EVP_sha256();}\n",
-                         "-lcrypto", out)
+        openssl = _links(
+            cc, "#include <openssl/evp.h>\nint main(void){return !EVP_sha256();}\n", "-lcrypto", out
+        )
     if simdjson is None:
         simdjson = shutil.which(cxx) is not None and _links(
-            cxx, "#include <simdjson.h>\nint main(){return simdjson::SIMDJSON_PADDING == 0;}\n",
-            "-lsimdjson", out, cplus=True)
+            cxx,
+            "#include <simdjson.h>\nint main(){return simdjson::SIMDJSON_PADDING == 0;}\n",
+            "-lsimdjson",
+            out,
+            cplus=True,
+        )
     cflags = ["-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{HERE}", f"-I{CSRC}", *extra]
     defs = (["-DHAVE_OPENSSL"] if openssl else []) + (["-DHAVE_SIMDJSON"] if simdjson else [])
     objs = []
@@ -68,8 +73,10 @@ def build(
     linker = cc
     if simdjson:
         obj = out / "sj.o"
-        subprocess.run([cxx, "-O2", "-std=c++17", *extra, "-c", str(HERE / "sj.cpp"), "-o", str(obj)],
-                       check=True)
+        subprocess.run(
+            [cxx, "-O2", "-std=c++17", *extra, "-c", str(HERE / "sj.cpp"), "-o", str(obj)],
+            check=True,
+        )
         objs.append(str(obj))
         libs.append("-lsimdjson")
         linker = cxx
@@ -83,7 +90,9 @@ def inputs(sizes: tuple[str, ...]) -> list[tuple[str, Path]]:
         sys.path.insert(0, str(REPO))
     from benchmarks import corpus  # the dashboards' generator
 
-    return [(f"{shape} {size}", corpus.load_path(shape, size)) for size in sizes for shape in SHAPES]
+    return [
+        (f"{shape} {size}", corpus.load_path(shape, size)) for size in sizes for shape in SHAPES
+    ]
 
 
 def conformance() -> list[str]:
@@ -97,32 +106,49 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--sizes", default=",".join(SIZES))
     ap.add_argument("--selftest-only", action="store_true")
-    ap.add_argument("--aarch64", action="store_true",
-                    help="cross-compile with aarch64-linux-gnu-gcc, self-test under qemu-aarch64")
-    ap.add_argument("--conformance", action="store_true",
-                    help="also self-test on every tests/data/JSONTestSuite case")
+    ap.add_argument(
+        "--aarch64",
+        action="store_true",
+        help="cross-compile with aarch64-linux-gnu-gcc, self-test under qemu-aarch64",
+    )
+    ap.add_argument(
+        "--conformance",
+        action="store_true",
+        help="also self-test on every tests/data/JSONTestSuite case",
+    )
     args = ap.parse_args(argv)
     sizes = tuple(s for s in args.sizes.split(",") if s)
     files = inputs(sizes)
     with tempfile.TemporaryDirectory(prefix="nuif-stage1-") as tmp:
         if args.aarch64:
-            exe, _ = build(Path(tmp), cc="aarch64-linux-gnu-gcc", cxx="aarch64-linux-gnu-g++",
-                           simdjson=False, openssl=False, extra=("-static",))
+            exe, _ = build(
+                Path(tmp),
+                cc="aarch64-linux-gnu-gcc",
+                cxx="aarch64-linux-gnu-g++",
+                simdjson=False,
+                openssl=False,
+                extra=("-static",),
+            )
             run = ["qemu-aarch64", str(exe)]
         else:
             exe, parts = build(Path(tmp))
             print(f"# built with simdjson={parts['simdjson']} openssl={parts['openssl']}")
             run = [str(exe)]
         extra_cases = conformance() if args.conformance else []
-        r = subprocess.run([*run, "selftest", *[str(p) for _, p in files], *extra_cases],
-                           check=False)
+        r = subprocess.run(
+            [*run, "selftest", *[str(p) for _, p in files], *extra_cases], check=False
+        )
         if r.returncode != 0:
             print(f"stage1 self-test failed (exit status {r.returncode})", file=sys.stderr)
             return 1
         if args.selftest_only:
             return 0
-        r2 = subprocess.run([*run, "bench", str(args.runs), *[f"{lab}={p}" for lab, p in files]],
-                            capture_output=True, text=True, check=True)
+        r2 = subprocess.run(
+            [*run, "bench", str(args.runs), *[f"{lab}={p}" for lab, p in files]],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     rows = [line.split("\t") for line in r2.stdout.splitlines() if not line.startswith("#")]
     notes = [line for line in r2.stdout.splitlines() if line.startswith("#")]
     print("\n".join(notes))

@@ -229,7 +229,8 @@ S1_AVX2 static inline uint64_t s1_block_avx2(uint64_t bs, uint64_t q, uint64_t o
 }
 
 S1_AVX2 static inline uint64_t s1_mask64(__m256i lo, __m256i hi) {
-    return (uint32_t)_mm256_movemask_epi8(lo) | ((uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32);
+    return (uint32_t)_mm256_movemask_epi8(lo) |
+           ((uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32);
 }
 
 /* Operators and whitespace by two nibble lookups: a byte's class is the AND of its low-nibble
@@ -334,12 +335,13 @@ int s1_neon(const uint8_t *p, size_t n, uint32_t *out, size_t *count) {
             v[j] = vld1q_u8(b + 16 * j);
             m_bs[j] = vceqq_u8(v[j], bsv);
             m_q[j] = vceqq_u8(v[j], qv);
-            m_op[j] = vorrq_u8(
-                vorrq_u8(vorrq_u8(vceqq_u8(v[j], vdupq_n_u8('{')), vceqq_u8(v[j], vdupq_n_u8('}'))),
-                         vorrq_u8(vceqq_u8(v[j], vdupq_n_u8('[')), vceqq_u8(v[j], vdupq_n_u8(']')))),
-                vorrq_u8(vceqq_u8(v[j], vdupq_n_u8(':')), vceqq_u8(v[j], vdupq_n_u8(','))));
-            m_ws[j] = vorrq_u8(vorrq_u8(vceqq_u8(v[j], vdupq_n_u8(' ')), vceqq_u8(v[j], vdupq_n_u8('\t'))),
-                               vorrq_u8(vceqq_u8(v[j], vdupq_n_u8('\n')), vceqq_u8(v[j], vdupq_n_u8('\r'))));
+            uint8x16_t x = v[j];
+#define S1_EQ(c) vceqq_u8(x, vdupq_n_u8(c))
+            m_op[j] = vorrq_u8(vorrq_u8(vorrq_u8(S1_EQ('{'), S1_EQ('}')),
+                                        vorrq_u8(S1_EQ('['), S1_EQ(']'))),
+                               vorrq_u8(S1_EQ(':'), S1_EQ(',')));
+            m_ws[j] = vorrq_u8(vorrq_u8(S1_EQ(' '), S1_EQ('\t')), vorrq_u8(S1_EQ('\n'), S1_EQ('\r')));
+#undef S1_EQ
             m_ct[j] = vcleq_u8(v[j], vdupq_n_u8(0x1F));
         }
         uint64_t bs = s1_neon_mask64(m_bs[0], m_bs[1], m_bs[2], m_bs[3]);
