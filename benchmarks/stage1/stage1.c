@@ -340,7 +340,8 @@ int s1_neon(const uint8_t *p, size_t n, uint32_t *out, size_t *count) {
             m_op[j] = vorrq_u8(vorrq_u8(vorrq_u8(S1_EQ('{'), S1_EQ('}')),
                                         vorrq_u8(S1_EQ('['), S1_EQ(']'))),
                                vorrq_u8(S1_EQ(':'), S1_EQ(',')));
-            m_ws[j] = vorrq_u8(vorrq_u8(S1_EQ(' '), S1_EQ('\t')), vorrq_u8(S1_EQ('\n'), S1_EQ('\r')));
+            m_ws[j] = vorrq_u8(vorrq_u8(S1_EQ(' '), S1_EQ('\t')),
+                               vorrq_u8(S1_EQ('\n'), S1_EQ('\r')));
 #undef S1_EQ
             m_ct[j] = vcleq_u8(v[j], vdupq_n_u8(0x1F));
         }
