@@ -51,10 +51,8 @@ from ._messages import (  # the compiled codec reads these names off this module
     SURROGATE_ESCAPE,
     UTF8,
     big_int_problem,
-    big_integer_message,
     big_integer_problem,
     describe_found,
-    int_shown,
     quote,
     short,
 )
@@ -65,14 +63,6 @@ __all__ = [
     "canonical_document", "canonical_json", "canonical_result", "dumps", "hash_bytes",
     "inspect_summary", "loads", "node_spans", "valid_report",
 ]
-
-# The compiled codec (``_speedups.pyx``) reads these off this module on its slow paths
-# (``_tw()._quote`` …): three under their old private names, and the two message helpers this
-# module does not call itself.  They go when it takes them from ``_messages``/``_rfc8785``.
-_quote = quote
-_short = short
-_utf16_key = utf16_key
-FOR_THE_COMPILED_CODEC = (big_integer_message, int_shown)
 
 _WS = re.compile(r"[ \t\n\r]*")
 _PLAIN = re.compile(r'[^"\\\x00-\x1f]*')

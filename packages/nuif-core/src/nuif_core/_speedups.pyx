@@ -68,9 +68,15 @@ from nuif_hashpipe cimport *
 from nuif_slots cimport *
 
 from nuif_core._errors import NuifError, join_pointer, text_error
-from nuif_core._messages import describe_found
-# The twin (``_codec_py``) owns the message texts; it is imported on the first error only, so that
-# importing the compiled codec stays cheap.
+from nuif_core._messages import describe_found, quote, short, big_integer_message, int_shown
+from nuif_core._messages import BOM, UTF8, DEPTH, KEY_NOT_STR, NOT_A_NUMBER, NO_JSON_VALUE
+from nuif_core._messages import CONTROL_IN_STRING, DUPLICATE_KEY, NUMBER_OVERFLOW, EXPECT_LITERAL
+from nuif_core._messages import EXPECT_ARRAY_NEXT, EXPECT_COLON, EXPECT_DIGIT, EXPECT_END, EXPECT_ESCAPE, EXPECT_FIRST_KEY, EXPECT_HEX, EXPECT_KEY, EXPECT_OBJECT_NEXT, EXPECT_STRING_END, EXPECT_VALUE
+from nuif_core._messages import LONE_SURROGATE, NONCHARACTER, SURROGATE_ESCAPE
+from nuif_core._rfc8785 import utf16_key
+# A call this module does not take (see _compiled_args: not bytes, limits not ints, a text too
+# long for the tape) is answered by the twin, with its own checks and errors.  Imported on the
+# first such call only (lazily, on purpose), so that importing the compiled codec stays cheap.
 cdef object _twin_mod = None
 
 

@@ -45,7 +45,7 @@ cdef class _Dumper:
     cdef int too_deep(self, PathNode* node) except -1:
         raise NuifError(
             "NUIF_DEPTH",
-            f"arrays and objects are nested deeper than the limit of {self.max_depth_obj}",
+            DEPTH.format(self.max_depth_obj),
             pointer=_path_pointer(node),
         )
 
@@ -55,7 +55,7 @@ cdef class _Dumper:
         if cp >= 0:
             raise NuifError(
                 "NUIF_UNICODE",
-                f"U+{cp:04X} is a Unicode noncharacter (I-JSON forbids it)",
+                NONCHARACTER.format(cp),
                 pointer=_path_pointer(node),
             )
         return 0
@@ -65,7 +65,11 @@ cdef class _Dumper:
         try:
             u = PyUnicode_AsUTF8AndSize(s, L)
         except UnicodeEncodeError:
-            _tw()._check_str(s, _path_list(node))  # raises the twin's lone-surrogate error
+            # only a lone surrogate has no UTF-8: name the first one
+            for ch in s:
+                if 0xD800 <= ord(ch) <= 0xDFFF:
+                    raise NuifError("NUIF_UNICODE", LONE_SURROGATE.format(ord(ch)),
+                                    pointer=_path_pointer(node)) from None
             raise
         if not PyUnicode_IS_ASCII(s):
             self.check_utf8(u, L[0], node)
@@ -124,7 +128,7 @@ cdef class _Dumper:
                 return 0
         raise NuifError(
             "NUIF_NUMBER",
-            _tw().big_integer_message(_tw().int_shown(v), nearest[:n].decode("ascii") if n else None),
+            big_integer_message(int_shown(v), nearest[:n].decode("ascii") if n else None),
             pointer=_path_pointer(node),
         )
 
@@ -132,7 +136,7 @@ cdef class _Dumper:
         cdef double x = PyFloat_AS_DOUBLE(v)
         cdef char* o
         if not isfinite(x):
-            raise NuifError("NUIF_NUMBER", f"{v!r} is not a JSON number", pointer=_path_pointer(node))
+            raise NuifError("NUIF_NUMBER", NOT_A_NUMBER.format(v), pointer=_path_pointer(node))
         o = self.out.reserve(NUMBER_TEXT_MAX)
         self.out.n += _fmt_double(o, x)
         return 0
@@ -172,7 +176,7 @@ cdef class _Dumper:
             return self.container(v, depth, node)
         raise NuifError(
             "NUIF_VALUE",
-            f"a {type(v).__name__} has no JSON representation",
+            NO_JSON_VALUE.format(type(v).__name__),
             pointer=_path_pointer(node),
         )
 
@@ -225,7 +229,7 @@ cdef class _Dumper:
             if not isinstance(key, str):
                 raise NuifError(
                     "NUIF_VALUE",
-                    f"object member names must be str, not {type(key).__name__}",
+                    KEY_NOT_STR.format(type(key).__name__),
                     pointer=_path_pointer(node),
                 )
         cnt = len(keys)
@@ -255,7 +259,7 @@ cdef class _Dumper:
                 e[m].len = <uint32_t>L
                 e[m].tok = <uint32_t>m
             if fallback:
-                order = sorted(range(cnt), key=[_tw()._utf16_key(k) for k in keys].__getitem__)
+                order = sorted(range(cnt), key=[utf16_key(k) for k in keys].__getitem__)
             else:
                 # the sort buffer may be reused by nested dicts: copy the order out first
                 nuif_sort_keys(e, e + cnt, cnt)

@@ -104,7 +104,7 @@ cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
         i += 1
     int_s = i
     if not (0x30 <= p[i] <= 0x39):
-        parser.syntax("EXPECT_DIGIT", i)
+        parser.syntax(EXPECT_DIGIT, i)
     if p[i] == 0x30:
         i += 1
     else:
@@ -115,7 +115,7 @@ cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
         integer = False
         i += 1
         if not (0x30 <= p[i] <= 0x39):
-            parser.syntax("EXPECT_DIGIT", i)
+            parser.syntax(EXPECT_DIGIT, i)
         while 0x30 <= p[i] <= 0x39:
             i += 1
     mant_e = i
@@ -126,7 +126,7 @@ cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
         if p[i] == 0x2B or p[i] == 0x2D:
             i += 1
         if not (0x30 <= p[i] <= 0x39):
-            parser.syntax("EXPECT_DIGIT", i)
+            parser.syntax(EXPECT_DIGIT, i)
         while 0x30 <= p[i] <= 0x39:
             i += 1
     L = i - start
@@ -161,7 +161,7 @@ cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
     x = _literal_double(p + start, L, &r)
     if isinf(x):
         literal = (<char*>p)[start:i].decode("ascii")
-        parser.fail("NUIF_NUMBER", f"number {_tw()._short(literal)} overflows a double", start, False)
+        parser.fail("NUIF_NUMBER", NUMBER_OVERFLOW.format(short(literal)), start, False)
     if x == 0.0:
         x = 0.0
     if parser.tape_mode:
@@ -184,8 +184,8 @@ cdef Py_ssize_t _scan_big_integer(_Parser parser, Py_ssize_t start, Py_ssize_t i
     cdef Py_ssize_t n = _big_integer(parser.p + start, i - start, &x, nearest)
     if n >= 0:
         literal = (<char*>parser.p)[start:i].decode("ascii")
-        parser.fail("NUIF_NUMBER", _tw().big_integer_message(
-            _tw()._short(literal), nearest[:n].decode("ascii") if n else None), start, False)
+        parser.fail("NUIF_NUMBER", big_integer_message(
+            short(literal), nearest[:n].decode("ascii") if n else None), start, False)
     if parser.tape_mode:
         parser.emit(T_FLT, F_LIT, start, i - start, 0)
     else:

@@ -213,10 +213,7 @@ cdef class _Parser:
                 parts.append(self.frames[d].count)
         return parts
 
-    cdef int syntax(self, str expected_name, Py_ssize_t off) except -1:
-        return self.syntax_text(getattr(_tw(), expected_name), off)
-
-    cdef int syntax_text(self, str expected, Py_ssize_t off) except -1:
+    cdef int syntax(self, str expected, Py_ssize_t off) except -1:
         raise text_error("NUIF_PARSE", f"{expected}, found {describe_found(self.data, off)}",
                          self.data, off)
 
@@ -229,14 +226,14 @@ cdef class _Parser:
 
     cdef int fail_surrogate(self, Py_ssize_t at, Py_ssize_t cp, bint is_key) except -1:
         return self.fail("NUIF_UNICODE",
-                         f"escape \\u{cp:04x} is a lone surrogate (I-JSON forbids it)", at, is_key)
+                         SURROGATE_ESCAPE.format(cp), at, is_key)
 
     cdef int fail_duplicate(self, object key, Py_ssize_t at) except -1:
         """NUIF_DUPLICATE_KEY for the member name ``key`` at ``at`` in the innermost object."""
         parts = self.pointer(True)
         parts.append(key)
         raise text_error("NUIF_DUPLICATE_KEY",
-                         f"member name {_tw()._quote(key)} appears twice in one object",
+                         DUPLICATE_KEY.format(quote(key)),
                          self.data, at, join_pointer(parts))
 
     # -- scanning -----------------------------------------------------------------------------
@@ -246,9 +243,9 @@ cdef class _Parser:
         if not _utf8_ok(self.p, self.n):
             bad = nuif_utf8_first_bad(self.p, self.n)
         if bad >= 0:
-            raise text_error("NUIF_UTF8", "the text is not valid UTF-8", self.data, bad)
+            raise text_error("NUIF_UTF8", UTF8, self.data, bad)
         if self.n >= 3 and self.p[0] == 0xEF and self.p[1] == 0xBB and self.p[2] == 0xBF:
-            raise text_error("NUIF_PARSE", "a byte-order mark is not allowed", self.data, 0)
+            raise text_error("NUIF_PARSE", BOM, self.data, 0)
         return 0
 
     cdef inline Py_ssize_t skip_ws(self, Py_ssize_t i) noexcept:
@@ -264,7 +261,7 @@ cdef class _Parser:
         cdef Py_ssize_t k
         for k in range(1, L):
             if self.p[i + k] != <uint8_t>word[k]:  # the NUL after the text never matches
-                self.syntax_text(_tw().EXPECT_LITERAL.format(name), i + k)
+                self.syntax(EXPECT_LITERAL.format(name), i + k)
         return i + L
 
     # -- structure ----------------------------------------------------------------------------
@@ -292,7 +289,7 @@ cdef class _Parser:
         cdef Frame* f
         if self.depth + 1 > self.max_depth:
             self.fail("NUIF_DEPTH",
-                      f"arrays and objects are nested deeper than the limit of {self.max_depth_obj}",
+                      DEPTH.format(self.max_depth_obj),
                       i, False)
         if self.depth >= self.frames_cap:
             self.frames = <Frame*>self._grow(self.frames, &self.frames_cap, self.depth + 1,
@@ -332,7 +329,7 @@ cdef class _Parser:
             f.key_at = i
         j = self.skip_ws(j)
         if self.p[j] != 0x3A:
-            self.syntax("EXPECT_COLON", j)
+            self.syntax(EXPECT_COLON, j)
         return self.skip_ws(j + 1)
 
     cdef int close_arr(self) except -1:
@@ -431,7 +428,7 @@ cdef class _Parser:
                         self.close_obj()
                     else:
                         if p[i] != 0x22 or i >= n:
-                            self.syntax("EXPECT_FIRST_KEY", i)
+                            self.syntax(EXPECT_FIRST_KEY, i)
                         i = self.member_key(i)
                         continue
             elif c == 0x2D or 0x30 <= c <= 0x39:
@@ -455,13 +452,13 @@ cdef class _Parser:
                 else:
                     self.attach(None)
             else:
-                self.syntax("EXPECT_VALUE", i)
+                self.syntax(EXPECT_VALUE, i)
             # ---- after a value ----
             while True:
                 i = self.skip_ws(i)
                 if self.depth == 0:
                     if i != n:
-                        self.syntax("EXPECT_END", i)
+                        self.syntax(EXPECT_END, i)
                     return 0
                 f = &self.frames[self.depth - 1]
                 c = p[i] if i < n else 0
@@ -470,14 +467,14 @@ cdef class _Parser:
                         f.count += 1
                         i = self.skip_ws(i + 1)
                         if i >= n or p[i] != 0x22:
-                            self.syntax("EXPECT_KEY", i)
+                            self.syntax(EXPECT_KEY, i)
                         i = self.member_key(i)
                         break
                     if c == 0x7D:
                         i += 1
                         self.close_obj()
                         continue
-                    self.syntax("EXPECT_OBJECT_NEXT", i)
+                    self.syntax(EXPECT_OBJECT_NEXT, i)
                 else:
                     if c == 0x2C:
                         f.count += 1
@@ -487,7 +484,7 @@ cdef class _Parser:
                         i += 1
                         self.close_arr()
                         continue
-                    self.syntax("EXPECT_ARRAY_NEXT", i)
+                    self.syntax(EXPECT_ARRAY_NEXT, i)
 
     # -- reading the tape (the schema check, the writer, the inspect summary) -----------------
 

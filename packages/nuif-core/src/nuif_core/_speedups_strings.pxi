@@ -57,7 +57,7 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
     if j < n and p[j] >= 0xEF:
         j = _plain_run(parser, j, is_key)
     if j >= n:
-        parser.syntax("EXPECT_STRING_END", n)
+        parser.syntax(EXPECT_STRING_END, n)
     c = p[j]
     if c == 0x22:
         parser.s_off = start
@@ -65,7 +65,7 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
         parser.s_flags = 0
         return j + 1
     if c != 0x5C:
-        raise text_error("NUIF_PARSE", _tw().CONTROL_IN_STRING.format(c), parser.data, j)
+        raise text_error("NUIF_PARSE", CONTROL_IN_STRING.format(c), parser.data, j)
     # escapes: into the arena (the result is never longer than the rest of the input)
     if not parser.tape_mode:
         parser.arena_len = 0
@@ -100,13 +100,13 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
                         j = k
                     continue
         if j >= n:
-            parser.syntax("EXPECT_STRING_END", n)
+            parser.syntax(EXPECT_STRING_END, n)
         if c == 0x22:
             break
         if c != 0x5C:
-            raise text_error("NUIF_PARSE", _tw().CONTROL_IN_STRING.format(c), parser.data, j)
+            raise text_error("NUIF_PARSE", CONTROL_IN_STRING.format(c), parser.data, j)
         if j + 1 >= n:
-            parser.syntax("EXPECT_STRING_END", j + 1)
+            parser.syntax(EXPECT_STRING_END, j + 1)
         e = p[j + 1]
         if e == 0x75:  # u
             j = _unicode_escape(parser, j, is_key, &cp)
@@ -124,7 +124,7 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
         else:
             c = UNESCAPE[e]
             if c == 0:
-                parser.syntax("EXPECT_ESCAPE", j + 1)
+                parser.syntax(EXPECT_ESCAPE, j + 1)
             if e == 0x2F:
                 w[0] = 0x2F
                 w += 1
@@ -164,11 +164,11 @@ cdef Py_ssize_t _unicode_escape(_Parser parser, Py_ssize_t j, bint is_key, int* 
         parser.fail_surrogate(esc_at, cp[0], is_key)
     if 0xD800 <= cp[0] <= 0xDBFF:
         if j >= n:
-            parser.syntax("EXPECT_STRING_END", j)
+            parser.syntax(EXPECT_STRING_END, j)
         if p[j] != 0x5C:
             parser.fail_surrogate(esc_at, cp[0], is_key)
         if j + 1 >= n:
-            parser.syntax("EXPECT_STRING_END", j + 1)
+            parser.syntax(EXPECT_STRING_END, j + 1)
         if p[j + 1] != 0x75:
             parser.fail_surrogate(esc_at, cp[0], is_key)
         low = _hex4(parser, j + 2)
@@ -220,10 +220,10 @@ cdef int _hex4(_Parser parser, Py_ssize_t i) except -1:
             return (h << 12) | (h1 << 8) | (h2 << 4) | h3
     for k in range(i, i + 4):
         if k >= parser.n:
-            parser.syntax("EXPECT_STRING_END", k)
+            parser.syntax(EXPECT_STRING_END, k)
         h = HEXVAL[parser.p[k]]
         if h == 255:
-            parser.syntax("EXPECT_HEX", k)
+            parser.syntax(EXPECT_HEX, k)
         v = (v << 4) | h
     return v
 
