@@ -4,19 +4,25 @@ carries them at ``src/nuif_cli/web``, where a wheel built from it finds them as 
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-#: the page's files (the same list as nuif_cli._playground.PAGE_FILES)
-PAGE_FILES = {
-    "index.html": "playground/index.html",
-    "playground.css": "playground/playground.css",
-    "playground.mjs": "playground/playground.mjs",
-    "locate.mjs": "playground/locate.mjs",
-    "nuif.mjs": "src/nuif.mjs",
-}
+
+
+def page_files(root: Path) -> dict[str, str]:
+    """The page's files, read from ``nuif_cli._playground.PAGE_FILES`` (one list for the command
+    and the build; the module itself cannot be imported here, its dependencies are not in the
+    build environment)."""
+    tree = ast.parse((root / "src" / "nuif_cli" / "_playground.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign | ast.Assign):
+            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+            if any(isinstance(t, ast.Name) and t.id == "PAGE_FILES" for t in targets):
+                return dict(ast.literal_eval(node.value))
+    raise RuntimeError("nuif_cli/_playground.py has no PAGE_FILES")
 
 
 class CustomBuildHook(BuildHookInterface):
@@ -27,5 +33,5 @@ class CustomBuildHook(BuildHookInterface):
         if not (web / "src" / "nuif.mjs").is_file():
             return  # building from the sdist: the files are already in src/nuif_cli/web
         prefix = "nuif_cli/web" if self.target_name == "wheel" else "src/nuif_cli/web"
-        for name, rel in PAGE_FILES.items():
+        for name, rel in page_files(Path(self.root)).items():
             build_data["force_include"][str(web / rel)] = f"{prefix}/{name}"
