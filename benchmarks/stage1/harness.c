@@ -34,12 +34,13 @@ typedef struct {
     s1_fn fn;
 } route;
 
-static route routes[4];
+static route routes[5];
 static int n_routes = 0;
 
 static void init_routes(void) {
     routes[n_routes++] = (route){"portable", s1_portable};
 #if defined(__x86_64__)
+    if (s1_have_ssse3()) routes[n_routes++] = (route){"ssse3", s1_ssse3};
     if (s1_have_avx2()) routes[n_routes++] = (route){"avx2", s1_avx2};
 #endif
 #if defined(__aarch64__)

@@ -41,6 +41,8 @@ int s1_utf8_scalar(const uint8_t *p, size_t n); /* 1 valid, 0 not */
 #if defined(__x86_64__)
 int s1_avx2(const uint8_t *p, size_t n, uint32_t *out, size_t *count);
 int s1_have_avx2(void);
+int s1_ssse3(const uint8_t *p, size_t n, uint32_t *out, size_t *count);
+int s1_have_ssse3(void);
 #endif
 #if defined(__aarch64__)
 int s1_neon(const uint8_t *p, size_t n, uint32_t *out, size_t *count);

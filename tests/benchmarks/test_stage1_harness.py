@@ -70,7 +70,7 @@ def test_the_selftest_catches_a_wrong_verdict(tmp_path: Path, files: list[str]) 
 
 
 def test_the_selftest_catches_a_lost_escape_across_blocks(tmp_path: Path, files: list[str]) -> None:
-    exe, _ = stage1.build(tmp_path, simdjson=False, extra=("-DS1_FAULT_DROP_ESCAPE_CARRY",))
+    exe, _ = stage1.build(tmp_path, simdjson=False, extra=("-DNUIF_S1_FAULT_DROP_ESCAPE_CARRY",))
     rc, m, err = _selftest([str(exe)], files)
     assert rc == 1
     assert m is not None and int(m.group(4)) > 0

@@ -66,6 +66,7 @@ from nuif_idset cimport *
 from nuif_sha256 cimport *
 from nuif_hashpipe cimport *
 from nuif_slots cimport *
+from nuif_stage2 cimport *
 
 from nuif_core._errors import NuifError, join_pointer, text_error
 from nuif_core._messages import describe_found, quote, short, big_integer_message, int_shown
@@ -156,8 +157,7 @@ def canonical_json(data, max_depth):
         return _tw().canonical_json(data, max_depth)
     cdef bytes b = <bytes>data
     cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
-    parser.validate()
-    parser.run()
+    parser.parse_tape()
     return _write_canonical(parser)
 
 
@@ -266,6 +266,12 @@ def utf8_backend():
 def scan_backend():
     """``"sse2"`` or ``"portable"``: which byte-run scanners (csrc/nuif_scan.h) were compiled in."""
     return "sse2" if nuif_scan_sse2() else "portable"
+
+
+def index_backend():
+    """``"avx2"``, ``"ssse3"``, ``"neon"`` or ``"portable"``: the structural-index parser's
+    stage-1 route (csrc/nuif_stage1.h); ``"off"`` when tapes are built by the one-pass parser."""
+    return _S1_ROUTES[_s1_route] if _indexed else "off"
 
 
 def float_backend():

@@ -33,6 +33,18 @@ cdef Py_ssize_t _spare_frames_cap = 0
 cdef KeyEntry* _spare_sort_buf = NULL
 cdef Py_ssize_t _spare_sort_buf_cap = 0
 
+# The structural-index parser: on unless a test switches it off (``_set_indexed``); its stage-1
+# route, the best this CPU runs (``_set_stage1_route``); its index and stack, kept for the
+# process (the parse runs without calling back into Python, so no second parse can use them
+# at the same time); the input bytes it indexes per chunk (``_set_index_chunk``).
+cdef bint _indexed = True
+cdef int _s1_route = nuif_s1_route()
+cdef tuple _S1_ROUTES = ("portable", "ssse3", "avx2", "neon")
+cdef uint32_t* _s2_idx = NULL
+cdef S2Frame* _s2_frames = NULL
+cdef size_t _s2_frames_cap = 0
+cdef size_t _s2_chunk = S2_CHUNK
+
 
 @cython.final
 @cython.freelist(4)  # one per call of the codec: reuse the object's memory
@@ -390,19 +402,74 @@ cdef class _Parser:
         self.depth -= 1
         return 0
 
+    cdef int parse_tape(self) except -1:
+        """Build the tape: with the structural-index parser (csrc/nuif_stage1.h, nuif_stage2.h)
+        when it is on, else -- and for every input it refuses -- with validate() and the one-pass
+        run(), which is how errors keep their codes, pointers, lines and columns."""
+        self.take_cache()
+        if _indexed and _utf8_ok(self.p, self.n):
+            if self.indexed():
+                return 0
+            self.ntok = self.arena_len = self.order_len = self.doubles_len = 0
+        if self.tape_cap < self.n // 24 + 16:
+            PyMem_Free(self.tape)
+            self.tape = NULL
+            self.tape_cap = 0
+            self.tape = <Tok*>self._grow(NULL, &self.tape_cap, self.n // 24 + 16, sizeof(Tok))
+        self.validate()
+        return self.run()
+
+    cdef bint indexed(self) except -1:
+        """The structural-index parser: True with the tape built, False when it refused the
+        input (the buffers are kept either way)."""
+        global _s2_idx, _s2_frames, _s2_frames_cap
+        cdef S2 s
+        cdef int rc
+        if _s2_idx == NULL:
+            _s2_idx = <uint32_t*>PyMem_Malloc((S2_CHUNK + S1_SLACK) * sizeof(uint32_t))
+            if _s2_idx == NULL:
+                raise MemoryError()
+        s.p = self.p
+        s.n = <size_t>self.n
+        s.max_depth = <size_t>self.max_depth if self.max_depth > 0 else 0
+        s.s1_route = _s1_route
+        s.charconv = _charconv
+        s.chunk = _s2_chunk
+        s.tape, s.tape_cap = self.tape, <size_t>self.tape_cap
+        s.arena, s.arena_cap = self.arena, <size_t>self.arena_cap
+        s.names, s.names_cap = self.names, <size_t>self.names_cap
+        s.order, s.order_cap = self.order, <size_t>self.order_cap
+        s.sort_buf, s.sort_cap = self.sort_buf, <size_t>self.sort_cap
+        s.doubles, s.doubles_cap = self.doubles, <size_t>self.doubles_cap
+        s.frames, s.frames_cap = _s2_frames, _s2_frames_cap
+        s.idx = _s2_idx
+        rc = nuif_s2_parse(&s)
+        # the buffers, grown or not, are the parser's again whatever happened
+        self.tape, self.tape_cap = s.tape, <Py_ssize_t>s.tape_cap
+        self.arena, self.arena_cap = s.arena, <Py_ssize_t>s.arena_cap
+        self.names, self.names_cap = s.names, <Py_ssize_t>s.names_cap
+        self.order, self.order_cap = s.order, <Py_ssize_t>s.order_cap
+        self.sort_buf, self.sort_cap = s.sort_buf, <Py_ssize_t>s.sort_cap
+        self.doubles, self.doubles_cap = s.doubles, <Py_ssize_t>s.doubles_cap
+        _s2_frames, _s2_frames_cap = s.frames, s.frames_cap
+        if rc == S2_NOMEM:
+            raise MemoryError()
+        if rc != S2_OK:
+            return False
+        self.ntok = <Py_ssize_t>s.ntok
+        self.arena_len = <Py_ssize_t>s.arena_len
+        self.order_len = <Py_ssize_t>s.order_len
+        self.doubles_len = <Py_ssize_t>s.doubles_len
+        self.deepest = <Py_ssize_t>s.deepest
+        return True
+
     cdef int run(self) except -1:
+        """The one-pass parser (the tape's buffers set up by parse_tape in tape mode)."""
         cdef const uint8_t* p = self.p
         cdef Py_ssize_t n = self.n
         cdef Py_ssize_t i
         cdef Frame* f
         cdef uint8_t c
-        if self.tape_mode:
-            self.take_cache()
-            if self.tape_cap < n // 24 + 16:
-                PyMem_Free(self.tape)
-                self.tape = NULL
-                self.tape_cap = 0
-                self.tape = <Tok*>self._grow(NULL, &self.tape_cap, n // 24 + 16, sizeof(Tok))
         i = self.skip_ws(0)
         while True:
             # ---- a value starts at i ----

@@ -71,8 +71,7 @@ cdef object _document_text(bytes b, object max_depth, object max_nodes,
     document is appended to it, so its checked tape outlives the call (``inspect_summary``)."""
     cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     cdef Py_ssize_t node_limit = max_nodes if max_nodes < (1 << 40) else (1 << 40)
-    parser.validate()
-    parser.run()
+    parser.parse_tape()
     if not _check_document(parser, node_limit):
         return None
     if keep is not None:

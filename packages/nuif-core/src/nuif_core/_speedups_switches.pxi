@@ -61,3 +61,63 @@ def _set_sha_lowlevel(int on):
     if on not in (-1, 0, 1):
         raise ValueError("on must be -1, 0 or 1")
     return nuif_sha256_lowlevel(on) == 1
+
+
+def _set_indexed(bint on):
+    """Build tapes with the structural-index parser (on) or with the one-pass parser only (off);
+    returns the old state."""
+    global _indexed
+    cdef bint old = _indexed
+    _indexed = on
+    return old
+
+
+def _set_stage1_route(str route):
+    """Index with ``route`` (``"portable"``, or a vector route this CPU and build run); returns
+    the old route's name."""
+    global _s1_route
+    cdef str old = _S1_ROUTES[_s1_route]
+    cdef int r = _S1_ROUTES.index(route)
+    if not nuif_s1_route_runs(r):
+        raise ValueError(f"this CPU or build cannot index with {route}")
+    _s1_route = r
+    return old
+
+
+def _set_index_chunk(Py_ssize_t size):
+    """Index ``size`` input bytes per chunk (a multiple of 64, at most the default, which
+    ``size`` = 0 restores): small chunks make short inputs cross chunk boundaries.  Returns the
+    old size."""
+    global _s2_chunk
+    cdef Py_ssize_t old = <Py_ssize_t>_s2_chunk
+    if size == 0:
+        size = S2_CHUNK
+    if size < 64 or size % 64 or size > S2_CHUNK:
+        raise ValueError(f"an index chunk is a multiple of 64 bytes up to {S2_CHUNK}")
+    _s2_chunk = <size_t>size
+    return old
+
+
+def _tape(bytes data not None, Py_ssize_t max_depth, bint indexed):
+    """The tape of ``data``, for comparing the two parsers: ``(tokens, arena, order, doubles,
+    deepest)``, each token a tuple of its three words (the bytes of the others); with ``indexed``, from the structural-index parser alone (None when it
+    refuses), else from the one-pass parser (its errors raised)."""
+    cdef _Parser parser = _new_parser(data, _clamp_depth(max_depth, len(data)), max_depth, True)
+    parser.take_cache()
+    if indexed:
+        if not _utf8_ok(parser.p, parser.n) or not parser.indexed():
+            return None
+    else:
+        parser.tape = <Tok*>parser._grow(parser.tape, &parser.tape_cap, parser.n // 24 + 16,
+                                         sizeof(Tok))
+        parser.validate()
+        parser.run()
+    cdef Py_ssize_t k
+    tokens = [(parser.tape[k].kind, parser.tape[k].flags, parser.tape[k].at, parser.tape[k].len,
+               parser.tape[k].quote) for k in range(parser.ntok)]
+    return (tokens,
+            (<char*>parser.arena)[:parser.arena_len] if parser.arena_len else b"",
+            (<char*>parser.order)[:parser.order_len * 4] if parser.order_len else b"",
+            (<char*>parser.doubles)[:parser.doubles_len * sizeof(double)]
+            if parser.doubles_len else b"",
+            parser.deepest)

@@ -1,0 +1,548 @@
+/* Stage 2 of the structural-index parser (docs/parser-design.md): walks stage 1's index
+ * (csrc/nuif_stage1.h) and builds the same token tape (csrc/nuif_tape.h) as the one-pass parser
+ * of src/nuif_core/_speedups_parser.pxi, byte for byte: the same tokens, arena, member-name order
+ * and doubles.  tests/core/test_stage2.py holds the two equal on the corpus, the conformance
+ * suites and generated documents, and fuzz/fuzz_stage2.py does on mutated ones.
+ *
+ * It checks everything the one-pass parser checks (grammar, escapes, surrogates, noncharacters,
+ * number grammar and range, duplicate names, depth) but reports nothing: any problem, and the
+ * rare valid inputs it leaves to the one-pass parser (integers beyond 2^53 - 1, number
+ * conversions without <charconv>), return NUIF_S2_REFUSE, and the codec re-reads the input with
+ * the one-pass parser, which raises the NUIF_* error with its pointer, line and column.  Errors
+ * are the slow path; the fast path has no error text at all.
+ *
+ * Buffers are the parser's own (so the writer, the schema check and the inspect summary read the
+ * result unchanged) and grow with PyMem_Realloc.  Per index chunk, the tape and the member-name
+ * stack are made room for once (each index entry starts at most one token), so the hot loop has
+ * no capacity checks; the arena, the doubles and the sorted names grow where they are written.
+ * The input is a bytes object: p[n] is a NUL, nothing past it is read.
+ */
+#ifndef NUIF_STAGE2_H
+#define NUIF_STAGE2_H
+
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nuif_escape.h"
+#include "nuif_float.h"
+#include "nuif_keysort.h"
+#include "nuif_number.h"
+#include "nuif_stage1.h"
+#include "nuif_tables.h"
+#include "nuif_tape.h"
+#include "nuif_utf8.h"
+
+#if !defined(NUIF_SCAN_PORTABLE) && (defined(__SSE2__) || defined(_M_X64))
+#include <emmintrin.h>
+#define NUIF_S2_SSE2 1
+#else
+#define NUIF_S2_SSE2 0
+#endif
+
+#define NUIF_S2_OK 0
+#define NUIF_S2_REFUSE 1
+#define NUIF_S2_NOMEM 2
+
+/* input bytes per index chunk: the index (4 bytes an entry) stays in the L2 cache */
+#define NUIF_S2_CHUNK (16 * 1024)
+
+typedef struct {
+    uint32_t tok;        /* the container's token */
+    uint32_t names_base; /* objects: where its names start on the name stack */
+    int is_obj;
+} nuif_s2_frame;
+
+/* The parser's buffers and counters, handed in and back by _speedups_parser.pxi. */
+typedef struct {
+    const uint8_t *p;
+    size_t n;
+    size_t max_depth;
+    int s1_route;
+    int charconv;            /* 1: nuif_parse_double may be used, else numbers needing it refuse */
+    size_t chunk;            /* input bytes per index chunk: a multiple of 64, at most
+                                NUIF_S2_CHUNK (tests make it small to cross chunk boundaries) */
+    nuif_tok *tape;
+    size_t tape_cap, ntok;
+    uint8_t *arena;
+    size_t arena_cap, arena_len;
+    uint32_t *names;
+    size_t names_cap;
+    uint32_t *order;
+    size_t order_cap, order_len;
+    nuif_key_entry *sort_buf;
+    size_t sort_cap;
+    double *doubles;
+    size_t doubles_cap, doubles_len;
+    nuif_s2_frame *frames;
+    size_t frames_cap;
+    size_t deepest;
+    /* stage 1 */
+    nuif_s1_state s1;
+    uint32_t *idx; /* NUIF_S2_CHUNK + NUIF_S1_SLACK entries */
+    size_t idx_k, idx_count, next_block;
+} nuif_s2;
+
+static int nuif_s2_grow(void **ptr, size_t *cap, size_t need, size_t item) {
+    size_t newcap = *cap * 2;
+    void *q;
+    if (newcap < need) newcap = need;
+    if (newcap < 16) newcap = 16;
+    if (newcap > (size_t)PY_SSIZE_T_MAX / item) return -1;
+    q = PyMem_Realloc(*ptr, newcap * item);
+    if (q == NULL) return -1;
+    *ptr = q;
+    *cap = newcap;
+    return 0;
+}
+
+#define NUIF_S2_ROOM(s, field, capf, need, type)                                                 \
+    ((need) <= (s)->capf ? 0 : nuif_s2_grow((void **)&(s)->field, &(s)->capf, (need), sizeof(type)))
+
+/* Index the next chunk; 0 when there is no more input.  Makes room for one token per entry. */
+static int nuif_s2_refill(nuif_s2 *s, size_t names_top, int *nomem) {
+    size_t from = s->next_block, to;
+    if (from >= s->n) return 0;
+    to = s->n - from > s->chunk ? from + s->chunk : s->n;
+    s->idx_count = nuif_s1_chunk(s->s1_route, &s->s1, s->p, s->n, from, to, s->idx);
+    s->idx_k = 0;
+    s->next_block = to;
+    if (NUIF_S2_ROOM(s, tape, tape_cap, s->ntok + s->idx_count + 1, nuif_tok) ||
+        NUIF_S2_ROOM(s, names, names_cap, names_top + s->idx_count + 1, uint32_t)) {
+        *nomem = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* The string body from j (after the opening quote) up to its first quote or backslash; a
+ * possible noncharacter sets *nonchar (valid UTF-8 and no control byte are stage 1's word). */
+static inline size_t nuif_s2_run(const uint8_t *p, size_t j, size_t n, int *nonchar) {
+#if NUIF_S2_SSE2
+    const __m128i q = _mm_set1_epi8(0x22), bs = _mm_set1_epi8(0x5C);
+    const __m128i ef = _mm_set1_epi8((char)0xEF), b7 = _mm_set1_epi8((char)0xB7);
+    const __m128i bf = _mm_set1_epi8((char)0xBF), one = _mm_set1_epi8(1);
+    /* every noncharacter's UTF-8 holds EF B7 (U+FDD0..U+FDEF) or BF BE / BF BF (U+xFFFE,
+     * U+xFFFF): a block with neither pair needs no closer look; p[n] is readable (the NUL) */
+    while (j + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + j));
+        __m128i v1 = _mm_loadu_si128((const __m128i *)(p + j + 1));
+        __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs));
+        __m128i cand = _mm_or_si128(
+            _mm_and_si128(_mm_cmpeq_epi8(v, ef), _mm_cmpeq_epi8(v1, b7)),
+            _mm_and_si128(_mm_cmpeq_epi8(v, bf), _mm_cmpeq_epi8(_mm_or_si128(v1, one), bf)));
+        unsigned m = (unsigned)_mm_movemask_epi8(stop);
+        unsigned c = (unsigned)_mm_movemask_epi8(cand);
+        if (c) {
+            unsigned cut = m ? (unsigned)__builtin_ctz(m) : 16;
+            if ((unsigned)__builtin_ctz(c) < cut) {
+                *nonchar = 1; /* a pair before the string's end: the exact check decides */
+            }
+        }
+        if (m) {
+            return j + (unsigned)__builtin_ctz(m);
+        }
+        j += 16;
+    }
+#endif
+    while (j < n) {
+        uint8_t c = p[j];
+        if (c == 0x22 || c == 0x5C) return j;
+        if ((c == 0xEF && p[j + 1] == 0xB7) || (c == 0xBF && (p[j + 1] | 1) == 0xBF)) *nonchar = 1;
+        j++;
+    }
+    return n;
+}
+
+/* The exact noncharacter check of a string body p[a:b) (valid UTF-8): 1 when it holds one. */
+static int nuif_s2_has_nonchar(const uint8_t *p, size_t a, size_t b) {
+    size_t j = a;
+    while (j < b) {
+        uint8_t c = p[j];
+        if (c >= 0xEF && c <= 0xF4 && nuif_nonchar_at(p, (ptrdiff_t)j) >= 0) return 1;
+        j += c < 0x80 ? 1 : (size_t)nuif_seq_len(c);
+    }
+    return 0;
+}
+
+static inline int nuif_s2_hex4(const uint8_t *p, size_t i, size_t n) {
+    uint8_t h0, h1, h2, h3;
+    if (i + 4 > n) return -1;
+    h0 = nuif_hexval[p[i]];
+    h1 = nuif_hexval[p[i + 1]];
+    h2 = nuif_hexval[p[i + 2]];
+    h3 = nuif_hexval[p[i + 3]];
+    if ((h0 | h1 | h2 | h3) & 0xF0) return -1;
+    return (h0 << 12) | (h1 << 8) | (h2 << 4) | h3;
+}
+
+/* The string whose opening quote is at i: a token (member name: decoded, `quote` = i; value:
+ * canonical escapes).  Returns the index after the closing quote, or 0 (refuse). */
+static size_t nuif_s2_string(nuif_s2 *s, size_t i, int is_key, int *nomem) {
+    const uint8_t *p = s->p;
+    size_t n = s->n, start = i + 1, j, d0, k;
+    int nonchar = 0, cp, low;
+    uint8_t *w, e, flags = NUIF_F_ESC;
+    nuif_tok *t;
+    j = nuif_s2_run(p, start, n, &nonchar);
+    if (j >= n) return 0;
+    if (nonchar && nuif_s2_has_nonchar(p, start, j)) return 0;
+    if (p[j] == 0x22) {
+        t = &s->tape[s->ntok++];
+        t->kind = NUIF_T_STR;
+        t->flags = 0;
+        t->at = (uint32_t)start;
+        t->len = (uint32_t)(j - start);
+        t->quote = is_key ? (uint32_t)i : 0;
+        return j + 1;
+    }
+    /* escapes: into the arena (never longer than the rest of the input) */
+    if (NUIF_S2_ROOM(s, arena, arena_cap, s->arena_len + (n - start) + 8, uint8_t)) {
+        *nomem = 1;
+        return 0;
+    }
+    d0 = s->arena_len;
+    w = s->arena + d0;
+    memcpy(w, p + start, j - start);
+    w += j - start;
+    for (;;) {
+        /* p[j] is a backslash or the closing quote */
+        if (p[j] == 0x22) break;
+        e = p[j + 1];
+        if (e == 0x75) { /* \uXXXX, a surrogate pair counting as one */
+            cp = nuif_s2_hex4(p, j + 2, n);
+            if (cp < 0 || (cp >= 0xDC00 && cp <= 0xDFFF)) return 0;
+            j += 6;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                if (j + 1 >= n || p[j] != 0x5C || p[j + 1] != 0x75) return 0;
+                low = nuif_s2_hex4(p, j + 2, n);
+                if (low < 0xDC00 || low > 0xDFFF) return 0;
+                j += 6;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            }
+            if ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE) return 0;
+            if (cp < 0x20 || cp == 0x22 || cp == 0x5C) {
+                if (is_key) {
+                    *w++ = (uint8_t)cp;
+                    flags |= NUIF_F_NEEDS_ESC;
+                } else {
+                    w += nuif_escape_byte((char *)w, (uint8_t)cp);
+                }
+            } else {
+                w += nuif_utf8_put(w, (uint32_t)cp);
+            }
+        } else {
+            uint8_t c = nuif_unescape[e];
+            if (c == 0) return 0;
+            if (e == 0x2F) {
+                *w++ = 0x2F;
+            } else if (!is_key) { /* the canonical form of these escapes is the escape itself */
+                w[0] = 0x5C;
+                w[1] = e;
+                w += 2;
+            } else {
+                *w++ = c;
+                flags |= NUIF_F_NEEDS_ESC;
+            }
+            j += 2;
+        }
+        nonchar = 0;
+        k = nuif_s2_run(p, j, n, &nonchar);
+        if (k >= n) return 0;
+        if (nonchar && nuif_s2_has_nonchar(p, j, k)) return 0;
+        memcpy(w, p + j, k - j);
+        w += k - j;
+        j = k;
+    }
+    t = &s->tape[s->ntok++];
+    t->kind = NUIF_T_STR;
+    t->flags = flags;
+    t->at = (uint32_t)d0;
+    t->len = (uint32_t)((size_t)(w - s->arena) - d0);
+    t->quote = is_key ? (uint32_t)i : 0;
+    s->arena_len = (size_t)(w - s->arena);
+    return j + 1;
+}
+
+#define NUIF_S2_DIGIT(c) ((uint8_t)((c) - 0x30) < 10)
+
+/* _speedups_numbers.pxi's _plain_decimal_text: where the canonical text of a plain decimal
+ * literal with at most 15 significant digits ends, or 0 when the literal is not of that kind. */
+static inline size_t nuif_s2_plain_decimal(const uint8_t *p, size_t int_s, size_t int_e,
+                                           size_t mant_e) {
+    size_t fe = mant_e, z;
+    while (p[fe - 1] == 0x30) fe--; /* stops at the point */
+    if (p[int_s] != 0x30) {
+        if (fe == int_e + 1) {
+            if (int_e - int_s <= 15) return int_e;
+        } else if ((int_e - int_s) + (fe - int_e - 1) <= 15) {
+            return fe;
+        }
+    } else if (fe > int_e + 1) {
+        z = int_e + 1;
+        while (p[z] == 0x30) z++; /* stops at a nonzero digit before fe */
+        if (z - (int_e + 1) <= 5 && fe - z <= 15) return fe;
+    }
+    return 0;
+}
+
+/* The number literal at i, as _speedups_numbers.pxi's _scan_number puts it on the tape.  Returns
+ * the index after it, or 0 (refuse: a bad literal, an overflow, an integer beyond 2^53 - 1, or a
+ * conversion that needs CPython's dtoa). */
+static size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
+    const uint8_t *p = s->p;
+    size_t start = i, L, nd, int_s, int_e, mant_e, z;
+    int neg = 0, integer = 1, has_exp = 0;
+    nuif_numinfo r;
+    double x;
+    nuif_tok *t = &s->tape[s->ntok];
+    if (p[i] == 0x2D) {
+        neg = 1;
+        i++;
+    }
+    int_s = i;
+    if (!NUIF_S2_DIGIT(p[i])) return 0;
+    if (p[i] == 0x30) {
+        i++;
+    } else {
+        while (NUIF_S2_DIGIT(p[i])) i++;
+    }
+    int_e = i;
+    if (p[i] == 0x2E) {
+        integer = 0;
+        i++;
+        if (!NUIF_S2_DIGIT(p[i])) return 0;
+        while (NUIF_S2_DIGIT(p[i])) i++;
+    }
+    mant_e = i;
+    if (p[i] == 0x65 || p[i] == 0x45) {
+        integer = 0;
+        has_exp = 1;
+        i++;
+        if (p[i] == 0x2B || p[i] == 0x2D) i++;
+        if (!NUIF_S2_DIGIT(p[i])) return 0;
+        while (NUIF_S2_DIGIT(p[i])) i++;
+    }
+    L = i - start;
+    t->at = (uint32_t)start;
+    t->quote = 0;
+    if (integer) {
+        nd = L - (size_t)neg;
+        if (nd > 16 || (nd == 16 && memcmp(p + start + neg, "9007199254740991", 16) > 0)) {
+            return 0; /* beyond ±(2^53 - 1): the one-pass parser's rule (NUIF-0.1 §1) */
+        }
+        t->kind = NUIF_T_INT;
+        t->flags = (neg && nd == 1 && p[start + 1] == 0x30) ? NUIF_F_NEGZERO : 0;
+        t->len = (uint32_t)L;
+        s->ntok++;
+        return i;
+    }
+    t->kind = NUIF_T_FLT;
+    if (!has_exp) {
+        z = nuif_s2_plain_decimal(p, int_s, int_e, mant_e);
+        if (z) {
+            t->flags = NUIF_F_LIT;
+            t->len = (uint32_t)(z - start);
+            s->ntok++;
+            return i;
+        }
+    }
+    t->len = (uint32_t)L;
+    if (p[int_s] != 0x30 && p[mant_e - 1] != 0x30 &&
+        (int_e - int_s) + (mant_e > int_e ? mant_e - int_e - 1 : 0) > 15) {
+        r.k = 16; /* more than 15 significant digits: the double itself */
+    } else {
+        nuif_analyze(p + start, (ptrdiff_t)L, &r);
+        if (r.k == 0 || nuif_fast_digits(&r)) {
+            t->flags = 0;
+            s->ntok++;
+            return i;
+        }
+    }
+    if (s->doubles_len >= s->doubles_cap &&
+        nuif_s2_grow((void **)&s->doubles, &s->doubles_cap, s->doubles_len + 1, sizeof(double))) {
+        *nomem = 1;
+        return 0;
+    }
+    if (!nuif_small_decimal(&r, &x)) {
+        if (!s->charconv || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
+    }
+    if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
+    if (x == 0.0) x = 0.0;
+    t->flags = NUIF_F_DBL;
+    t->dbl = (uint32_t)s->doubles_len;
+    s->doubles[s->doubles_len++] = x;
+    s->ntok++;
+    return i;
+}
+
+/* 1 when c may follow a number or a literal: whitespace, an operator, or the NUL at p[n] */
+static inline int nuif_s2_scalar_end(uint8_t c) {
+    return c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x2C || c == 0x5D ||
+           c == 0x7D || c == 0x3A || c == 0x5B || c == 0x7B || c == 0x00;
+}
+
+/* Close the object of frame f: its member count and sorted names (duplicates refuse). */
+static int nuif_s2_close_obj(nuif_s2 *s, const nuif_s2_frame *f, size_t *names_top, int *nomem) {
+    size_t count = *names_top - f->names_base, m;
+    nuif_tok *t = &s->tape[f->tok];
+    nuif_key_entry *e;
+    t->end = (uint32_t)s->ntok;
+    t->members = (uint32_t)count;
+    t->order_at = (uint32_t)s->order_len;
+    if (NUIF_S2_ROOM(s, order, order_cap, s->order_len + count, uint32_t)) {
+        *nomem = 1;
+        return -1;
+    }
+    if (count == 1) {
+        s->order[s->order_len] = s->names[f->names_base];
+    } else if (count > 1) {
+        if (NUIF_S2_ROOM(s, sort_buf, sort_cap, 2 * count, nuif_key_entry)) {
+            *nomem = 1;
+            return -1;
+        }
+        e = s->sort_buf;
+        for (m = 0; m < count; m++) {
+            const nuif_tok *k = &s->tape[s->names[f->names_base + m]];
+            e[m].ptr = (k->flags & NUIF_F_ESC ? s->arena : s->p) + k->at;
+            e[m].len = k->len;
+            e[m].tok = s->names[f->names_base + m];
+        }
+        nuif_sort_keys(e, e + count, (ptrdiff_t)count);
+        for (m = 0; m < count; m++) {
+            if (m > 0 && e[m].len == e[m - 1].len && memcmp(e[m].ptr, e[m - 1].ptr, e[m].len) == 0) {
+                return -1; /* a duplicate name: NUIF_DUPLICATE_KEY */
+            }
+            s->order[s->order_len + m] = e[m].tok;
+        }
+    }
+    s->order_len += count;
+    *names_top = f->names_base;
+    return 0;
+}
+
+/* The next index entry, indexing more input when the chunk is used up; n at the end of the
+ * input (p[n] is the NUL, which no rule accepts) or when memory ran out (*nomem set). */
+static size_t nuif_s2_next_slow(nuif_s2 *s, size_t names_top, int *nomem) {
+    while (nuif_s2_refill(s, names_top, nomem)) {
+        if (s->idx_count) return s->idx[s->idx_k++];
+    }
+    return s->n;
+}
+
+static inline size_t nuif_s2_next(nuif_s2 *s, size_t names_top, int *nomem) {
+    if (s->idx_k < s->idx_count) return s->idx[s->idx_k++];
+    return nuif_s2_next_slow(s, names_top, nomem);
+}
+
+/* Parse p[0:n) (valid UTF-8: the caller checked) into the tape.  NUIF_S2_OK, NUIF_S2_REFUSE
+ * (re-read it with the one-pass parser) or NUIF_S2_NOMEM. */
+static int nuif_s2_parse(nuif_s2 *s) {
+    const uint8_t *p = s->p;
+    size_t n = s->n, pos, depth = 0, names_top = 0, e;
+    int nomem = 0, bad;
+    uint8_t c;
+    nuif_s2_frame *f;
+    nuif_tok *t;
+    nuif_s1_start(&s->s1);
+    s->idx_k = s->idx_count = 0;
+    s->next_block = 0;
+    s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
+    s->deepest = 0;
+#define NUIF_S2_NEXT() nuif_s2_next(s, names_top, &nomem)
+    pos = NUIF_S2_NEXT();
+    for (;;) {
+    value: /* a value starts at pos */
+        c = p[pos];
+        if (c == 0x22) {
+            if (!nuif_s2_string(s, pos, 0, &nomem)) goto refuse;
+        } else if (c == 0x7B || c == 0x5B) {
+            if (depth + 1 > s->max_depth) goto refuse;
+            if (NUIF_S2_ROOM(s, frames, frames_cap, depth + 1, nuif_s2_frame)) goto no_memory;
+            f = &s->frames[depth++];
+            if (depth > s->deepest) s->deepest = depth;
+            f->tok = (uint32_t)s->ntok;
+            f->names_base = (uint32_t)names_top;
+            f->is_obj = c == 0x7B;
+            t = &s->tape[s->ntok++];
+            t->kind = c == 0x7B ? NUIF_T_OBJ : NUIF_T_ARR;
+            t->flags = 0;
+            t->end = t->members = t->order_at = 0;
+            pos = NUIF_S2_NEXT();
+            if (c == 0x5B) {
+                if (p[pos] != 0x5D) goto value;
+                s->tape[f->tok].end = (uint32_t)s->ntok;
+                depth--;
+            } else {
+                if (p[pos] == 0x22) goto key;
+                if (p[pos] != 0x7D || nuif_s2_close_obj(s, f, &names_top, &nomem)) goto refuse;
+                depth--;
+            }
+        } else if (c == 0x2D || NUIF_S2_DIGIT(c)) {
+            e = nuif_s2_number(s, pos, &nomem);
+            if (!e || !nuif_s2_scalar_end(p[e]) || (p[e] == 0 && e != n)) goto refuse;
+        } else if (c == 0x74 || c == 0x66 || c == 0x6E) {
+            if (c == 0x74) {
+                bad = !(p[pos + 1] == 0x72 && p[pos + 2] == 0x75 && p[pos + 3] == 0x65);
+                e = pos + 4;
+            } else if (c == 0x66) {
+                bad = !(p[pos + 1] == 0x61 && p[pos + 2] == 0x6C && p[pos + 3] == 0x73 &&
+                        p[pos + 4] == 0x65);
+                e = pos + 5;
+            } else {
+                bad = !(p[pos + 1] == 0x75 && p[pos + 2] == 0x6C && p[pos + 3] == 0x6C);
+                e = pos + 4;
+            }
+            /* (the && chains stop at the first mismatch, at the latest at the NUL p[n]) */
+            if (bad || !nuif_s2_scalar_end(p[e]) || (p[e] == 0 && e != n)) goto refuse;
+            t = &s->tape[s->ntok++];
+            t->kind = c == 0x74 ? NUIF_T_TRUE : c == 0x66 ? NUIF_T_FALSE : NUIF_T_NULL;
+            t->flags = 0;
+            t->at = t->len = t->quote = 0;
+        } else {
+            goto refuse;
+        }
+        for (;;) { /* after a value */
+            pos = NUIF_S2_NEXT();
+            if (depth == 0) goto finish;
+            f = &s->frames[depth - 1];
+            c = p[pos];
+            if (c == 0x2C) {
+                pos = NUIF_S2_NEXT();
+                if (!f->is_obj) goto value;
+                if (p[pos] != 0x22) goto refuse;
+                goto key;
+            }
+            if (c == 0x5D && !f->is_obj) {
+                s->tape[f->tok].end = (uint32_t)s->ntok;
+                depth--;
+            } else if (c == 0x7D && f->is_obj) {
+                if (nuif_s2_close_obj(s, f, &names_top, &nomem)) goto refuse;
+                depth--;
+            } else {
+                goto refuse;
+            }
+        }
+    key: /* a member name starts at pos (a quote) */
+        if (!nuif_s2_string(s, pos, 1, &nomem)) goto refuse;
+        s->names[names_top++] = (uint32_t)(s->ntok - 1);
+        pos = NUIF_S2_NEXT();
+        if (p[pos] != 0x3A) goto refuse;
+        pos = NUIF_S2_NEXT();
+    }
+finish:
+    /* the root value must be all there is; stage 1 must have accepted the whole input */
+    if (nomem) goto no_memory;
+    if (pos != n || s->next_block < n || s->idx_k < s->idx_count || !nuif_s1_ok(&s->s1)) {
+        goto refuse;
+    }
+    return NUIF_S2_OK;
+refuse:
+    if (nomem) goto no_memory;
+    return NUIF_S2_REFUSE;
+no_memory:
+    return NUIF_S2_NOMEM;
+#undef NUIF_S2_NEXT
+}
+
+#endif
