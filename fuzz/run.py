@@ -45,6 +45,7 @@ TARGETS = {
     "diff": 8192,
     "package": 16384,
     "cost": 8192,
+    "indexed": 8192,
 }
 #: per-input time limit (a hang is a finding) and memory limit
 INPUT_TIMEOUT = 30

@@ -1,0 +1,82 @@
+"""Fuzz target 7: the structural-index parser against the one-pass parser (issue 21).
+
+Input: JSON text bytes.  The first byte picks the index chunk (64 bytes, so that short inputs
+cross chunk boundaries, or the default) and is not part of the text.
+
+Properties, for every stage-1 route this CPU runs (``csrc/nuif_stage1.h``: AVX2, SSSE3, the
+portable one):
+
+* where the indexed parser (``csrc/nuif_stage2.h``) accepts the text, its token tape, arena,
+  member-name order, doubles and depth are the one-pass parser's (``_tape``);
+* it accepts no text the one-pass parser refuses, and refuses a valid one only when the text
+  holds an integer literal beyond 2^53 - 1 or a number with a three-digit exponent (what it
+  leaves to the one-pass parser on purpose);
+* ``canonical_json`` gives the same bytes, or the same error (code, message, pointer, line,
+  column), with the indexed parser on and off.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import _common as c
+import atheris
+
+compiled = c._speedups
+DEPTH = 128
+ROUTES = []
+for _name in ("avx2", "ssse3", "neon", "portable"):
+    try:
+        _old = compiled._set_stage1_route(_name)
+    except ValueError:
+        continue
+    compiled._set_stage1_route(_old)
+    ROUTES.append(_name)
+
+_BIG_INT = re.compile(rb"(?<![\d.eE+-])-?\d{16,}(?![\d.eE])")
+_BIG_EXP = re.compile(rb"[eE][-+]?0*\d{3,}")
+
+
+def tape(data: bytes, indexed: bool, depth: int) -> object:
+    try:
+        return compiled._tape(data, depth, indexed)
+    except c.NuifError as err:
+        c.check_error(err)
+        return None
+
+
+def TestOneInput(raw: bytes) -> None:
+    if not raw:
+        return
+    chunk = 64 if raw[0] & 1 else 0
+    depth = DEPTH if raw[0] & 2 else 4
+    data = raw[1:]
+    want = tape(data, False, depth)
+    old_chunk = compiled._set_index_chunk(chunk)
+    old_route = compiled._set_stage1_route(ROUTES[0])
+    try:
+        for route in ROUTES:
+            compiled._set_stage1_route(route)
+            got = tape(data, True, depth)
+            if want is None and got is not None:
+                c.fail(f"{route}: the indexed parser accepts what the one-pass parser refuses", data)
+            if want is not None and got is None and not (_BIG_INT.search(data) or _BIG_EXP.search(data)):
+                c.fail(f"{route}: the indexed parser refuses a valid text", data)
+            if got is not None and got != want:
+                c.fail(f"{route}: another tape", got, want, data)
+        with_index = c.outcome(compiled.canonical_json, data, depth)
+        compiled._set_indexed(False)
+        try:
+            without = c.outcome(compiled.canonical_json, data, depth)
+        finally:
+            compiled._set_indexed(True)
+        if with_index != without:
+            c.fail("canonical_json differs with the indexed parser on and off", with_index, without, data)
+    finally:
+        compiled._set_index_chunk(old_chunk)
+        compiled._set_stage1_route(old_route)
+
+
+if __name__ == "__main__":
+    c.main(TestOneInput)

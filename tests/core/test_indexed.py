@@ -1,0 +1,258 @@
+"""The structural-index parser builds the one-pass parser's tape, and errors do not change.
+
+The compiled codec builds its token tape with the structural-index parser (``csrc/nuif_stage1.h``
+indexes the input 64 bytes per step, ``csrc/nuif_stage2.h`` walks the index) and re-reads every
+input it refuses with the one-pass parser, which raises the error.  So two things must hold, for
+every stage-1 route this CPU runs and for index chunks small enough that short inputs cross them:
+
+* where the indexed parser accepts an input, its tape is the one-pass parser's, token for token,
+  with the same arena, member-name order, doubles and depth (``_tape``);
+* it accepts every valid input but the few it leaves to the one-pass parser on purpose (integers
+  beyond 2^53 - 1, numbers that underflow to zero), refuses every invalid one, and the codec's
+  results and errors (code, message, pointer, line, column) are those of the one-pass parser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmarks import corpus
+from nuif_core import _codec
+from nuif_core._errors import NuifError
+from tests.nuif_strategies import values
+
+compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+ALL_ROUTES = ("avx2", "ssse3", "neon", "portable")
+
+
+def _runs(name: str) -> bool:
+    try:
+        old = compiled._set_stage1_route(name)
+    except ValueError:
+        return False
+    compiled._set_stage1_route(old)
+    return True
+
+
+ROUTES = [r for r in ALL_ROUTES if _runs(r)]
+# 64: every block is a chunk; 16384: the default
+CHUNKS = [64, 16384]
+
+
+@contextmanager
+def indexing(route: str, chunk: int = 0) -> Iterator[None]:
+    old_route = compiled._set_stage1_route(route)
+    old_chunk = compiled._set_index_chunk(chunk)
+    try:
+        yield
+    finally:
+        compiled._set_stage1_route(old_route)
+        compiled._set_index_chunk(old_chunk)
+
+
+@contextmanager
+def one_pass() -> Iterator[None]:
+    old = compiled._set_indexed(False)
+    try:
+        yield
+    finally:
+        compiled._set_indexed(old)
+
+
+def outcome(data: bytes, depth: int = 128) -> tuple:
+    """What the codec answers: the canonical bytes, or every field of the error."""
+    try:
+        return ("ok", compiled.canonical_json(data, depth))
+    except NuifError as e:
+        return ("error", e.code, str(e), e.pointer, e.line, e.column)
+
+
+def one_pass_tape(data: bytes, depth: int = 128) -> tuple | None:
+    try:
+        return compiled._tape(data, depth, False)
+    except NuifError:
+        return None
+
+
+def left_to_one_pass(text: bytes) -> bool:
+    """Valid inputs the indexed parser refuses on purpose: an integer literal beyond 2^53 - 1
+    (which NUIF-0.1 accepts only when it is a double's RFC 8785 text), or a number whose double
+    conversion underflows or overflows <charconv>'s range (exponents of three digits)."""
+    return bool(re.search(rb"(?<![\d.eE+-])-?\d{16,}(?![\d.eE])", text)
+                or re.search(rb"[eE][-+]?0*\d{3,}", text))
+
+
+def check(data: bytes, route: str, chunk: int = 0, depth: int = 128) -> tuple | None:
+    """Hold the indexed parser to the one-pass parser on ``data``; returns the indexed tape."""
+    want = one_pass_tape(data, depth)
+    with indexing(route, chunk):
+        got = compiled._tape(data, depth, True)
+        if want is None:
+            assert got is None, f"{route}: accepted what the one-pass parser refuses: {data[:80]!r}"
+        elif got is None:
+            assert left_to_one_pass(data), f"{route}: refused a valid input: {data[:80]!r}"
+        else:
+            assert got == want, f"{route}: another tape for {data[:80]!r}"
+        with_index = outcome(data, depth)
+    with one_pass():
+        assert with_index == outcome(data, depth)
+    return got
+
+
+# -- the route -----------------------------------------------------------------------------------
+
+
+def test_the_backend_names_a_route_this_cpu_runs() -> None:
+    assert compiled.index_backend() in ROUTES
+    assert ROUTES[-1] == "portable"
+    with one_pass():
+        assert compiled.index_backend() == "off"
+
+
+def test_switches_refuse_what_they_cannot_do() -> None:
+    with pytest.raises(ValueError):
+        compiled._set_stage1_route("sse9")
+    for route in set(ALL_ROUTES) - set(ROUTES):
+        with pytest.raises(ValueError, match="cannot index"):
+            compiled._set_stage1_route(route)
+    for bad in (63, 100, 32768, -64):
+        with pytest.raises(ValueError, match="multiple of 64"):
+            compiled._set_index_chunk(bad)
+
+
+# -- valid documents: the same tape ----------------------------------------------------------------
+
+
+@cache
+def corpus_docs() -> list[bytes]:
+    docs = [corpus.load(shape, size) for shape in ("ui", "strings", "numbers")
+            for size in ("1KiB", "64KiB")]
+    # compact text too: no whitespace between the structural characters
+    docs += [json.dumps(json.loads(d), ensure_ascii=False, separators=(",", ":")).encode()
+             for d in docs[:3]]
+    return docs
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("route", ROUTES)
+def test_corpus_documents_get_the_same_tape(route: str, chunk: int) -> None:
+    for doc in corpus_docs():
+        assert check(doc, route, chunk) is not None  # the fast path took it
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_every_conformance_case_agrees(route: str) -> None:
+    """JSONTestSuite (y_, n_, i_), the RFC 8785 and cyberphone examples: the same tape or the
+    same refusal, and the same codec result or error."""
+    files = sorted((DATA / "JSONTestSuite" / "test_parsing").iterdir())
+    files += sorted((DATA / "rfc8785-examples").glob("*.json"))
+    files += sorted((DATA / "jcs-cyberphone" / "testdata" / "input").glob("*.json"))
+    assert len(files) > 300
+    accepted = 0
+    for f in files:
+        for chunk in (64, 0):
+            accepted += check(f.read_bytes(), route, chunk) is not None
+    assert accepted > 150  # the y_ and accepted i_ cases, twice
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_ten_thousand_es6_numbers(route: str) -> None:
+    """Every number of the ES6 test file (doubles of every magnitude): one array, the same tape
+    (the same F_LIT / F_DBL choices and doubles)."""
+    lines = (DATA / "jcs-es6-numbers" / "es6testfile-first10000.txt").read_text().splitlines()
+    texts = [line.split(",")[1] for line in lines if line]
+    literals = [t for t in texts if not re.fullmatch(r"-?\d{16,}", t)]
+    assert len(literals) > 9000
+    check(("[" + ",".join(literals) + "]").encode(), route)
+    check(("[" + ",\n ".join(literals) + "]").encode(), route, 64)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=values, pretty=st.booleans(), route=st.sampled_from(ROUTES),
+       chunk=st.sampled_from([64, 128, 0]))
+def test_generated_values(value: object, pretty: bool, route: str, chunk: int) -> None:
+    text = json.dumps(value, ensure_ascii=pretty, indent=1 if pretty else None)
+    check(text.encode(), route, chunk)
+
+
+# -- strings across blocks and chunks ----------------------------------------------------------------
+
+
+STRING_BODIES = [
+    "plain ascii",
+    "tab\\there \\\\ \\\" quote \\/ slash",
+    "\\u00e9\\u4e16\\u754c \\ud83d\\ude00 \\u001f \\u0022 \\u005c",
+    "é世界🙂 mixed \\n with escapes",
+    "\u0fff\uffbf\ufdcf\ufdf0\U0001fffd",  # near-misses of noncharacters: all valid
+    "\\\\\\\\\\\\\\\\",  # a run of eight backslashes (four escaped ones)
+]
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_strings_at_every_offset_across_block_and_chunk_boundaries(route: str) -> None:
+    for body in STRING_BODIES:
+        for pad in range(40, 140):
+            for key in (False, True):
+                text = ('{"' + body + '":1}') if key else ('["' + body + '"]')
+                data = (" " * pad + text).encode()
+                assert check(data, route, 64) is not None, data
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_long_strings_span_chunks(route: str) -> None:
+    long_plain = "x" * 40_000
+    long_esc = ("abc\\n\\u00e9" * 5000)
+    doc = f'{{"a":"{long_plain}","b":["{long_esc}",1.5,"{long_plain}é"],"c":{{}}}}'.encode()
+    for chunk in (64, 1024, 0):
+        assert check(doc, route, chunk) is not None
+
+
+# -- errors -------------------------------------------------------------------------------------------
+
+
+BAD = [
+    b"", b" ", b"\xef\xbb\xbf{}", b"[1 2]", b"[1,]", b'{"a" 1}', b'{"a":1,}', b'{"a":1 "b":2}',
+    b"[tru]", b"[truex]", b'[true"x"]', b"[1.]", b"[.5]", b"[01]", b"[-]", b"[1e]", b"[1e+]",
+    b"[1.5.3]", b"[1x]", b"[nul]", b"[falsey]", b"{}}", b"[]]", b"[[]", b"{", b'{"a"', b'{"a":',
+    b'["a\\x"]', b'["\\u12"]', b'["\\uZZZZ"]', b'["\\ud800"]', b'["\\udc00"]', b'["\\ud800\\u0041"]',
+    b'["\\ufdd0"]', b'["\\uffff"]', b'["\\ud83f\\udfff"]', '["\ufdd0"]'.encode(),
+    '["\uffff"]'.encode(), '["x\U0010ffff"]'.encode(), '{"\ufffe":1}'.encode(),
+    b'["a\x01b"]', b'["a\nb"]', b'"unterminated', b'{"a":1,"a":2}', b'{"b":{"a":[],"a":{}}}',
+    b"[1e400]", b"[-1e400]", b"[123456789012345678]", b"[\x00]", b"[1]\x00", b"{} x", b"1 2",
+    b"[1]\xff", b'["\xc3"]', b"[\"\\", b"[\"\\u", b"[9007199254740993]",
+]
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_invalid_inputs_raise_what_the_one_pass_parser_raises(route: str) -> None:
+    for data in BAD:
+        for pad in (0, 61, 62, 63):
+            check(b" " * pad + data, route, 64)
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_depth_limit(route: str) -> None:
+    for depth in range(0, 8):
+        for limit in (-1, 0, 1, 3, 5, 128):
+            check(b"[" * depth + b"1" + b"]" * depth, route, 64, limit)
+            check(b'{"a":' * depth + b"1" + b"}" * depth, route, 64, limit)
+
+
+@settings(max_examples=200, deadline=None)
+@given(cut=st.integers(0, 2000), byte=st.integers(0, 255), route=st.sampled_from(ROUTES))
+def test_mutated_documents(cut: int, byte: int, route: str) -> None:
+    doc = corpus_docs()[1]  # strings, 1 KiB
+    at = cut % len(doc)
+    check(doc[:at] + bytes([byte]) + doc[at + 1:], route, 64)
+    check(doc[:at], route, 64)
