@@ -194,13 +194,16 @@ def primary_impl(rows: Iterable[Row]) -> str:
 
 
 def impl_order(rows: Iterable[Row]) -> list[str]:
+    """Column order: NUIF's implementations, the peers, then baselines (``sha256``), each in the
+    order they first appear."""
     ours: list[str] = []
     peers: list[str] = []
+    baselines: list[str] = []
     for r in rows:
-        bucket = ours if r.role == "ours" else peers
-        if r.impl not in ours and r.impl not in peers:
+        bucket = ours if r.role == "ours" else baselines if r.role == "baseline" else peers
+        if r.impl not in ours and r.impl not in peers and r.impl not in baselines:
             bucket.append(r.impl)
-    return ours + peers
+    return ours + peers + baselines
 
 
 def find_runs(storage: Path) -> list[Path]:
