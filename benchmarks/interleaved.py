@@ -1,6 +1,6 @@
 """The time targets of issues 6 and 21, measured interleaved in one process.
 
-    uv run python -m benchmarks.interleaved                  # every time target (~2 min)
+    uv run python -m benchmarks.interleaved                  # every time target (~2.5 min)
     uv run python -m benchmarks.interleaved --sizes 1KiB,1MiB --rounds 21
     uv run python -m benchmarks.interleaved --json targets.json
 
