@@ -50,6 +50,7 @@ IMPL_COLORS = {
     "orjson": "#c23b22",
     "jsonpatch": "#8e44ad",
     "orjson+walk": "#c23b22",
+    "sha256": "#3d4a5c",
 }
 PALETTE = ["#2e8b57", "#b8860b", "#6b5b95", "#ff6f61", "#4682b4", "#a0522d"]
 
@@ -193,13 +194,16 @@ def primary_impl(rows: Iterable[Row]) -> str:
 
 
 def impl_order(rows: Iterable[Row]) -> list[str]:
+    """Column order: NUIF's implementations, the peers, then baselines (``sha256``), each in the
+    order they first appear."""
     ours: list[str] = []
     peers: list[str] = []
+    baselines: list[str] = []
     for r in rows:
-        bucket = ours if r.role == "ours" else peers
-        if r.impl not in ours and r.impl not in peers:
+        bucket = ours if r.role == "ours" else baselines if r.role == "baseline" else peers
+        if r.impl not in ours and r.impl not in peers and r.impl not in baselines:
             bucket.append(r.impl)
-    return ours + peers
+    return ours + peers + baselines
 
 
 def find_runs(storage: Path) -> list[Path]:
@@ -213,7 +217,16 @@ def load_runs(paths: Sequence[Path]) -> list[Run]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Targets of issue 6 (evaluated on the latest run)
+# Targets of issues 6 and 21 (evaluated on the latest run)
+
+#: issue 21: canonical bytes + SHA-256 (``nuif``) within this many times the time of
+#: ``hashlib.sha256`` over the same input bytes (the ``sha256`` baseline of the canonicalize group)
+SHA256_LIMITS = (("64KiB", 2.0), ("1MiB", 2.0), ("16MiB", 2.5))
+
+
+def sha256_label(shape: str, size: str, limit: float) -> str:
+    """Issue 21's wording of one target (``benchmarks.interleaved`` uses it too)."""
+    return f"canonicalize {shape} {size}: time ÷ hashlib.sha256 time ≤ {limit:g}×"
 
 
 @dataclass
@@ -226,6 +239,7 @@ class Target:
     #: or "interleaved" (the median of interleaved pairs, ``benchmarks/interleaved.py``)
     how: str = "medians"
     spread: tuple[float, float] | None = None  # the interleaved pairs' lowest and highest
+    issue: int = 6  # the issue that set the target
 
     @property
     def met(self) -> bool | None:
@@ -242,6 +256,11 @@ def targets(run: Run) -> list[Target]:
     def ratio(op: str, shape: str, size: str, peer: str) -> float | None:
         r = idx.get((op, shape, size, "nuif"))
         return r.ratios.get(peer) if r else None
+
+    def time_ratio(a: tuple[str, str, str, str], b: tuple[str, str, str, str]) -> float | None:
+        """a's median ÷ b's median (lower is better for a)."""
+        ra, rb = idx.get(a), idx.get(b)
+        return ra.median / rb.median if ra and rb and ra.median and rb.median else None
 
     out: list[Target] = []
     for size, need in (("1MiB", 1.5), ("16MiB", 3.0)):
@@ -270,16 +289,27 @@ def targets(run: Run) -> list[Target]:
             )
         )
     for shape in SHAPE_ORDER:
-        for size in SIZE_ORDER:
-            v, c = (
-                idx.get(("validate", shape, size, "nuif")),
-                idx.get(("canonicalize", shape, size, "nuif")),
+        for size, limit in SHA256_LIMITS:
+            out.append(
+                Target(
+                    sha256_label(shape, size, limit),
+                    time_ratio(
+                        ("canonicalize", shape, size, "nuif"),
+                        ("canonicalize", shape, size, "sha256"),
+                    ),
+                    limit,
+                    higher_is_better=False,
+                    issue=21,
+                )
             )
-            m = v.median / c.median if v and c and v.median and c.median else None
+    for shape in SHAPE_ORDER:
+        for size in SIZE_ORDER:
             out.append(
                 Target(
                     f"validate {shape} {size}: time ÷ canonicalize time ≤ 1.2",
-                    m,
+                    time_ratio(
+                        ("validate", shape, size, "nuif"), ("canonicalize", shape, size, "nuif")
+                    ),
                     1.2,
                     higher_is_better=False,
                 )
@@ -424,11 +454,12 @@ def text_table(runs: Sequence[Run]) -> str:
             body.append(cells)
         out += ["", "history: MB/s per saved run (oldest first)", _table(header, body)]
     ts = targets(run)
-    if ts:
-        out += ["", "targets (issue 6)"]
+    for issue in sorted({t.issue for t in ts}):
+        out += ["", f"targets (issue {issue})"]
         for t in ts:
-            mark = "met" if t.met else "NOT met"
-            out.append(f"  [{mark:7}] {t.label}: measured {t.measured:.2f}, {_how(t)}")
+            if t.issue == issue:
+                mark = "met" if t.met else "NOT met"
+                out.append(f"  [{mark:7}] {t.label}: measured {t.measured:.2f}, {_how(t)}")
     return "\n".join(out)
 
 
@@ -621,22 +652,31 @@ def render_html(runs: Sequence[Run], *, title: str = "NUIF benchmarks") -> str:
             "Ratio = the peer's median ÷ the NUIF implementation's median (<code>nuif</code>, or "
             "the surface's own, e.g. <code>nuif-mcp</code>) within the same operation, shape and "
             "size: how many times faster NUIF is (&gt; 1 is better). Start-up times: median ms. "
-            "Memory: extra peak RSS ÷ input bytes, measured in a fresh process.</p>"
+            "Memory: extra peak RSS ÷ input bytes, measured in a fresh process. A baseline "
+            "(<code>sha256</code> in canonicalize: <code>hashlib.sha256</code> over the input "
+            "bytes) is not a peer: it has MB/s and no ratio column; targets use it.</p>"
         ),
     ]
 
     ts = targets(run)
     if ts:
         p.append(
-            '<h2 id="targets">Targets</h2><table class="targets"><tr><th>target</th>'
-            "<th>measured</th><th>how</th><th>status</th></tr>"
+            '<h2 id="targets">Targets</h2><p class="muted">"nuif vs X" = X\'s time ÷ '
+            "nuif's, at least the figure named. At most the figure named: \"time ÷ canonicalize "
+            "time\" = validate's time ÷ canonicalize's; \"time ÷ hashlib.sha256 time\" (issue 21) "
+            "= <code>nuif_core.canonicalize</code>'s time ÷ the time of "
+            "<code>hashlib.sha256</code> over the same input bytes (the <code>sha256</code> "
+            "baseline).</p>"
+            '<table class="targets"><tr><th>target</th>'
+            "<th>measured</th><th>how</th><th>status</th><th>issue</th></tr>"
         )
         for t in ts:
             cls = "met" if t.met else "notmet"
             p.append(
-                f"<tr{_attrs(target=t.label)}><td>{e(t.label)}</td>"
+                f"<tr{_attrs(target=t.label, issue=t.issue)}><td>{e(t.label)}</td>"
                 f'<td class="ratio">{t.measured:.2f}</td><td class="how">{e(_how(t))}</td>'
-                f'<td class="{cls}">{"met" if t.met else "not met"}</td></tr>'
+                f'<td class="{cls}">{"met" if t.met else "not met"}</td>'
+                f'<td class="issue">{t.issue}</td></tr>'
             )
         p.append("</table>")
 

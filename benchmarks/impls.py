@@ -1,7 +1,9 @@
 """What each benchmark runs: NUIF's functions and the peers', all taking the input *bytes*.
 
 Every callable takes UTF-8 input bytes (what a service reads off a socket or a file) and returns
-what the operation produces.  Roles: ``ours`` (nuif_core) and ``peer``.
+what the operation produces.  Roles: ``ours`` (nuif_core), ``peer`` (what users would pick
+instead) and ``baseline`` (not an alternative: a floor the targets are measured against; the
+dashboard shows its MB/s but no "nuif vs" ratio column).
 
 Canonicalize (text → canonical bytes + hash):
 
@@ -15,7 +17,10 @@ Canonicalize (text → canonical bytes + hash):
 * ``rfc8785``     ``rfc8785.dumps(json.loads(t))`` (JCS, no hash);
 * ``json``        ``json.dumps(json.loads(t), sort_keys=True, separators=(",", ":"),
                   ensure_ascii=False)`` (not JCS: Python float repr, code-point key order; no hash);
-* ``orjson``      ``orjson.dumps(orjson.loads(t), option=orjson.OPT_SORT_KEYS)`` (not JCS; no hash).
+* ``orjson``      ``orjson.dumps(orjson.loads(t), option=orjson.OPT_SORT_KEYS)`` (not JCS; no hash);
+* ``sha256``      baseline: ``hashlib.sha256(t).digest()`` over the input itself, no parsing — the
+                  floor of issue 21's targets (canonicalize's time ÷ this time ≤ 2× at 64 KiB and
+                  1 MiB, ≤ 2.5× at 16 MiB).
 
 Validate and inspect have one peer each, what a user would write without NUIF: ``orjson`` parse
 + a Python walk checking the §3 rules (validate) or counting nodes/depth/kinds (inspect) + a hash
@@ -51,7 +56,7 @@ def sha(b: bytes) -> str:
 @dataclass(frozen=True)
 class Impl:
     name: str
-    role: str  # "ours" | "peer"
+    role: str  # "ours" | "peer" | "baseline"
     fn: Callable[..., Any] | None
     missing: str | None = None  # why fn is None (a contract function not written yet)
 
@@ -93,6 +98,12 @@ def peer_orjson(data: bytes) -> bytes:
     return orjson.dumps(orjson.loads(data), option=orjson.OPT_SORT_KEYS)
 
 
+def baseline_sha256(data: bytes) -> bytes:
+    """SHA-256 of the input bytes as they are (hashlib, OpenSSL): the work canonicalize cannot
+    avoid, over the same number of bytes, without reading the JSON."""
+    return hashlib.sha256(data).digest()
+
+
 CANONICALIZE = [
     Impl("nuif", "ours", nuif_canonicalize),
     Impl("nuif-codec", "ours", nuif_codec),
@@ -100,6 +111,7 @@ CANONICALIZE = [
     Impl("rfc8785", "peer", peer_rfc8785),
     Impl("json", "peer", peer_json),
     Impl("orjson", "peer", peer_orjson),
+    Impl("sha256", "baseline", baseline_sha256),
 ]
 
 # -- validate / inspect ------------------------------------------------------------------------

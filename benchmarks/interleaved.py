@@ -1,6 +1,6 @@
-"""Issue 6's time targets, measured interleaved in one process.
+"""The time targets of issues 6 and 21, measured interleaved in one process.
 
-    uv run python -m benchmarks.interleaved                  # every time target (~2 min)
+    uv run python -m benchmarks.interleaved                  # every time target (~2.5 min)
     uv run python -m benchmarks.interleaved --sizes 1KiB,1MiB --rounds 21
     uv run python -m benchmarks.interleaved --json targets.json
 
@@ -13,9 +13,10 @@ machine, and the figure is the *median of the per-pair ratios* with its range.  
 targets from there; this command runs the same measurement alone.  Same callables
 (``benchmarks.impls``), same documents.
 
-Ratios read as the dashboard's: "nuif vs X" = X's time ÷ nuif's (> 1: nuif is faster), and for
-validate, validate's time ÷ canonicalize's (≤ 1.2 required).  Memory targets are not timed and
-stay with ``bench_memory.py``.
+Ratios read as the dashboard's: "nuif vs X" = X's time ÷ nuif's (> 1: nuif is faster); for
+validate, validate's time ÷ canonicalize's (≤ 1.2 required); for issue 21, canonicalize's time ÷
+the time of ``hashlib.sha256`` over the same input bytes (≤ 2× at 64 KiB and 1 MiB, ≤ 2.5× at
+16 MiB).  Memory targets are not timed and stay with ``bench_memory.py``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ if __package__ in (None, ""):  # ``python benchmarks/interleaved.py``
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import _docs, impls
+from benchmarks.dashboard import SHA256_LIMITS, sha256_label
 from benchmarks.harness import nuif_codec
 
 Clock = Callable[[], float]
@@ -48,7 +50,9 @@ MAX_ROUNDS = 41
 @dataclass(frozen=True)
 class Pair:
     """One target, measured as ``time(other) / time(ours)``: for a peer, how many times faster
-    nuif is; for validate (``other``) against canonicalize (``ours``), validate's relative time."""
+    nuif is; for validate (``other``) against canonicalize (``ours``), validate's relative time;
+    for canonicalize (``other``) against the ``hashlib.sha256`` baseline (``ours``),
+    canonicalize's time in SHA-256 times.  ``ours`` is always the denominator."""
 
     label: str
     threshold: float
@@ -77,7 +81,7 @@ class Outcome:
 
 
 def pairs(sizes: Sequence[str]) -> list[Pair]:
-    """The time targets of issue 6 (the dashboard's ``targets`` list, minus memory)."""
+    """The time targets of issues 6 and 21 (the dashboard's ``targets`` list, minus memory)."""
     nuif, orjson, rfc = impls.nuif_canonicalize, impls.peer_orjson, impls.peer_rfc8785
     validate = next(i.fn for i in impls.VALIDATE if i.name == "nuif")
     out: list[Pair] = []
@@ -91,6 +95,12 @@ def pairs(sizes: Sequence[str]) -> list[Pair]:
     for size in _docs.SIZES:
         out.append(Pair(f"canonicalize strings {size}: nuif vs orjson round trip ≥ 1.5×", 1.5,
                         True, nuif, orjson, "canonicalize", "strings", size))
+    for shape in _docs.SHAPES:
+        for size, limit in SHA256_LIMITS:  # the dashboard's list and wording
+            # ours = the hash alone, other = canonicalize: other ÷ ours is canonicalize's time in
+            # hash times (issue 21); recorded on the canonicalize entry of nuif
+            out.append(Pair(sha256_label(shape, size, limit), limit, False,
+                            impls.baseline_sha256, nuif, "canonicalize", shape, size))
     for shape in _docs.SHAPES:
         for size in _docs.SIZES:
             # ours = canonicalize, other = validate: other ÷ ours is validate's relative time
@@ -190,7 +200,8 @@ def report(outcomes: Sequence[Outcome]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.interleaved",
-        description="Issue 6's time targets, each measured as interleaved pairs in one process.",
+        description="The time targets of issues 6 and 21, each measured as interleaved pairs in "
+        "one process.",
     )
     parser.add_argument("--sizes", default=",".join(_docs.SIZES),
                         help="comma-separated size labels (default: all)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import os
 import subprocess
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import interleaved
+from benchmarks import dashboard, interleaved
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -89,13 +91,72 @@ def test_outcome_is_met_by_the_median_in_the_targets_direction() -> None:
 
 def test_the_pairs_are_the_dashboards_time_targets() -> None:
     labels = [p.label for p in interleaved.pairs(["1KiB", "64KiB", "1MiB", "16MiB"])]
-    assert len(labels) == 2 + 8 + 4 + 12 == len(set(labels))
+    assert len(labels) == 2 + 8 + 4 + 9 + 12 == len(set(labels))
     assert "canonicalize ui 16MiB: nuif vs orjson round trip ≥ 3.0×" in labels
     assert "validate strings 1KiB: time ÷ canonicalize time ≤ 1.2" in labels
     one = interleaved.pairs(["1KiB"])
     assert {p.size for p in one} == {"1KiB"} and len(one) == 6
     validate = next(p for p in one if p.label.startswith("validate"))
     assert not validate.higher_is_better and validate.ours is interleaved.impls.nuif_canonicalize
+
+
+def test_issue_21s_pairs_divide_canonicalize_time_by_sha256_time_lower_is_better() -> None:
+    sha = [p for p in interleaved.pairs(["1KiB", "64KiB", "1MiB", "16MiB"])
+           if "hashlib.sha256" in p.label]
+    assert {(p.shape, p.size): p.threshold for p in sha} == {
+        (shape, size): limit
+        for shape in ("ui", "numbers", "strings")
+        for size, limit in (("64KiB", 2.0), ("1MiB", 2.0), ("16MiB", 2.5))
+    }
+    for p in sha:
+        assert p.label == f"canonicalize {p.shape} {p.size}: time ÷ hashlib.sha256 time ≤ " + (
+            "2.5×" if p.size == "16MiB" else "2×")
+        assert not p.higher_is_better and p.op == "canonicalize"
+        # time(other) / time(ours) = canonicalize's time ÷ the hash's time
+        assert p.ours is interleaved.impls.baseline_sha256
+        assert p.other is interleaved.impls.nuif_canonicalize
+    assert not [p for p in interleaved.pairs(["1KiB"]) if "hashlib.sha256" in p.label]
+    # the baseline is the digest of the input bytes themselves, not of the canonical text
+    text = b'{"nuif":0, "root":{"kind":"x","id":"a"}}'
+    assert interleaved.impls.baseline_sha256(text) == hashlib.sha256(text).digest()
+    _, canonical_hash = interleaved.impls.nuif_canonicalize(text)
+    assert canonical_hash != "sha256:" + hashlib.sha256(text).hexdigest()
+
+
+@pytest.mark.parametrize(("canonicalize_cost", "met"), [(0.0019, True), (0.0021, False)])
+def test_a_sha256_pair_is_met_when_canonicalize_takes_at_most_twice_the_hash(
+        canonicalize_cost: float, met: bool) -> None:
+    clock = FakeClock()
+    pair = next(p for p in interleaved.pairs(["64KiB"]) if p.label.startswith(
+        "canonicalize ui 64KiB: time ÷ hashlib.sha256"))
+    fake = dataclasses.replace(pair, ours=clock.impl("sha256", 0.001),
+                               other=clock.impl("canonicalize", canonicalize_cost))
+    o = interleaved.measure(fake, 3, clock=clock)
+    assert o.median == pytest.approx(canonicalize_cost / 0.001) and o.rounds == 3
+    assert o.met is met
+    assert ("[met    ]" if met else "[NOT met]") in interleaved.report([o])
+
+
+def test_the_dashboard_evaluates_the_same_targets_from_the_medians() -> None:
+    """Every pair's label, threshold and direction is a dashboard target, which a run holding
+    every entry the targets read evaluates in the same direction."""
+    entries = []
+    for shape in ("ui", "numbers", "strings"):
+        for size in ("1KiB", "64KiB", "1MiB", "16MiB"):
+            for op, impl, median in (("canonicalize", "nuif", 2.0), ("canonicalize", "orjson", 4.0),
+                                     ("canonicalize", "rfc8785", 40.0),
+                                     ("canonicalize", "sha256", 1.0), ("validate", "nuif", 2.0)):
+                entries.append({"group": f"{op} {shape} {size}", "stats": {"median": median},
+                                "extra_info": {"op": op, "shape": shape, "size": size,
+                                               "impl": impl, "input_bytes": 1024,
+                                               "role": "ours" if impl == "nuif" else "peer"}})
+    got = {t.label: t for t in dashboard.targets(dashboard.Run.from_entries(entries, name="r"))}
+    for p in interleaved.pairs(["1KiB", "64KiB", "1MiB", "16MiB"]):
+        t = got[p.label]
+        assert (t.threshold, t.higher_is_better) == (p.threshold, p.higher_is_better), p.label
+        assert t.issue == (21 if "hashlib.sha256" in p.label else 6)
+        if t.issue == 21:  # 2.0 ÷ 1.0
+            assert t.measured == pytest.approx(2.0) and t.met is True
 
 
 def test_the_command_measures_and_writes_json(tmp_path: Path) -> None:
@@ -142,7 +203,8 @@ def test_record_puts_the_entrys_own_targets_in_extra_info(monkeypatch) -> None:
     bench = _Bench(disabled=False)
     interleaved.record(bench, "canonicalize", "ui", "1MiB")
     assert seen == ["canonicalize ui 1MiB: nuif vs orjson round trip ≥ 1.5×",
-                    "canonicalize ui 1MiB: nuif vs rfc8785 ≥ 15×"]
+                    "canonicalize ui 1MiB: nuif vs rfc8785 ≥ 15×",
+                    "canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×"]
     assert bench.extra_info["interleaved"][seen[1]] == {"median": 2.0, "low": 1.5, "high": 2.5,
                                                         "rounds": 3}
     seen.clear()
