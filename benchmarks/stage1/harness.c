@@ -356,7 +356,10 @@ static int bench(int runs, int argc, char **argv) {
 
 int main(int argc, char **argv) {
     init_routes();
-    if (argc >= 2 && !strcmp(argv[1], "selftest")) return selftest(argc - 2, argv + 2);
+    if (argc >= 2 && !strcmp(argv[1], "selftest")) {
+        s1_chunk = 256;
+        return selftest(argc - 2, argv + 2);
+    }
     if (argc >= 3 && !strcmp(argv[1], "bench")) return bench(atoi(argv[2]), argc - 3, argv + 3);
     fprintf(stderr, "usage: harness selftest [FILE...] | harness bench RUNS LABEL=FILE...\n");
     return 2;

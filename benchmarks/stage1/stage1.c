@@ -79,11 +79,10 @@ int s1_ref(const uint8_t *p, size_t n, uint32_t *out, size_t *count) {
 
 /* ---- the shipped routes (packages/nuif-core/csrc/nuif_stage1.h), over the whole input ------- */
 
-/* CHUNK: the codec reads the index in chunks; a small one here makes the self-test cross chunk
- * boundaries (where the state carries over) as often as block boundaries. */
-#ifndef S1_CHUNK
-#define S1_CHUNK 256
-#endif
+/* Input bytes per chunk: the codec reads the index in chunks of 16 KiB (NUIF_S2_CHUNK); the
+ * self-test sets 256 so that its inputs cross chunk boundaries (where the state carries over) as
+ * often as block boundaries. */
+size_t s1_chunk = 16384;
 
 static int s1_route(int route, const uint8_t *p, size_t n, uint32_t *out, size_t *count) {
     nuif_s1_state st;
@@ -104,8 +103,8 @@ static int s1_route(int route, const uint8_t *p, size_t n, uint32_t *out, size_t
 #endif
     if (!utf8_ok) return S1_REFUSE;
     nuif_s1_start(&st);
-    for (from = 0; from < n; from += S1_CHUNK) {
-        size_t to = n - from > S1_CHUNK ? from + S1_CHUNK : n;
+    for (from = 0; from < n; from += s1_chunk) {
+        size_t to = n - from > s1_chunk ? from + s1_chunk : n;
         k += nuif_s1_chunk(route, &st, p, n, from, to, out + k);
     }
     if (!nuif_s1_ok(&st)) return S1_REFUSE;
@@ -119,6 +118,7 @@ int s1_portable(const uint8_t *p, size_t n, uint32_t *out, size_t *count) {
 #if defined(__x86_64__)
 int s1_have_avx2(void) { return nuif_s1_route_runs(NUIF_S1_AVX2); }
 int s1_have_ssse3(void) { return nuif_s1_route_runs(NUIF_S1_SSSE3); }
+
 int s1_avx2(const uint8_t *p, size_t n, uint32_t *out, size_t *count) {
     return s1_route(NUIF_S1_AVX2, p, n, out, count);
 }

@@ -32,6 +32,8 @@
 #define S1_OK 0
 #define S1_REFUSE 1
 
+extern size_t s1_chunk; /* input bytes per chunk of the shipped routes (stage1.c) */
+
 /* out must hold n + 72 entries (the routes write up to 8 entries past the last index). */
 typedef int (*s1_fn)(const uint8_t *p, size_t n, uint32_t *out, size_t *count);
 

@@ -130,6 +130,28 @@ def test_noncharacters_are_found_raw_and_escaped(text: str, code: str | None) ->
             assert result[1] == code
 
 
+NONCHARACTERS = [chr(c) for c in range(0xFDD0, 0xFDF0)] + [
+    chr(plane << 16 | low) for plane in range(17) for low in (0xFFFE, 0xFFFF)]
+# characters whose UTF-8 shares the patterns the string scanner looks for (EF B7, BF BE/BF, a
+# last byte of BE/BF after xF BF): the scanner stops at some, the exact check lets them pass
+NEAR_MISSES = ["\ufdcf", "\ufdf0", "\ufffd", "\uffbf", "\u0fff", "\u7fff", "\U00010fff",
+               "\U0001fffd", "\U0010fffd", "\U000effbf", "\uff71", "\U0001f642", "\u00bf"]
+
+
+def test_every_noncharacter_at_every_offset_of_a_scan_block() -> None:
+    """The string scanner (csrc/nuif_scan.h) skips bytes >= 0xEF unless they may start a
+    noncharacter, reading up to 3 bytes ahead of a 16-byte block: every noncharacter (66 code
+    points) and every near miss, at offsets across two blocks and at the end of the text, in
+    values and in member names, alone and among other multibyte text; both codecs agree."""
+    assert len(NONCHARACTERS) == 66
+    for i, ch in enumerate(NONCHARACTERS + NEAR_MISSES):
+        for pad in range(0, 40, 1 if i % 7 == 0 else 5):
+            body = "a" * pad + ch + "\uff71" * (i % 3)
+            for data in (f'["{body}"]', f'{{"{body}":0}}', f'["{"é" * pad}{ch}"]'):
+                result = same(data.encode())
+                assert (result[0] == "error") == (ch in NONCHARACTERS), data
+
+
 @pytest.mark.parametrize(
     "data",
     [

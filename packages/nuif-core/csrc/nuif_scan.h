@@ -179,9 +179,36 @@ static inline uint64_t nuif_haszero_(uint64_t v) {
 }
 #endif
 
-/* Index of the first byte in p[j:n) that is '"', '\\', a control character (< 0x20) or >= 0xEF
- * (the lead bytes of possible noncharacters), or n.  *hi |= 0x80 when a skipped byte is >= 0x80.
- */
+#if NUIF_SSE2
+/* Of the bytes >= 0xEF at p[j:j+16), those that may start a noncharacter (valid UTF-8 assumed;
+ * p[j+16:j+19) readable): EF B7 (U+FDD0..U+FDEF, and a few other EF B7 xx), EF BF BE/BF
+ * (U+FFFE, U+FFFF), F0..F4 xF BF BE/BF (U+nFFFE, U+nFFFF).  The caller checks each exactly. */
+static inline unsigned nuif_nonchar_leads16(const uint8_t *p, ptrdiff_t j) {
+    const __m128i bf = _mm_set1_epi8((char)0xBF), one = _mm_set1_epi8(1);
+    const __m128i low = _mm_set1_epi8(0x0F);
+    __m128i v = _mm_loadu_si128((const __m128i *)(p + j));
+    __m128i v1 = _mm_loadu_si128((const __m128i *)(p + j + 1));
+    __m128i v2 = _mm_loadu_si128((const __m128i *)(p + j + 2));
+    __m128i v3 = _mm_loadu_si128((const __m128i *)(p + j + 3));
+    __m128i ef = _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xEF));
+    __m128i end2 = _mm_cmpeq_epi8(_mm_or_si128(v2, one), bf); /* BE or BF */
+    __m128i bmp = _mm_and_si128(ef, _mm_or_si128(_mm_cmpeq_epi8(v1, _mm_set1_epi8((char)0xB7)),
+                                                 _mm_and_si128(_mm_cmpeq_epi8(v1, bf), end2)));
+    __m128i f0f4 = _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8((char)0xF0)), v),
+                                 _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8((char)0xF4)), v));
+    __m128i astral = _mm_and_si128(
+        _mm_and_si128(f0f4, _mm_cmpeq_epi8(_mm_and_si128(v1, low), low)),
+        _mm_and_si128(_mm_cmpeq_epi8(v2, bf), _mm_cmpeq_epi8(_mm_or_si128(v3, one), bf)));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(bmp, astral));
+}
+#endif
+
+/* Index of the first byte in p[j:n) that is '"', '\\', a control character (< 0x20) or a byte
+ * >= 0xEF that may start a noncharacter (a lead byte of U+FDD0..U+FDEF or U+nFFFE/U+nFFFF; the
+ * caller checks it with nuif_nonchar_at and goes on when it is not one), or n.  p[j:n) must be
+ * valid UTF-8 up to the first such byte.  Any byte >= 0xEF may be returned (the last bytes, and
+ * builds without SSE2, stop at every one): the caller's check makes that only slower.
+ * *hi |= 0x80 when a skipped byte is >= 0x80. */
 static inline ptrdiff_t nuif_str_run(const uint8_t *p, ptrdiff_t j, ptrdiff_t n, int *hi) {
 #if NUIF_SSE2
     const __m128i q = _mm_set1_epi8(0x22);
@@ -191,12 +218,16 @@ static inline ptrdiff_t nuif_str_run(const uint8_t *p, ptrdiff_t j, ptrdiff_t n,
     int acc = 0;
     while (j + 16 <= n) {
         __m128i v = _mm_loadu_si128((const __m128i *)(p + j));
-        __m128i s = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
-            _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v),
-                         _mm_cmpeq_epi8(_mm_max_epu8(v, cef), v)));
+        __m128i s = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
+                                 _mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v));
         unsigned m = (unsigned)_mm_movemask_epi8(s);
         unsigned h = (unsigned)_mm_movemask_epi8(v);
+        unsigned lead = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, cef), v));
+        if (lead) {
+            /* most text with such bytes (CJK halfwidth forms, emoji) holds no noncharacter:
+             * stop only at the lead bytes that may start one, where 3 more bytes are readable */
+            m |= j + 19 <= n + 1 ? (lead & nuif_nonchar_leads16(p, j)) : lead;
+        }
         if (m) {
             unsigned k = NUIF_CTZ32(m);
             if (h & ((1u << k) - 1u)) {

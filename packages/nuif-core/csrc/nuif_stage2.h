@@ -28,17 +28,11 @@
 #include "nuif_float.h"
 #include "nuif_keysort.h"
 #include "nuif_number.h"
+#include "nuif_scan.h"
 #include "nuif_stage1.h"
 #include "nuif_tables.h"
 #include "nuif_tape.h"
 #include "nuif_utf8.h"
-
-#if !defined(NUIF_SCAN_PORTABLE) && (defined(__SSE2__) || defined(_M_X64))
-#include <emmintrin.h>
-#define NUIF_S2_SSE2 1
-#else
-#define NUIF_S2_SSE2 0
-#endif
 
 #define NUIF_S2_OK 0
 #define NUIF_S2_REFUSE 1
@@ -115,54 +109,21 @@ static int nuif_s2_refill(nuif_s2 *s, size_t names_top, int *nomem) {
     return 1;
 }
 
-/* The string body from j (after the opening quote) up to its first quote or backslash; a
- * possible noncharacter sets *nonchar (valid UTF-8 and no control byte are stage 1's word). */
-static inline size_t nuif_s2_run(const uint8_t *p, size_t j, size_t n, int *nonchar) {
-#if NUIF_S2_SSE2
-    const __m128i q = _mm_set1_epi8(0x22), bs = _mm_set1_epi8(0x5C);
-    const __m128i ef = _mm_set1_epi8((char)0xEF), b7 = _mm_set1_epi8((char)0xB7);
-    const __m128i bf = _mm_set1_epi8((char)0xBF), one = _mm_set1_epi8(1);
-    /* every noncharacter's UTF-8 holds EF B7 (U+FDD0..U+FDEF) or BF BE / BF BF (U+xFFFE,
-     * U+xFFFF): a block with neither pair needs no closer look; p[n] is readable (the NUL) */
-    while (j + 16 <= n) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(p + j));
-        __m128i v1 = _mm_loadu_si128((const __m128i *)(p + j + 1));
-        __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs));
-        __m128i cand = _mm_or_si128(
-            _mm_and_si128(_mm_cmpeq_epi8(v, ef), _mm_cmpeq_epi8(v1, b7)),
-            _mm_and_si128(_mm_cmpeq_epi8(v, bf), _mm_cmpeq_epi8(_mm_or_si128(v1, one), bf)));
-        unsigned m = (unsigned)_mm_movemask_epi8(stop);
-        unsigned c = (unsigned)_mm_movemask_epi8(cand);
-        if (c) {
-            unsigned cut = m ? (unsigned)__builtin_ctz(m) : 16;
-            if ((unsigned)__builtin_ctz(c) < cut) {
-                *nonchar = 1; /* a pair before the string's end: the exact check decides */
-            }
-        }
-        if (m) {
-            return j + (unsigned)__builtin_ctz(m);
-        }
-        j += 16;
-    }
-#endif
-    while (j < n) {
-        uint8_t c = p[j];
+/* The end of a run of string body from j: the index of its first quote or backslash, or 0
+ * (refuse) when a noncharacter or a control byte comes first or the input ends.  The scanner is
+ * the one-pass parser's (csrc/nuif_scan.h), which stops at the lead bytes that may start a
+ * noncharacter, checked here exactly. */
+static inline size_t nuif_s2_body(const uint8_t *p, size_t j, size_t n) {
+    int hi = 0;
+    uint8_t c;
+    for (;;) {
+        j = (size_t)nuif_str_run(p, (ptrdiff_t)j, (ptrdiff_t)n, &hi);
+        if (j >= n) return 0;
+        c = p[j];
         if (c == 0x22 || c == 0x5C) return j;
-        if ((c == 0xEF && p[j + 1] == 0xB7) || (c == 0xBF && (p[j + 1] | 1) == 0xBF)) *nonchar = 1;
-        j++;
+        if (c < 0x20 || nuif_nonchar_at(p, (ptrdiff_t)j) >= 0) return 0;
+        j += (size_t)nuif_seq_len(c);
     }
-    return n;
-}
-
-/* The exact noncharacter check of a string body p[a:b) (valid UTF-8): 1 when it holds one. */
-static int nuif_s2_has_nonchar(const uint8_t *p, size_t a, size_t b) {
-    size_t j = a;
-    while (j < b) {
-        uint8_t c = p[j];
-        if (c >= 0xEF && c <= 0xF4 && nuif_nonchar_at(p, (ptrdiff_t)j) >= 0) return 1;
-        j += c < 0x80 ? 1 : (size_t)nuif_seq_len(c);
-    }
-    return 0;
 }
 
 static inline int nuif_s2_hex4(const uint8_t *p, size_t i, size_t n) {
@@ -176,26 +137,31 @@ static inline int nuif_s2_hex4(const uint8_t *p, size_t i, size_t n) {
     return (h0 << 12) | (h1 << 8) | (h2 << 4) | h3;
 }
 
+static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int *nomem);
+
 /* The string whose opening quote is at i: a token (member name: decoded, `quote` = i; value:
  * canonical escapes).  Returns the index after the closing quote, or 0 (refuse). */
-static size_t nuif_s2_string(nuif_s2 *s, size_t i, int is_key, int *nomem) {
+static inline size_t nuif_s2_string(nuif_s2 *s, size_t i, int is_key, int *nomem) {
+    size_t start = i + 1, j = nuif_s2_body(s->p, start, s->n);
+    nuif_tok *t;
+    if (!j) return 0;
+    if (s->p[j] != 0x22) return nuif_s2_string_esc(s, i, j, is_key, nomem);
+    t = &s->tape[s->ntok++];
+    t->kind = NUIF_T_STR;
+    t->flags = 0;
+    t->at = (uint32_t)start;
+    t->len = (uint32_t)(j - start);
+    t->quote = is_key ? (uint32_t)i : 0;
+    return j + 1;
+}
+
+/* nuif_s2_string from the first backslash at j on (out of line: the plain case is inlined) */
+static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int *nomem) {
     const uint8_t *p = s->p;
-    size_t n = s->n, start = i + 1, j, d0, k;
-    int nonchar = 0, cp, low;
+    size_t n = s->n, start = i + 1, d0, k;
+    int cp, low;
     uint8_t *w, e, flags = NUIF_F_ESC;
     nuif_tok *t;
-    j = nuif_s2_run(p, start, n, &nonchar);
-    if (j >= n) return 0;
-    if (nonchar && nuif_s2_has_nonchar(p, start, j)) return 0;
-    if (p[j] == 0x22) {
-        t = &s->tape[s->ntok++];
-        t->kind = NUIF_T_STR;
-        t->flags = 0;
-        t->at = (uint32_t)start;
-        t->len = (uint32_t)(j - start);
-        t->quote = is_key ? (uint32_t)i : 0;
-        return j + 1;
-    }
     /* escapes: into the arena (never longer than the rest of the input) */
     if (NUIF_S2_ROOM(s, arena, arena_cap, s->arena_len + (n - start) + 8, uint8_t)) {
         *nomem = 1;
@@ -246,10 +212,8 @@ static size_t nuif_s2_string(nuif_s2 *s, size_t i, int is_key, int *nomem) {
             }
             j += 2;
         }
-        nonchar = 0;
-        k = nuif_s2_run(p, j, n, &nonchar);
-        if (k >= n) return 0;
-        if (nonchar && nuif_s2_has_nonchar(p, j, k)) return 0;
+        k = nuif_s2_body(p, j, n);
+        if (!k) return 0;
         memcpy(w, p + j, k - j);
         w += k - j;
         j = k;
@@ -265,6 +229,22 @@ static size_t nuif_s2_string(nuif_s2 *s, size_t i, int is_key, int *nomem) {
 }
 
 #define NUIF_S2_DIGIT(c) ((uint8_t)((c) - 0x30) < 10)
+
+/* The index after the run of ASCII digits from i: 8 bytes per step where 8 bytes are readable
+ * (p[0:n+1), the NUL included), so a number's digit runs cost one mispredicted branch, not one
+ * per digit. */
+static inline size_t nuif_s2_digits(const uint8_t *p, size_t i, size_t n) {
+    while (i + 8 <= n + 1) {
+        uint64_t x = nuif_s1_load_le(p + i) ^ 0x3030303030303030ULL;
+        /* high bit of each byte that is not a digit: x's byte is 10 or more, or above 0x7F */
+        uint64_t stop = (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7676767676767676ULL) | x) &
+                        0x8080808080808080ULL;
+        if (stop) return i + (nuif_s1_ctz(stop) >> 3);
+        i += 8;
+    }
+    while (NUIF_S2_DIGIT(p[i])) i++;
+    return i;
+}
 
 /* _speedups_numbers.pxi's _plain_decimal_text: where the canonical text of a plain decimal
  * literal with at most 15 significant digits ends, or 0 when the literal is not of that kind. */
@@ -291,7 +271,7 @@ static inline size_t nuif_s2_plain_decimal(const uint8_t *p, size_t int_s, size_
  * conversion that needs CPython's dtoa). */
 static size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
     const uint8_t *p = s->p;
-    size_t start = i, L, nd, int_s, int_e, mant_e, z;
+    size_t n = s->n, start = i, L, nd, int_s, int_e, mant_e, z;
     int neg = 0, integer = 1, has_exp = 0;
     nuif_numinfo r;
     double x;
@@ -302,17 +282,13 @@ static size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
     }
     int_s = i;
     if (!NUIF_S2_DIGIT(p[i])) return 0;
-    if (p[i] == 0x30) {
-        i++;
-    } else {
-        while (NUIF_S2_DIGIT(p[i])) i++;
-    }
+    i = p[i] == 0x30 ? i + 1 : nuif_s2_digits(p, i, n);
     int_e = i;
     if (p[i] == 0x2E) {
         integer = 0;
         i++;
         if (!NUIF_S2_DIGIT(p[i])) return 0;
-        while (NUIF_S2_DIGIT(p[i])) i++;
+        i = nuif_s2_digits(p, i, n);
     }
     mant_e = i;
     if (p[i] == 0x65 || p[i] == 0x45) {
