@@ -1,7 +1,8 @@
 """Fuzz target 7: the structural-index parser against the one-pass parser (issue 21).
 
-Input: JSON text bytes.  The first byte picks the index chunk (64 bytes, so that short inputs
-cross chunk boundaries, or the default) and is not part of the text.
+Input: JSON text bytes.  The first byte is not part of the text: it picks the index chunk (64
+bytes, so that short inputs cross chunk boundaries, or the default), the depth limit, and
+whether stage 1 runs on the index pipe's second thread (``csrc/nuif_indexpipe.h``).
 
 Properties, for every stage-1 route this CPU runs (``csrc/nuif_stage1.h``: AVX2, SSSE3, the
 portable one):
@@ -51,8 +52,10 @@ def TestOneInput(raw: bytes) -> None:
         return
     chunk = 64 if raw[0] & 1 else 0
     depth = DEPTH if raw[0] & 2 else 4
+    pipe = 1 if raw[0] & 4 else 0
     data = raw[1:]
     want = tape(data, False, depth)
+    old_pipe = compiled._set_index_pipe(pipe)
     old_chunk = compiled._set_index_chunk(chunk)
     old_route = compiled._set_stage1_route(ROUTES[0])
     try:
@@ -74,6 +77,7 @@ def TestOneInput(raw: bytes) -> None:
         if with_index != without:
             c.fail("canonical_json differs with the indexed parser on and off", with_index, without, data)
     finally:
+        compiled._set_index_pipe(old_pipe)
         compiled._set_index_chunk(old_chunk)
         compiled._set_stage1_route(old_route)
 

@@ -256,3 +256,71 @@ def test_mutated_documents(cut: int, byte: int, route: str) -> None:
     at = cut % len(doc)
     check(doc[:at] + bytes([byte]) + doc[at + 1:], route, 64)
     check(doc[:at], route, 64)
+
+
+# -- the index pipe: stage 1 on a second thread -------------------------------------------------------
+
+
+@contextmanager
+def piped(lazy: bool = False, chunk: int = 64) -> Iterator[None]:
+    """Every input indexed through the pipe (csrc/nuif_indexpipe.h), in 64-byte chunks."""
+    old_min = compiled._set_index_pipe(1, lazy)
+    old_chunk = compiled._set_index_chunk(chunk)
+    try:
+        yield
+    finally:
+        compiled._set_index_pipe(old_min)
+        compiled._set_index_chunk(old_chunk)
+
+
+def test_the_pipe_is_on_for_large_inputs_where_two_cpus_are_usable() -> None:
+    import os
+
+    old = compiled._set_index_pipe(0)
+    compiled._set_index_pipe(old)
+    two = len(os.sched_getaffinity(0)) >= 2 if hasattr(os, "sched_getaffinity") else True
+    assert old == (512 * 1024 if two else 0)
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_piped_tapes_and_errors_are_the_same(lazy: bool) -> None:
+    """Through the pipe, with the worker racing the parsing thread (or, lazy, doing nothing so
+    that the parsing thread indexes every chunk itself): the same tapes, refusals and errors."""
+    docs = corpus_docs() + [b" " * pad + bad for bad in BAD for pad in (0, 63)]
+    files = sorted((DATA / "JSONTestSuite" / "test_parsing").iterdir())
+    with piped(lazy):
+        for data in docs + [f.read_bytes() for f in files]:
+            check(data, ROUTES[0], 64)
+            if compiled._tape(data, 128, True) is not None:
+                by_worker, chunks = compiled._index_pipe_counts()
+                assert chunks == -(-len(data) // 64), data[:40]
+                assert by_worker <= chunks
+                if lazy:
+                    assert by_worker == 0
+
+
+def test_the_worker_indexes_chunks_when_it_runs() -> None:
+    """Over many parses of a 64 KiB document in 64-byte chunks (1,024 chunks each), the worker
+    thread commits some chunks: the pipe is not just the parsing thread indexing alone.  (A
+    machine too busy to schedule the worker at all would fail this; 20 parses give it time.)"""
+    doc = corpus.load("ui", "64KiB")
+    want = one_pass_tape(doc)
+    total = 0
+    with piped():
+        for _ in range(20):
+            assert compiled._tape(doc, 128, True) == want
+            total += compiled._index_pipe_counts()[0]
+    assert total > 0
+
+
+def test_many_pipes_start_and_stop_cleanly() -> None:
+    """Threads started and stopped in quick succession, on inputs that stop early (refused in
+    the first chunks) and late: nothing leaks, hangs or crashes, and the results hold."""
+    doc = corpus.load("strings", "64KiB")
+    early = b"[1 2]" + doc
+    late = doc[:-1]
+    with piped(chunk=128):
+        for k in range(300):
+            data = (doc, early, late)[k % 3]
+            got = compiled._tape(data, 128, True)
+            assert (got is None) == (k % 3 != 0)

@@ -182,13 +182,20 @@ static inline uint64_t nuif_s1_gather(uint64_t hi) {
 }
 #define NUIF_S1_REP(c) (0x0101010101010101ULL * (uint8_t)(c))
 
+/* 8 bytes as a little-endian word (byte j in bits 8j..8j+7) */
 static inline uint64_t nuif_s1_load_le(const uint8_t *b) {
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     uint64_t w = 0;
     int j;
     for (j = 7; j >= 0; j--) {
-        w = (w << 8) | b[j]; /* compilers make one load of this on little-endian CPUs */
+        w = (w << 8) | b[j];
     }
     return w;
+#else
+    uint64_t w;
+    memcpy(&w, b, 8); /* one unaligned load */
+    return w;
+#endif
 }
 
 static size_t nuif_s1_portable(nuif_s1_state *st, const uint8_t *p, size_t n, size_t from,

@@ -26,6 +26,7 @@
 
 #include "nuif_escape.h"
 #include "nuif_float.h"
+#include "nuif_indexpipe.h"
 #include "nuif_keysort.h"
 #include "nuif_number.h"
 #include "nuif_scan.h"
@@ -71,10 +72,14 @@ typedef struct {
     nuif_s2_frame *frames;
     size_t frames_cap;
     size_t deepest;
+    size_t pipe_min;         /* inputs of this many bytes and more: stage 1 on a second
+                                thread (csrc/nuif_indexpipe.h); 0: never */
     /* stage 1 */
     nuif_s1_state s1;
-    uint32_t *idx; /* NUIF_S2_CHUNK + NUIF_S1_SLACK entries */
-    size_t idx_k, idx_count, next_block;
+    uint32_t *idx_buf;       /* NUIF_S2_CHUNK + NUIF_S1_SLACK entries (without a pipe) */
+    const uint32_t *idx;     /* the current chunk's entries */
+    size_t idx_k, idx_count, next_block, next_chunk;
+    nuif_ipipe *pipe;
 } nuif_s2;
 
 static int nuif_s2_grow(void **ptr, size_t *cap, size_t need, size_t item) {
@@ -98,7 +103,17 @@ static int nuif_s2_refill(nuif_s2 *s, size_t names_top, int *nomem) {
     size_t from = s->next_block, to;
     if (from >= s->n) return 0;
     to = s->n - from > s->chunk ? from + s->chunk : s->n;
-    s->idx_count = nuif_s1_chunk(s->s1_route, &s->s1, s->p, s->n, from, to, s->idx);
+    if (s->pipe != NULL) {
+        s->idx = nuif_ipipe_next(s->pipe, s->next_chunk, &s->idx_count);
+        if (s->idx == NULL) {
+            *nomem = 1;
+            return 0;
+        }
+    } else {
+        s->idx_count = nuif_s1_chunk(s->s1_route, &s->s1, s->p, s->n, from, to, s->idx_buf);
+        s->idx = s->idx_buf;
+    }
+    s->next_chunk++;
     s->idx_k = 0;
     s->next_block = to;
     if (NUIF_S2_ROOM(s, tape, tape_cap, s->ntok + s->idx_count + 1, nuif_tok) ||
@@ -411,18 +426,36 @@ static inline size_t nuif_s2_next(nuif_s2 *s, size_t names_top, int *nomem) {
     return nuif_s2_next_slow(s, names_top, nomem);
 }
 
+static int nuif_s2_walk(nuif_s2 *s);
+
 /* Parse p[0:n) (valid UTF-8: the caller checked) into the tape.  NUIF_S2_OK, NUIF_S2_REFUSE
- * (re-read it with the one-pass parser) or NUIF_S2_NOMEM. */
+ * (re-read it with the one-pass parser) or NUIF_S2_NOMEM.  Inputs of pipe_min bytes and more
+ * are indexed on a second thread where one can start. */
 static int nuif_s2_parse(nuif_s2 *s) {
+    const uint8_t *p = s->p;
+    size_t n = s->n;
+    int rc;
+    nuif_s1_start(&s->s1);
+    s->idx_k = s->idx_count = 0;
+    s->next_block = s->next_chunk = 0;
+    s->pipe = s->pipe_min && n >= s->pipe_min ? nuif_ipipe_start(s->s1_route, p, n, s->chunk) : NULL;
+    rc = nuif_s2_walk(s);
+    if (s->pipe != NULL) {
+        if (rc == NUIF_S2_OK && !nuif_ipipe_ok(s->pipe)) rc = NUIF_S2_REFUSE;
+        nuif_ipipe_stop(s->pipe);
+        s->pipe = NULL;
+    }
+    return rc;
+}
+
+/* nuif_s2_parse's walk over the index (stage 1's state set up). */
+static int nuif_s2_walk(nuif_s2 *s) {
     const uint8_t *p = s->p;
     size_t n = s->n, pos, depth = 0, names_top = 0, e;
     int nomem = 0, bad;
     uint8_t c;
     nuif_s2_frame *f;
     nuif_tok *t;
-    nuif_s1_start(&s->s1);
-    s->idx_k = s->idx_count = 0;
-    s->next_block = 0;
     s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
     s->deepest = 0;
 #define NUIF_S2_NEXT() nuif_s2_next(s, names_top, &nomem)
@@ -509,7 +542,8 @@ static int nuif_s2_parse(nuif_s2 *s) {
 finish:
     /* the root value must be all there is; stage 1 must have accepted the whole input */
     if (nomem) goto no_memory;
-    if (pos != n || s->next_block < n || s->idx_k < s->idx_count || !nuif_s1_ok(&s->s1)) {
+    if (pos != n || s->next_block < n || s->idx_k < s->idx_count ||
+        (s->pipe == NULL && !nuif_s1_ok(&s->s1))) {
         goto refuse;
     }
     return NUIF_S2_OK;

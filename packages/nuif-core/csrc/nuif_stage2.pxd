@@ -10,8 +10,19 @@ cdef extern from "nuif_stage1.h":
         S1_AVX2 "NUIF_S1_AVX2"
         S1_NEON "NUIF_S1_NEON"
         S1_SLACK "NUIF_S1_SLACK"
+    ctypedef struct S1State "nuif_s1_state":
+        pass
     int nuif_s1_route() noexcept nogil
     int nuif_s1_route_runs(int route) noexcept nogil
+    void nuif_s1_start(S1State* st) noexcept nogil
+    int nuif_s1_ok(const S1State* st) noexcept nogil
+    size_t nuif_s1_chunk(int route, S1State* st, const uint8_t* p, size_t n, size_t start,
+                         size_t end, uint32_t* out) noexcept nogil
+
+cdef extern from "nuif_indexpipe.h":
+    int nuif_ipipe_available() noexcept nogil
+    void nuif_ipipe_set_lazy_worker(int on) noexcept nogil
+    void nuif_ipipe_last_counts(size_t* by_worker, size_t* chunks) noexcept nogil
 
 cdef extern from "nuif_stage2.h":
     enum:
@@ -43,5 +54,6 @@ cdef extern from "nuif_stage2.h":
         S2Frame* frames
         size_t frames_cap
         size_t deepest
-        uint32_t* idx
+        size_t pipe_min
+        uint32_t* idx_buf
     int nuif_s2_parse(S2* s) noexcept

@@ -26,6 +26,8 @@ def _usable_cpus():
 
 if _usable_cpus() >= 2:
     _pipe_min = 512 * 1024
+    if nuif_ipipe_available():
+        _ipipe_min = 512 * 1024
 cdef Py_ssize_t _pipe_step = 128 * 1024
 cdef bint _pipe_fault = False
 

@@ -44,6 +44,10 @@ cdef uint32_t* _s2_idx = NULL
 cdef S2Frame* _s2_frames = NULL
 cdef size_t _s2_frames_cap = 0
 cdef size_t _s2_chunk = S2_CHUNK
+# Inputs of _ipipe_min bytes and more are indexed on a second thread ahead of stage 2
+# (csrc/nuif_indexpipe.h), where the build has threads and the process may use two CPUs
+# (``_set_index_pipe``); 0: never.
+cdef Py_ssize_t _ipipe_min = 0
 
 
 @cython.final
@@ -442,7 +446,8 @@ cdef class _Parser:
         s.sort_buf, s.sort_cap = self.sort_buf, <size_t>self.sort_cap
         s.doubles, s.doubles_cap = self.doubles, <size_t>self.doubles_cap
         s.frames, s.frames_cap = _s2_frames, _s2_frames_cap
-        s.idx = _s2_idx
+        s.idx_buf = _s2_idx
+        s.pipe_min = <size_t>_ipipe_min
         rc = nuif_s2_parse(&s)
         # the buffers, grown or not, are the parser's again whatever happened
         self.tape, self.tape_cap = s.tape, <Py_ssize_t>s.tape_cap

@@ -98,6 +98,27 @@ def _set_index_chunk(Py_ssize_t size):
     return old
 
 
+def _set_index_pipe(Py_ssize_t min_bytes, bint lazy=False):
+    """Index inputs of ``min_bytes`` and more on a second thread (0: never); ``lazy``: the thread
+    indexes nothing, so the parsing thread takes over (the fallback path).  Returns the old
+    ``min_bytes``."""
+    global _ipipe_min
+    cdef Py_ssize_t old = _ipipe_min
+    if min_bytes and not nuif_ipipe_available():
+        raise ValueError("this build has no threads for the index pipe")
+    _ipipe_min = min_bytes
+    nuif_ipipe_set_lazy_worker(lazy)
+    return old
+
+
+def _index_pipe_counts():
+    """``(by_worker, chunks)`` of the last index pipe: how many of the chunks it indexed were the
+    worker's (the rest, the parsing thread's own)."""
+    cdef size_t w, c
+    nuif_ipipe_last_counts(&w, &c)
+    return w, c
+
+
 def _tape(bytes data not None, Py_ssize_t max_depth, bint indexed):
     """The tape of ``data``, for comparing the two parsers: ``(tokens, arena, order, doubles,
     deepest)``, each token a tuple of its three words (the bytes of the others); with ``indexed``, from the structural-index parser alone (None when it
@@ -121,3 +142,23 @@ def _tape(bytes data not None, Py_ssize_t max_depth, bint indexed):
             (<char*>parser.doubles)[:parser.doubles_len * sizeof(double)]
             if parser.doubles_len else b"",
             parser.deepest)
+
+
+def _index_count(bytes data not None):
+    """Stage 1 alone over ``data`` (the current route and chunk size, UTF-8 not checked): the
+    number of index entries, or None when stage 1 refuses the input.  For measuring stage 1's
+    share of a parse, and for tests."""
+    global _s2_idx
+    cdef S1State st
+    cdef size_t n = <size_t>PyBytes_GET_SIZE(data), start = 0, end, total = 0
+    cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(data)
+    if _s2_idx == NULL:
+        _s2_idx = <uint32_t*>PyMem_Malloc((S2_CHUNK + S1_SLACK) * sizeof(uint32_t))
+        if _s2_idx == NULL:
+            raise MemoryError()
+    nuif_s1_start(&st)
+    while start < n:
+        end = start + _s2_chunk if n - start > _s2_chunk else n
+        total += nuif_s1_chunk(_s1_route, &st, p, n, start, end, _s2_idx)
+        start = end
+    return total if nuif_s1_ok(&st) else None
