@@ -52,18 +52,21 @@ CHUNKS = [64, 16384]
 
 @contextmanager
 def indexing(route: str, chunk: int = 0) -> Iterator[None]:
+    """Every input through the structural-index parser, with this route and chunk size."""
+    old_min = compiled._set_indexed(0)
     old_route = compiled._set_stage1_route(route)
     old_chunk = compiled._set_index_chunk(chunk)
     try:
         yield
     finally:
+        compiled._set_indexed(old_min)
         compiled._set_stage1_route(old_route)
         compiled._set_index_chunk(old_chunk)
 
 
 @contextmanager
 def one_pass() -> Iterator[None]:
-    old = compiled._set_indexed(False)
+    old = compiled._set_indexed(None)
     try:
         yield
     finally:
@@ -114,7 +117,8 @@ def check(data: bytes, route: str, chunk: int = 0, depth: int = 128) -> tuple | 
 
 
 def test_the_backend_names_a_route_this_cpu_runs() -> None:
-    assert compiled.index_backend() in ROUTES
+    with indexing(ROUTES[0]):
+        assert compiled.index_backend() == ROUTES[0]
     assert ROUTES[-1] == "portable"
     with one_pass():
         assert compiled.index_backend() == "off"

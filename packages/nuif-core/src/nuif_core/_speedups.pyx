@@ -12,6 +12,11 @@ procedure.  This module follows the same procedure:
    Python objects (``loads``) or a compact token tape (``canonical_json`` and the document
    entry points).
 
+Large inputs get their tape from the structural-index parser instead (csrc/nuif_stage1.h finds
+the structural characters 64 bytes per step, csrc/nuif_stage2.h walks them; the first stage runs
+ahead on a second thread, csrc/nuif_indexpipe.h).  It builds the same tape and reports nothing:
+every input it refuses goes through steps 1-3, which raise the error.
+
 The tape holds one 16-byte token per value or member name (csrc/nuif_tape.h): scalars keep
 offsets into the input (or into an arena of decoded strings when a string has escapes);
 containers keep the index just past their subtree; objects also point at a run of an ``order``
@@ -28,7 +33,7 @@ includes, one job each (docs/architecture.md, "The compiled codec", has the map)
     _speedups_buffer.pxi    the growing output bytes
     _speedups_strings.pxi   the whole input's UTF-8 check; the parser's string scanning
     _speedups_numbers.pxi   doubles to and from text; the parser's number scanning
-    _speedups_parser.pxi    the parser: structure, errors, the token tape, buffers kept
+    _speedups_parser.pxi    the parsers: structure, errors, the token tape, buffers kept
     _speedups_schema.pxi    the NUIF-0 §3 check on the tape; the node-tree walk; string sets
     _speedups_write.pxi     the canonical writer (tape to RFC 8785 bytes)
     _speedups_hash.pxi      SHA-256 routes and the hash text
@@ -270,8 +275,9 @@ def scan_backend():
 
 def index_backend():
     """``"avx2"``, ``"ssse3"``, ``"neon"`` or ``"portable"``: the structural-index parser's
-    stage-1 route (csrc/nuif_stage1.h); ``"off"`` when tapes are built by the one-pass parser."""
-    return _S1_ROUTES[_s1_route] if _indexed else "off"
+    stage-1 route (csrc/nuif_stage1.h); ``"off"`` when every tape is built by the one-pass
+    parser."""
+    return "off" if _indexed_min == PY_SSIZE_T_MAX else _S1_ROUTES[_s1_route]
 
 
 def float_backend():

@@ -1,7 +1,10 @@
-# Part of _speedups.pyx (included there): the parser.  One iterative left-to-right scan (an
-# explicit stack, never C recursion) that either builds Python objects (``loads``) or the token
-# tape (csrc/nuif_tape.h) that the schema check, the canonical writer and the inspect summary read.
-# Its string and number scanning are in _speedups_strings.pxi and _speedups_numbers.pxi.
+# Part of _speedups.pyx (included there): the parsers.  The one-pass parser is one iterative
+# left-to-right scan (an explicit stack, never C recursion) that either builds Python objects
+# (``loads``) or the token tape (csrc/nuif_tape.h) that the schema check, the canonical writer and
+# the inspect summary read; its string and number scanning are in _speedups_strings.pxi and
+# _speedups_numbers.pxi.  ``parse_tape`` hands large inputs to the structural-index parser (C:
+# csrc/nuif_stage1.h, nuif_stage2.h, nuif_indexpipe.h), which builds the same tape, and re-reads
+# every input it refuses with the one-pass parser.
 
 ctypedef struct Frame:
     bint is_obj
@@ -33,11 +36,12 @@ cdef Py_ssize_t _spare_frames_cap = 0
 cdef KeyEntry* _spare_sort_buf = NULL
 cdef Py_ssize_t _spare_sort_buf_cap = 0
 
-# The structural-index parser: on unless a test switches it off (``_set_indexed``); its stage-1
-# route, the best this CPU runs (``_set_stage1_route``); its index and stack, kept for the
-# process (the parse runs without calling back into Python, so no second parse can use them
-# at the same time); the input bytes it indexes per chunk (``_set_index_chunk``).
-cdef bint _indexed = True
+# The structural-index parser: for inputs of _indexed_min bytes and more (``_set_indexed``;
+# PY_SSIZE_T_MAX: never; the default is set with the index pipe's, in _speedups_hash.pxi); its
+# stage-1 route, the best this CPU runs (``_set_stage1_route``); its index and stack, kept for
+# the process (the parse runs without calling back into Python, so no second parse can use
+# them at the same time); the input bytes it indexes per chunk (``_set_index_chunk``).
+cdef Py_ssize_t _indexed_min = PY_SSIZE_T_MAX
 cdef int _s1_route = nuif_s1_route()
 cdef tuple _S1_ROUTES = ("portable", "ssse3", "avx2", "neon")
 cdef uint32_t* _s2_idx = NULL
@@ -411,7 +415,7 @@ cdef class _Parser:
         when it is on, else -- and for every input it refuses -- with validate() and the one-pass
         run(), which is how errors keep their codes, pointers, lines and columns."""
         self.take_cache()
-        if _indexed and _utf8_ok(self.p, self.n):
+        if self.n >= _indexed_min and _utf8_ok(self.p, self.n):
             if self.indexed():
                 return 0
             self.ntok = self.arena_len = self.order_len = self.doubles_len = 0

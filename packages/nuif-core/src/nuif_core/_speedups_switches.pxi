@@ -63,12 +63,12 @@ def _set_sha_lowlevel(int on):
     return nuif_sha256_lowlevel(on) == 1
 
 
-def _set_indexed(bint on):
-    """Build tapes with the structural-index parser (on) or with the one-pass parser only (off);
-    returns the old state."""
-    global _indexed
-    cdef bint old = _indexed
-    _indexed = on
+def _set_indexed(object min_bytes):
+    """Build the tapes of inputs of ``min_bytes`` and more with the structural-index parser
+    (0: every input; None: none, the one-pass parser only); returns the old setting."""
+    global _indexed_min
+    old = None if _indexed_min == PY_SSIZE_T_MAX else _indexed_min
+    _indexed_min = PY_SSIZE_T_MAX if min_bytes is None else <Py_ssize_t>min_bytes
     return old
 
 
