@@ -22,10 +22,11 @@
  * Almost every rule is about two neighbouring bytes: a lead byte and the byte after it.  A byte
  * pair is classified by three 4-bit keys: the high and the low nibble of the first byte and the
  * high nibble of the second.  Each key indexes a 16-entry table of 8-bit masks (one SSSE3/AVX2
- * byte shuffle each, 16 or 32 pairs at a time); bit k of a table entry says "a pair with this
- * nibble can belong to error class k".  A pair is in class k exactly when all three lookups have
- * bit k set, so the AND of the three masks is nonzero for a bad pair.  Eight classes fit in a
- * byte because the classes were cut so that each is the product of three nibble conditions:
+ * byte shuffle or NEON table lookup each, 16 or 32 pairs at a time); bit k of a table entry says
+ * "a pair with this nibble can belong to error class k".  A pair is in class k exactly when all
+ * three lookups have bit k set, so the AND of the three masks is nonzero for a bad pair.  Eight
+ * classes fit in a byte because the classes were cut so that each is the product of three nibble
+ * conditions:
  *
  *   bit 0  a lead byte (C0..FF) followed by ASCII or by another lead byte: the sequence is cut
  *   bit 1  an ASCII byte followed by a continuation byte (80..BF): a stray continuation
