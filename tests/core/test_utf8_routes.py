@@ -1,13 +1,13 @@
 """Every route of the whole-input UTF-8 check gives Python's strict decoder's verdict.
 
 Before parsing, the compiled codec checks that the whole input is UTF-8: with 32- or 16-byte
-vector table lookups (``csrc/nuif_utf8.h``; AVX2 or SSSE3, picked at import from the CPU) where
-the build has them, else with the scalar loop in ``_speedups.pyx``.  ``utf8_backend()`` names the
-route and ``_set_utf8_route`` switches it, so these tests run each route over the same inputs
-and hold all of them to ``bytes.decode("utf-8")`` (strict: no overlong forms, no surrogates,
-nothing above U+10FFFF).  The vector code carries state from one block to the next, so the bad
-byte of every error class is put at every offset of inputs of 1..200 bytes: before, on and after
-each 16-, 32- and 64-byte boundary, and at the very end.
+vector table lookups (``csrc/nuif_utf8.h``; AVX2 or SSSE3 on x86-64, picked at import from the
+CPU; NEON on arm64) where the build has them, else with the scalar loop in the same header.
+``utf8_backend()`` names the route and ``_set_utf8_route`` switches it, so these tests run each
+route over the same inputs and hold all of them to ``bytes.decode("utf-8")`` (strict: no overlong
+forms, no surrogates, nothing above U+10FFFF).  The vector code carries state from one block to
+the next, so the bad byte of every error class is put at every offset of inputs of 1..200 bytes:
+before, on and after each 16-, 32- and 64-byte boundary, and at the very end.
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ compiled = _codec.compiled()  # this file tests the compiled codec: not collecte
 
 BEST = compiled.utf8_backend()
 # the routes this CPU and build can run, the fastest first
-ROUTES = {"avx2": ["avx2", "ssse3", "scalar"], "ssse3": ["ssse3", "scalar"]}.get(BEST, ["scalar"])
+ROUTES = {
+    "avx2": ["avx2", "ssse3", "scalar"], "ssse3": ["ssse3", "scalar"], "neon": ["neon", "scalar"],
+}.get(BEST, ["scalar"])
 
 
 @contextmanager
@@ -82,9 +84,13 @@ def cpu_flags() -> set[str]:
 
 
 def test_the_route_is_the_best_vector_code_the_cpu_runs() -> None:
+    machine = platform.machine().lower()
+    if machine in ("aarch64", "arm64"):  # NEON is part of arm64: no CPU flag to look at
+        assert BEST == ("scalar" if compiled.scan_backend() == "portable" else "neon")
+        return
     flags = cpu_flags()
-    if platform.machine().lower() not in ("x86_64", "amd64") or not flags:
-        pytest.skip("the vector routes exist only on x86-64; the CPU flags come from Linux")
+    if machine not in ("x86_64", "amd64") or not flags:
+        pytest.skip("vector routes exist on x86-64 and arm64; x86-64's CPU flags come from Linux")
     if compiled.scan_backend() == "portable":  # built with NUIF_SCAN_PORTABLE
         assert BEST == "scalar"
     else:
@@ -98,12 +104,15 @@ def test_the_route_can_be_switched_to_scalar_and_back() -> None:
 
 
 def test_a_route_the_cpu_or_build_lacks_is_refused() -> None:
-    missing = [r for r in ("avx2", "ssse3") if r not in ROUTES]
+    # the other architecture's routes are always among them (x86-64 has no NEON, arm64 no AVX2)
+    missing = [r for r in ("avx2", "ssse3", "neon") if r not in ROUTES]
+    assert "neon" in missing or ("avx2" in missing and "ssse3" in missing)
     for name in missing:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=f"cannot check UTF-8 with {name}"):
             compiled._set_utf8_route(name)
+        assert compiled.utf8_backend() == BEST
     with pytest.raises(ValueError):
-        compiled._set_utf8_route("neon")
+        compiled._set_utf8_route("sse9")
     assert compiled.utf8_backend() == BEST
 
 

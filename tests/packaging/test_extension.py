@@ -29,7 +29,7 @@ def test_compiled_codec_loads_by_default() -> None:
     assert routes[0] in ("charconv", "dtoa")
     assert routes[1] in ("openssl", "openssl+thread", "hashlib")
     assert routes[2] in ("sse2", "portable")
-    assert routes[3] in ("avx2", "ssse3", "scalar")
+    assert routes[3] in ("avx2", "ssse3", "neon", "scalar")
 
 
 def test_ci_requires_the_extension() -> None:

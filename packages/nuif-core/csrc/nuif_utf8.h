@@ -22,10 +22,11 @@
  * Almost every rule is about two neighbouring bytes: a lead byte and the byte after it.  A byte
  * pair is classified by three 4-bit keys: the high and the low nibble of the first byte and the
  * high nibble of the second.  Each key indexes a 16-entry table of 8-bit masks (one SSSE3/AVX2
- * byte shuffle each, 16 or 32 pairs at a time); bit k of a table entry says "a pair with this
- * nibble can belong to error class k".  A pair is in class k exactly when all three lookups have
- * bit k set, so the AND of the three masks is nonzero for a bad pair.  Eight classes fit in a
- * byte because the classes were cut so that each is the product of three nibble conditions:
+ * byte shuffle or NEON table lookup each, 16 or 32 pairs at a time); bit k of a table entry says
+ * "a pair with this nibble can belong to error class k".  A pair is in class k exactly when all
+ * three lookups have bit k set, so the AND of the three masks is nonzero for a bad pair.  Eight
+ * classes fit in a byte because the classes were cut so that each is the product of three nibble
+ * conditions:
  *
  *   bit 0  a lead byte (C0..FF) followed by ASCII or by another lead byte: the sequence is cut
  *   bit 1  an ASCII byte followed by a continuation byte (80..BF): a stray continuation
@@ -48,23 +49,28 @@
  * and byte - 0x70 exactly for F0..FF.
  *
  * Each block of 16 or 32 bytes needs the last three bytes of the block before it (the first
- * bytes of a block pair up with them): the previous block is kept in a register and "the byte
- * k places back" is a byte-wise shift across the two blocks (palignr).  A block with no byte
- * >= 0x80 cannot hold an error of its own; it only has to make sure the previous block did not
- * end inside a sequence.  So runs of ASCII are skipped 64 bytes at a time (loads, ORs and one
- * test), and the check that the block before them ended at a character boundary is computed
- * when that block is classified (its last three bytes compared with F0, E0 and C0).  After an
- * ASCII run the "previous block" is all zeros: an ASCII byte before a block acts like a zero.
+ * bytes of a block pair up with them): the previous block is kept in a register and "the byte k
+ * places back" is a byte-wise shift across the two blocks (palignr; vextq_u8 on NEON).  A block
+ * with no byte >= 0x80 cannot hold an error of its own; it only has to make sure the previous
+ * block did not end inside a sequence.  So runs of ASCII are skipped 64 bytes at a time (loads,
+ * ORs and one test), and the check that the block before them ended at a character boundary is
+ * computed when that block is classified (its last three bytes compared with F0, E0 and C0).
+ * After an ASCII run the "previous block" is all zeros: an ASCII byte before a block acts like a
+ * zero.
  *
  * Memory: only bytes inside p[0:n) are read.  The last n % 16 (or 32) bytes are copied into a
  * zeroed block; zero bytes are ASCII, so a sequence cut by the end of the input fails the
  * ordinary checks at the first zero (every partial sequence is followed by at least one zero).
  * Errors are only OR-ed into an accumulator and looked at once at the end.
  *
- * Builds: the vector code is compiled only by GCC and Clang on x86-64 (function attributes
- * target("ssse3") and target("avx2"), so the rest of the extension keeps its baseline -O3
- * flags) and chosen at run time with __builtin_cpu_supports.  With NUIF_SCAN_PORTABLE, on other
- * CPUs and with other compilers, nuif_utf8_route() is 0 and the scalar check runs.
+ * Builds: the vector code is compiled only by GCC and Clang.  On x86-64 it has function
+ * attributes target("ssse3") and target("avx2"), so the rest of the extension keeps its baseline
+ * -O3 flags, and is chosen at run time with __builtin_cpu_supports.  On arm64 (aarch64) NEON is
+ * part of the base instruction set: the 16-byte NEON route (vqtbl1q_u8 for the nibble lookups,
+ * vextq_u8 for "the byte k places back", vqsubq_u8 for the saturating tests) needs no attribute
+ * and no run-time check.  With NUIF_SCAN_PORTABLE, on other CPUs and with other compilers,
+ * nuif_utf8_route() is 0 and the scalar check runs.  tests/core/utf8_harness.c holds every
+ * vector route to the scalar one (natively, and under qemu-aarch64 for NEON).
  */
 #ifndef NUIF_UTF8_H
 #define NUIF_UTF8_H
@@ -78,15 +84,27 @@
 #if !defined(NUIF_SCAN_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && \
     defined(__x86_64__)
 #include <immintrin.h>
-#define NUIF_UTF8_SIMD 1
+#define NUIF_UTF8_X86 1
 #else
-#define NUIF_UTF8_SIMD 0
+#define NUIF_UTF8_X86 0
 #endif
 
-/* routes: what nuif_utf8_route() returns and nuif_utf8_valid() takes */
+#if !defined(NUIF_SCAN_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+#define NUIF_UTF8_ARM64 1
+#else
+#define NUIF_UTF8_ARM64 0
+#endif
+
+#define NUIF_UTF8_SIMD (NUIF_UTF8_X86 || NUIF_UTF8_ARM64)
+
+/* routes: what nuif_utf8_route() returns and nuif_utf8_valid() takes (the index of the route's
+ * name in _UTF8_ROUTES, _speedups_strings.pxi) */
 #define NUIF_UTF8_SCALAR 0
 #define NUIF_UTF8_SSSE3 1
 #define NUIF_UTF8_AVX2 2
+#define NUIF_UTF8_NEON 3
 
 /* ---- the scalar check ------------------------------------------------------------------- */
 
@@ -314,7 +332,11 @@ static const uint8_t nuif_u8_first_hi[16] = {
     NUIF_U8_CONT2, NUIF_U8_CONT2, NUIF_U8_CONT2, NUIF_U8_CONT2,
     NUIF_U8_CUT | NUIF_U8_OVER2,                                     /* C_ */
     NUIF_U8_CUT,                                                     /* D_ */
+#ifndef NUIF_UTF8_FAULT_SURROGATE
     NUIF_U8_CUT | NUIF_U8_OVER3 | NUIF_U8_SURR,                      /* E_ */
+#else /* a planted bug for tests/core/test_utf8_harness.py: ED A0..BF let through */
+    NUIF_U8_CUT | NUIF_U8_OVER3,
+#endif
     NUIF_U8_CUT | NUIF_U8_BIG | NUIF_U8_OVER4_BIG,                   /* F_ */
 };
 
@@ -356,6 +378,10 @@ static const uint8_t nuif_u8_end_limit[32] = {
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xEF, 0xDF, 0xBF,
 };
+
+#endif /* NUIF_UTF8_SIMD */
+
+#if NUIF_UTF8_X86
 
 /* ---- 16 bytes at a time (SSSE3) ------------------------------------------------------------ */
 
@@ -574,7 +600,130 @@ static inline int nuif_utf8_valid(const uint8_t *p, size_t n, int route) {
     return nuif_utf8_valid_scalar(p, (ptrdiff_t)n);
 }
 
-#else /* !NUIF_UTF8_SIMD */
+#elif NUIF_UTF8_ARM64
+
+/* ---- 16 bytes at a time (arm64 NEON) -------------------------------------------------------- */
+
+typedef struct {
+    uint8x16_t t1h, t1l, t2h, nib, cont3, cont4, top;
+} nuif_u8_kneon;
+
+static inline nuif_u8_kneon nuif_u8_consts_neon(void) {
+    nuif_u8_kneon k;
+    k.t1h = vld1q_u8(nuif_u8_first_hi);
+    k.t1l = vld1q_u8(nuif_u8_first_lo);
+    k.t2h = vld1q_u8(nuif_u8_second_hi);
+    k.nib = vdupq_n_u8(0x0F);
+    k.cont3 = vdupq_n_u8(0x60); /* byte - 0x60 keeps bit 7 iff byte >= E0 */
+    k.cont4 = vdupq_n_u8(0x70); /* byte - 0x70 keeps bit 7 iff byte >= F0 */
+    k.top = vdupq_n_u8(0x80);
+    return k;
+}
+
+/* The error bits of block b, whose predecessor is a (zero before the input's first byte): the
+ * same computation as nuif_u8_block128.  vextq_u8(a, b, 15) is a's last byte followed by b's
+ * first 15, i.e. byte i is the byte one place before b[i]; vqtbl1q_u8 looks a 16-entry table up
+ * (indexes are 0..15 here, so its "0 above 15" rule never applies); NEON shifts bytes
+ * individually, so the high nibble needs no mask. */
+static inline uint8x16_t nuif_u8_block_neon(uint8x16_t b, uint8x16_t a, const nuif_u8_kneon *k) {
+#ifdef NUIF_UTF8_FAULT_NEON_CARRY /* a planted bug for the harness: the previous block lost */
+    a = vdupq_n_u8(0);
+#endif
+    uint8x16_t back1 = vextq_u8(a, b, 15);
+    uint8x16_t back2 = vextq_u8(a, b, 14);
+    uint8x16_t back3 = vextq_u8(a, b, 13);
+    uint8x16_t c1 = vqtbl1q_u8(k->t1h, vshrq_n_u8(back1, 4));
+    uint8x16_t c2 = vqtbl1q_u8(k->t1l, vandq_u8(back1, k->nib));
+    uint8x16_t c3 = vqtbl1q_u8(k->t2h, vshrq_n_u8(b, 4));
+    uint8x16_t pair = vandq_u8(vandq_u8(c1, c2), c3);
+    uint8x16_t must =
+        vandq_u8(vorrq_u8(vqsubq_u8(back2, k->cont3), vqsubq_u8(back3, k->cont4)), k->top);
+    return veorq_u8(pair, must);
+}
+
+/* Nonzero when a block ends inside a sequence (its last three bytes against F0, E0 and C0):
+ * OR it into the errors unless the next block is classified with this one as its predecessor. */
+static inline uint8x16_t nuif_u8_open_neon(uint8x16_t b) {
+    return vqsubq_u8(b, vld1q_u8(nuif_u8_end_limit + 16));
+}
+
+/* 1 when no byte of v is 0x80 or above */
+static inline int nuif_u8_ascii_neon(uint8x16_t v) { return vmaxvq_u8(v) < 0x80; }
+
+/* The end of the whole 64-byte ASCII blocks from p + i on. */
+static inline size_t nuif_u8_ascii64_neon(const uint8_t *p, size_t i, size_t n) {
+    const uint8_t *q = p + i;
+    const uint8_t *end = p + n;
+    while (end - q >= 64) {
+        uint8x16_t a = vorrq_u8(vld1q_u8(q), vld1q_u8(q + 16));
+        uint8x16_t b = vorrq_u8(vld1q_u8(q + 32), vld1q_u8(q + 48));
+        if (!nuif_u8_ascii_neon(vorrq_u8(a, b))) {
+            break;
+        }
+        q += 64;
+    }
+    return (size_t)(q - p);
+}
+
+/* 1 when p[0:n) is valid UTF-8: nuif_utf8_valid_ssse3's loop with NEON blocks. */
+static int nuif_utf8_valid_neon(const uint8_t *p, size_t n) {
+    const nuif_u8_kneon k = nuif_u8_consts_neon();
+    uint8x16_t prev = vdupq_n_u8(0); /* the last block looked at */
+    uint8x16_t err = vdupq_n_u8(0);  /* OR of every error bit */
+    uint8x16_t open = vdupq_n_u8(0); /* nonzero when the last classified block ends inside a
+                                        sequence: an error unless the next block continues it */
+    size_t i = 0;
+    while (i + 64 <= n) {
+        uint8x16_t v0 = vld1q_u8(p + i);
+        uint8x16_t v1 = vld1q_u8(p + i + 16);
+        uint8x16_t v2 = vld1q_u8(p + i + 32);
+        uint8x16_t v3 = vld1q_u8(p + i + 48);
+        if (nuif_u8_ascii_neon(vorrq_u8(vorrq_u8(v0, v1), vorrq_u8(v2, v3)))) {
+            /* ASCII: settle the last block's end, then skip the ASCII run (an ASCII
+             * predecessor acts exactly like a zero one) */
+            err = vorrq_u8(err, open);
+            open = vdupq_n_u8(0);
+            prev = vdupq_n_u8(0);
+            i = nuif_u8_ascii64_neon(p, i + 64, n);
+            continue;
+        }
+        err = vorrq_u8(err, nuif_u8_block_neon(v0, prev, &k));
+        err = vorrq_u8(err, nuif_u8_block_neon(v1, v0, &k));
+        err = vorrq_u8(err, nuif_u8_block_neon(v2, v1, &k));
+        err = vorrq_u8(err, nuif_u8_block_neon(v3, v2, &k));
+        open = nuif_u8_open_neon(v3);
+        prev = v3;
+        i += 64;
+    }
+    while (i + 16 <= n) {
+        uint8x16_t v = vld1q_u8(p + i);
+        if (nuif_u8_ascii_neon(v)) {
+            err = vorrq_u8(err, open);
+        } else {
+            err = vorrq_u8(err, nuif_u8_block_neon(v, prev, &k));
+            open = nuif_u8_open_neon(v);
+        }
+        prev = v;
+        i += 16;
+    }
+    /* the last 0..15 bytes, zero-padded; the full check also settles "open" */
+    uint8_t last[16] = {0};
+    memcpy(last, p + i, n - i);
+    err = vorrq_u8(err, nuif_u8_block_neon(vld1q_u8(last), prev, &k));
+    return vmaxvq_u8(err) == 0;
+}
+
+/* NEON is baseline on arm64: no run-time check. */
+static inline int nuif_utf8_route(void) { return NUIF_UTF8_NEON; }
+
+static inline int nuif_utf8_valid(const uint8_t *p, size_t n, int route) {
+    if (route == NUIF_UTF8_NEON) {
+        return nuif_utf8_valid_neon(p, n);
+    }
+    return nuif_utf8_valid_scalar(p, (ptrdiff_t)n);
+}
+
+#else /* no vector route */
 
 static inline int nuif_utf8_route(void) { return NUIF_UTF8_SCALAR; }
 
@@ -584,5 +733,14 @@ static inline int nuif_utf8_valid(const uint8_t *p, size_t n, int route) {
 }
 
 #endif
+
+/* 1 when this CPU and build can run route: the scalar route and nuif_utf8_route() always, and
+ * SSSE3 where AVX2 is the best (every AVX2 CPU has SSSE3).  A route of the other architecture
+ * never. */
+static inline int nuif_utf8_route_runs(int route) {
+    int best = nuif_utf8_route();
+    return route == NUIF_UTF8_SCALAR || route == best ||
+           (route == NUIF_UTF8_SSSE3 && best == NUIF_UTF8_AVX2);
+}
 
 #endif

@@ -3,6 +3,7 @@ from libc.stdint cimport uint8_t, uint32_t
 cdef extern from "nuif_utf8.h":
     void nuif_utf8_init() noexcept nogil
     int nuif_utf8_route() noexcept nogil
+    int nuif_utf8_route_runs(int route) noexcept nogil
     int nuif_utf8_valid(const uint8_t* p, size_t n, int route) noexcept nogil
     Py_ssize_t nuif_utf8_first_bad(const uint8_t* p, Py_ssize_t n) noexcept nogil
     Py_ssize_t nuif_nonchar_at(const uint8_t* p, Py_ssize_t j) noexcept nogil

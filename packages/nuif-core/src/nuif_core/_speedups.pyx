@@ -264,7 +264,8 @@ def hash_bytes(canonical):
 # -- which routes this build and process use ---------------------------------------------------
 
 def utf8_backend():
-    """``"avx2"``, ``"ssse3"`` or ``"scalar"``: which route checks that a whole input is UTF-8."""
+    """``"avx2"``, ``"ssse3"``, ``"neon"`` or ``"scalar"``: which route checks that a whole input is
+    UTF-8."""
     return _UTF8_ROUTES[_utf8_route]
 
 

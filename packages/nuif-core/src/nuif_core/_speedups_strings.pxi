@@ -7,7 +7,7 @@
 # from what the CPU has) where the build compiled it, else from its scalar loop; the routes
 # always agree.  ``_set_utf8_route`` (test switches) switches routes so the tests can compare them.
 cdef int _utf8_route = nuif_utf8_route()
-cdef tuple _UTF8_ROUTES = ("scalar", "ssse3", "avx2")
+cdef tuple _UTF8_ROUTES = ("scalar", "ssse3", "avx2", "neon")
 
 
 cdef inline bint _utf8_ok(const uint8_t* p, Py_ssize_t n) noexcept nogil:

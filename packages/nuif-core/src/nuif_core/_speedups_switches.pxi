@@ -9,7 +9,7 @@ def _set_utf8_route(str route):
     global _utf8_route
     cdef str old = _UTF8_ROUTES[_utf8_route]
     cdef int r = _UTF8_ROUTES.index(route)
-    if r > nuif_utf8_route():
+    if not nuif_utf8_route_runs(r):
         raise ValueError(f"this CPU or build cannot check UTF-8 with {route}")
     _utf8_route = r
     return old
