@@ -123,7 +123,8 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
     core = REPO / "packages" / "nuif-core"
     stamp = hashlib.sha256()
     for f in sorted([core / "CMakeLists.txt", core / "pyproject.toml",
-                     *(core / "src" / "nuif_core").glob("*.pyx"), *(core / "csrc").glob("*.*")]):
+                     *(core / "src" / "nuif_core").glob("*.pyx"),
+                     *(core / "src" / "nuif_core").glob("*.pxi"), *(core / "csrc").glob("*.*")]):
         stamp.update(f.name.encode() + b"\0" + f.read_bytes())
     stamp_file = root / "sources.sha256"
     stale = not stamp_file.exists() or stamp_file.read_text() != stamp.hexdigest()

@@ -24,14 +24,13 @@ def _usable_cpus():
         return os.cpu_count() or 1
 
 
-# The structural-index parser pays where its first stage runs on a second thread, ahead of the
-# second stage (csrc/nuif_indexpipe.h): inputs of 512 KiB and more, where a second CPU is usable
-# and the build has threads.  Elsewhere the one-pass parser is the faster (docs/parser-design.md).
+# When the structural-index parser is on (_indexed_min, _speedups_parser.pxi: off by default,
+# docs/parser-design.md says why), inputs of _ipipe_min bytes and more have their first stage
+# run on a second thread (csrc/nuif_indexpipe.h), where a second CPU is usable.
 if _usable_cpus() >= 2:
     _pipe_min = 512 * 1024
     if nuif_ipipe_available():
         _ipipe_min = 512 * 1024
-        _indexed_min = 512 * 1024
 cdef Py_ssize_t _pipe_step = 128 * 1024
 cdef bint _pipe_fault = False
 

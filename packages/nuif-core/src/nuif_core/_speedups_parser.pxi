@@ -37,7 +37,8 @@ cdef KeyEntry* _spare_sort_buf = NULL
 cdef Py_ssize_t _spare_sort_buf_cap = 0
 
 # The structural-index parser: for inputs of _indexed_min bytes and more (``_set_indexed``;
-# PY_SSIZE_T_MAX: never; the default is set with the index pipe's, in _speedups_hash.pxi); its
+# PY_SSIZE_T_MAX, the default: never -- measured on a par with the one-pass parser, not faster,
+# docs/parser-design.md); its
 # stage-1 route, the best this CPU runs (``_set_stage1_route``); its index and stack, kept for
 # the process (the parse runs without calling back into Python, so no second parse can use
 # them at the same time); the input bytes it indexes per chunk (``_set_index_chunk``).
