@@ -24,13 +24,17 @@ def _usable_cpus():
         return os.cpu_count() or 1
 
 
-# When the structural-index parser is on (_indexed_min, _speedups_parser.pxi: off by default,
-# docs/parser-design.md says why), inputs of _ipipe_min bytes and more have their first stage
-# run on a second thread (csrc/nuif_indexpipe.h), where a second CPU is usable.
+# The structural-index parser (_indexed_min, _speedups_parser.pxi) builds the tapes of inputs of
+# 1 MiB and more, with its first stage on a second thread (csrc/nuif_indexpipe.h): measured
+# 0-15 % faster than the one-pass parser there on an idle machine, on a par on a busy one.  With
+# its first stage on the parsing thread, or below 1 MiB (the thread's start costs 10-25 % at
+# 64 KiB), it is not faster: without a second usable CPU or threads, it stays off
+# (docs/parser-design.md, "Indexed vs one-pass, measured").
 if _usable_cpus() >= 2:
     _pipe_min = 512 * 1024
     if nuif_ipipe_available():
-        _ipipe_min = 512 * 1024
+        _ipipe_min = 1024 * 1024
+        _indexed_min = 1024 * 1024
 cdef Py_ssize_t _pipe_step = 128 * 1024
 cdef bint _pipe_fault = False
 

@@ -37,8 +37,7 @@ cdef KeyEntry* _spare_sort_buf = NULL
 cdef Py_ssize_t _spare_sort_buf_cap = 0
 
 # The structural-index parser: for inputs of _indexed_min bytes and more (``_set_indexed``;
-# PY_SSIZE_T_MAX, the default: never -- measured on a par with the one-pass parser, not faster,
-# docs/parser-design.md); its
+# PY_SSIZE_T_MAX: never; set to 1 MiB with the index pipe in _speedups_hash.pxi); its
 # stage-1 route, the best this CPU runs (``_set_stage1_route``); its index and stack, kept for
 # the process (the parse runs without calling back into Python, so no second parse can use
 # them at the same time); the input bytes it indexes per chunk (``_set_index_chunk``).
