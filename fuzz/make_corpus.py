@@ -198,8 +198,10 @@ def main() -> None:
         hostile.append(out.getvalue())
     bomb = io.BytesIO()
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("document.json", b" " * 200_000)
-        zf.writestr("manifest.json", b"{}")
+        for name, data in (("document.json", b" " * 200_000), ("manifest.json", b"{}")):
+            info = zipfile.ZipInfo(name)  # dated 1980-01-01, not now: the same seed every run
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
     _write(HERE / "corpus" / "package", [tiny, bare, *hostile, bomb.getvalue(), b"PK\x05\x06" + b"\0" * 18]
            + _recipes("package", 14))
 
