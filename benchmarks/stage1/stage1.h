@@ -1,4 +1,4 @@
-/* Stage 1 of a structural-index JSON parser: a prototype for issue 21's measurement only.
+/* Stage 1 of the structural-index parser: the harness's side (issue 21; docs/parser-design.md).
  *
  * Stage 1 reads the whole input 64 bytes per step and writes the positions ("the index") of
  * every byte the second stage must look at:
@@ -15,14 +15,15 @@
  *
  * Stage 1 refuses (returns S1_REFUSE) when the input is not valid UTF-8 (Python's strict
  * decoder's verdict), when a string holds an unescaped byte below 0x20, or when the input ends
- * inside a string.  It locates nothing: a refused input is re-read by the existing parser, which
+ * inside a string.  It locates nothing: a refused input is re-read by the one-pass parser, which
  * reports the exact NUIF_* code, line and column.  Everything else (grammar, numbers, escapes,
  * I-JSON) is stage 2's work.
  *
- * Routes: s1_ref (byte at a time, the specification above, written for clarity), s1_portable
- * (64-bit masks from a byte-class table, any C99 compiler), s1_avx2 (x86-64: AVX2 compares,
- * carry-less multiply for the in-string prefix XOR, UTF-8 by csrc/nuif_utf8.h's lookup blocks
- * fused in the same loop), s1_neon (arm64). */
+ * Routes: s1_ref (byte at a time, the specification above, written for clarity, the self-test's
+ * oracle), and the routes nuif-core ships in packages/nuif-core/csrc/nuif_stage1.h, run over a
+ * whole input in chunks of s1_chunk bytes after the codec's UTF-8 check (csrc/nuif_utf8.h):
+ * s1_portable (SWAR), s1_ssse3 and s1_avx2 (x86-64, PCLMUL for the in-string prefix XOR),
+ * s1_neon (arm64). */
 #ifndef S1_STAGE1_H
 #define S1_STAGE1_H
 
