@@ -419,6 +419,10 @@ cdef class _Parser:
             if self.indexed():
                 return 0
             self.ntok = self.arena_len = self.order_len = self.doubles_len = 0
+        return self.one_pass_tape()
+
+    cdef int one_pass_tape(self) except -1:
+        """The tape by validate() and the one-pass run() (buffers taken by take_cache)."""
         if self.tape_cap < self.n // 24 + 16:
             PyMem_Free(self.tape)
             self.tape = NULL
@@ -430,13 +434,9 @@ cdef class _Parser:
     cdef bint indexed(self) except -1:
         """The structural-index parser: True with the tape built, False when it refused the
         input (the buffers are kept either way)."""
-        global _s2_idx, _s2_frames, _s2_frames_cap
+        global _s2_frames, _s2_frames_cap
         cdef S2 s
         cdef int rc
-        if _s2_idx == NULL:
-            _s2_idx = <uint32_t*>PyMem_Malloc((S2_CHUNK + S1_SLACK) * sizeof(uint32_t))
-            if _s2_idx == NULL:
-                raise MemoryError()
         s.p = self.p
         s.n = <size_t>self.n
         s.max_depth = <size_t>self.max_depth if self.max_depth > 0 else 0
@@ -450,7 +450,7 @@ cdef class _Parser:
         s.sort_buf, s.sort_cap = self.sort_buf, <size_t>self.sort_cap
         s.doubles, s.doubles_cap = self.doubles, <size_t>self.doubles_cap
         s.frames, s.frames_cap = _s2_frames, _s2_frames_cap
-        s.idx_buf = _s2_idx
+        s.idx_buf = _index_buffer()
         s.pipe_min = <size_t>_ipipe_min
         rc = nuif_s2_parse(&s)
         # the buffers, grown or not, are the parser's again whatever happened
@@ -583,6 +583,16 @@ cdef _Parser _new_parser(bytes data, Py_ssize_t max_depth, object max_depth_obj,
     cdef _Parser parser = _Parser.__new__(_Parser)
     parser.init(data, max_depth, max_depth_obj, tape_mode)
     return parser
+
+
+cdef uint32_t* _index_buffer() except NULL:
+    """The process's stage-1 index buffer (one chunk's entries), allocated on first use."""
+    global _s2_idx
+    if _s2_idx == NULL:
+        _s2_idx = <uint32_t*>PyMem_Malloc((S2_CHUNK + S1_SLACK) * sizeof(uint32_t))
+        if _s2_idx == NULL:
+            raise MemoryError()
+    return _s2_idx
 
 
 cdef Py_ssize_t _clamp_depth(object max_depth, Py_ssize_t n) except? -2:

@@ -121,18 +121,16 @@ def _index_pipe_counts():
 
 def _tape(bytes data not None, Py_ssize_t max_depth, bint indexed):
     """The tape of ``data``, for comparing the two parsers: ``(tokens, arena, order, doubles,
-    deepest)``, each token a tuple of its three words (the bytes of the others); with ``indexed``, from the structural-index parser alone (None when it
-    refuses), else from the one-pass parser (its errors raised)."""
+    deepest)``, each token a tuple of its kind, flags and three words; with ``indexed``, from the
+    structural-index parser alone (None when it refuses), else from the one-pass parser (its
+    errors raised)."""
     cdef _Parser parser = _new_parser(data, _clamp_depth(max_depth, len(data)), max_depth, True)
     parser.take_cache()
     if indexed:
         if not _utf8_ok(parser.p, parser.n) or not parser.indexed():
             return None
     else:
-        parser.tape = <Tok*>parser._grow(parser.tape, &parser.tape_cap, parser.n // 24 + 16,
-                                         sizeof(Tok))
-        parser.validate()
-        parser.run()
+        parser.one_pass_tape()
     cdef Py_ssize_t k
     tokens = [(parser.tape[k].kind, parser.tape[k].flags, parser.tape[k].at, parser.tape[k].len,
                parser.tape[k].quote) for k in range(parser.ntok)]
@@ -148,17 +146,13 @@ def _index_count(bytes data not None):
     """Stage 1 alone over ``data`` (the current route and chunk size, UTF-8 not checked): the
     number of index entries, or None when stage 1 refuses the input.  For measuring stage 1's
     share of a parse, and for tests."""
-    global _s2_idx
     cdef S1State st
     cdef size_t n = <size_t>PyBytes_GET_SIZE(data), start = 0, end, total = 0
     cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(data)
-    if _s2_idx == NULL:
-        _s2_idx = <uint32_t*>PyMem_Malloc((S2_CHUNK + S1_SLACK) * sizeof(uint32_t))
-        if _s2_idx == NULL:
-            raise MemoryError()
+    cdef uint32_t* idx = _index_buffer()
     nuif_s1_start(&st)
     while start < n:
         end = start + _s2_chunk if n - start > _s2_chunk else n
-        total += nuif_s1_chunk(_s1_route, &st, p, n, start, end, _s2_idx)
+        total += nuif_s1_chunk(_s1_route, &st, p, n, start, end, idx)
         start = end
     return total if nuif_s1_ok(&st) else None
