@@ -10,6 +10,7 @@ errors, and public results identical to the pure Python path.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from typing import Any
@@ -576,6 +577,95 @@ def test_a_parse_started_while_another_holds_the_kept_buffers_gets_its_own() -> 
     assert _speedups.canonical_document(inner_text, 128, 100) == inner_expected
     assert _speedups.canonical_document(outer_text.replace(b'"a": 2', b'"b": 2'), 128, 100) == (
         _codec_py.canonical_document(outer_text.replace(b'"a": 2', b'"b": 2'), 128, 100))
+
+
+def _growing_document(count: int) -> bytes:
+    """A valid document whose canonical text is longer than itself: each ``1e20`` of its meta is
+    written out in full (21 digits)."""
+    return (b'{"nuif":0,"root":{"id":"r","kind":"k"},"meta":{"m":['
+            + b",".join([b"1e20"] * count) + b"]}}")
+
+
+def _canonical_of(data: bytes) -> tuple[bytes, str]:
+    """The canonical text and hash the Python twin gives (no compiled writer involved)."""
+    text = _codec_py.canonical_document(data, 128, 250_000)
+    assert text is not None
+    return text, "sha256:" + hashlib.sha256(text).hexdigest()
+
+
+@pytest.mark.parametrize("pipe", [False, True], ids=["hashed-after", "hashed-while-written"])
+def test_a_text_that_outgrows_the_kept_scratch_moves_into_its_bytes_object_as_it_is_written(
+        pipe: bool) -> None:
+    data = _growing_document(3000)  # ~15 KB in, ~66 KB out
+    expected = _canonical_of(data)
+    assert len(expected[0]) > 4 * len(data)
+    # the first buffer (input size + 64) is kept-size; its first growth is not
+    old_keep = _speedups._set_scratch_keep(len(data) + 64)
+    old_pipe = _speedups._set_hashpipe(0, 512) if pipe else None
+    try:
+        got = nuif_core.canonicalize(data)
+        kept = _speedups._scratch_kept()
+        again = nuif_core.canonicalize(data)
+    finally:
+        if old_pipe is not None:
+            _speedups._set_hashpipe(*old_pipe)
+        _speedups._set_scratch_keep(old_keep)
+    assert (got.canonical, got.hash) == expected == (again.canonical, again.hash)
+    assert kept == len(data) + 64  # the scratch it started in is kept for the next call
+
+
+def test_the_output_scratch_is_kept_between_calls_up_to_its_limit() -> None:
+    def doc(children: int) -> bytes:
+        kids = [{"id": f"n{i}", "kind": "k", "attrs": {"t": "x" * 40}} for i in range(children)]
+        return json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "children": kids}}).encode()
+
+    small, medium, large = doc(10), doc(300), doc(2000)
+    limit = 64 * 1024
+    assert len(small) < len(medium) < limit < len(large)
+    old = _speedups._set_scratch_keep(limit)
+    try:
+        assert _speedups._scratch_kept() == 0  # setting the limit drops what was kept
+        kept = []
+        for data in (small, large, medium, small, large, medium):
+            assert (lambda r: (r.canonical, r.hash))(nuif_core.canonicalize(data)) == (
+                _canonical_of(data))
+            kept.append(_speedups._scratch_kept())
+        # dumps writes into the same scratch (and gives it back)
+        assert _codec.dumps({"b": [1.5, "é"], "a": None}, 128) == b'{"a":null,"b":[1.5,"\xc3\xa9"]}'
+        after_dumps = _speedups._scratch_kept()
+    finally:
+        _speedups._set_scratch_keep(old)
+    # small's buffer is kept; large never fits the limit and leaves it alone; medium's larger
+    # buffer replaces small's, which then serves small again
+    assert kept == [len(small) + 64, len(small) + 64, len(medium) + 64, len(medium) + 64,
+                    len(medium) + 64, len(medium) + 64]
+    assert after_dumps == len(medium) + 64
+
+
+def test_calls_on_two_threads_each_write_into_their_own_buffer() -> None:
+    import threading
+
+    # the hash pipe releases the GIL at the end of every write: the other thread's call runs then,
+    # while the first still holds its scratch buffer
+    texts = [_growing_document(400), _deep_document(30, '{"b": "x", "a": [1, 2.5]}') * 1]
+    expected = [_canonical_of(t) for t in texts]
+    results: list[list[tuple[bytes, str]]] = [[], []]
+    old = _speedups._set_hashpipe(0, 256)
+    try:
+        def run(k: int) -> None:
+            for _ in range(40):
+                r = nuif_core.canonicalize(texts[k])
+                results[k].append((r.canonical, r.hash))
+
+        threads = [threading.Thread(target=run, args=(k,)) for k in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert not any(t.is_alive() for t in threads)
+    finally:
+        _speedups._set_hashpipe(*old)
+    assert results == [[expected[0]] * 40, [expected[1]] * 40]
 
 
 def test_the_huge_page_hint_on_large_outputs_changes_nothing_but_page_faults() -> None:

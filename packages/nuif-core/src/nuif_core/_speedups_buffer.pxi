@@ -1,49 +1,111 @@
-# Part of _speedups.pyx (included there): the growing output of the writer and the dumper, a
-# bytes object resized in place.
-
-# Output buffers of 4 MiB and more ask for transparent huge pages (csrc/nuif_scan.h): canonicalizing
-# 16 MiB of ``ui`` took ~1,340 page faults per call for its fresh result, 5 with the hint (~4 %).
+# Part of _speedups.pyx (included there): the growing output of the writer and the dumper.
+#
+# A text is written into a scratch buffer that the module keeps between calls (up to
+# SCRATCH_KEEP bytes), and copied once into a bytes object of its exact size at the end.  Writing
+# straight into a bytes object allocated for the largest possible text and shrunk afterwards (as
+# before) defeated glibc's reuse of freed memory: the shrunk result, once freed, set malloc's
+# mmap threshold just below the next call's allocation, so every call of 128 KiB and more got
+# fresh pages from the kernel, and each first write into one of them faulted (~2 us per 4 KiB
+# page on the machines we measure: ~0.4 ms of the ~1.7 ms of canonicalizing 1 MiB of `strings`,
+# for a ~15 us copy).  Texts larger than SCRATCH_KEEP are written straight into their bytes
+# object as before (a copy would double the peak memory of a large call); those of 4 MiB and more
+# ask for transparent huge pages (csrc/nuif_scan.h): ~1,340 faults per call for 16 MiB of `ui`,
+# 5 with the hint.
 cdef bint _huge = True
+#: the largest scratch buffer kept for the next call
+cdef Py_ssize_t SCRATCH_KEEP = 4 << 20
+# the kept scratch buffer (owned by the module while no _Buf has it), or NULL
+cdef char* _spare = NULL
+cdef Py_ssize_t _spare_cap = 0
 
 
 @cython.final
 @cython.freelist(4)  # one per call of the codec: reuse the object's memory
 cdef class _Buf:
-    cdef PyObject* ob           # the bytes object being filled (owned)
-    cdef char* b                # its bytes
+    # Scratch mode (ob == NULL): b is a PyMem buffer of cap bytes, owned by this object.  Direct
+    # mode: b is the data of the bytes object ob (owned), resized in place as it grows.
+    cdef PyObject* ob           # the bytes object being filled (direct mode), or NULL
+    cdef char* b                # the bytes being written
     cdef Py_ssize_t n           # bytes written
     cdef Py_ssize_t cap         # bytes allocated
     cdef nuif_hashpipe* pipe  # hashing b[0:n) on another thread (write), or NULL
 
     cdef int init(self, Py_ssize_t cap) except -1:
         """Set up a buffer made by ``_new_buf``."""
+        global _spare, _spare_cap
         if cap < 64:
             cap = 64
-        self.ob = _bytes_new(NULL, cap)
-        self.b = PyBytes_AS_STRING(<object>self.ob)
+        self.ob = NULL
+        self.b = NULL
         self.n = 0
-        self.cap = cap
         self.pipe = NULL
-        if cap >= (4 << 20) and _huge:
-            nuif_hint_huge(self.b, cap)
+        if cap > SCRATCH_KEEP:
+            self._direct(cap)
+        elif _spare != NULL and _spare_cap >= cap:
+            self.b = _spare
+            self.cap = _spare_cap
+            _spare = NULL
+        else:
+            self.b = <char*>PyMem_Malloc(cap)
+            if self.b == NULL:
+                raise MemoryError()
+            self.cap = cap
         return 0
 
+    cdef int _direct(self, Py_ssize_t cap) except -1:
+        """Move to a bytes object of ``cap`` bytes holding what is written so far."""
+        cdef PyObject* ob = _bytes_new(NULL, cap)
+        cdef char* d = PyBytes_AS_STRING(<object>ob)
+        if cap >= (4 << 20) and _huge:
+            nuif_hint_huge(d, cap)
+        if self.n:
+            memcpy(d, self.b, self.n)
+        self._release()
+        self.ob = ob
+        self.b = d
+        self.cap = cap
+        return 0
+
+    cdef void _release(self) noexcept:
+        """Give up the scratch buffer (kept for the next call when it is not too large)."""
+        global _spare, _spare_cap
+        if self.ob != NULL or self.b == NULL:
+            return
+        if self.cap <= SCRATCH_KEEP and (_spare == NULL or _spare_cap < self.cap):
+            PyMem_Free(_spare)
+            _spare = self.b
+            _spare_cap = self.cap
+        else:
+            PyMem_Free(self.b)
+        self.b = NULL
+
     def __dealloc__(self):
+        self._release()
         Py_XDECREF(self.ob)
         self.ob = NULL
 
     cdef int grow(self, Py_ssize_t extra) except -1:
         cdef Py_ssize_t need = self.n + extra
         cdef Py_ssize_t newcap = self.cap * 2
+        cdef char* q
         if newcap < need:
             newcap = need
         if self.pipe != NULL:
             # the buffer may move: the hashing thread must not be reading it (it waits for the
             # feed below; on a MemoryError, write() stops it)
             nuif_hashpipe_hold(self.pipe)
-        _PyBytes_Resize(&self.ob, newcap)
-        self.b = PyBytes_AS_STRING(<object>self.ob)
-        self.cap = newcap
+        if self.ob != NULL:
+            _PyBytes_Resize(&self.ob, newcap)
+            self.b = PyBytes_AS_STRING(<object>self.ob)
+            self.cap = newcap
+        elif newcap > SCRATCH_KEEP:
+            self._direct(newcap)
+        else:
+            q = <char*>PyMem_Realloc(self.b, newcap)
+            if q == NULL:
+                raise MemoryError()
+            self.b = q
+            self.cap = newcap
         if self.pipe != NULL:
             nuif_hashpipe_feed(self.pipe, <const unsigned char*>self.b, self.n)
         return 0
@@ -68,10 +130,21 @@ cdef class _Buf:
         return 0
 
     cdef object finish(self):
-        _PyBytes_Resize(&self.ob, self.n)
-        r = <object>self.ob
-        Py_DECREF(r)  # drop the buffer's own reference; r holds one
-        self.ob = NULL
+        """The text as a bytes object of its size; the buffer is spent."""
+        cdef PyObject* ob
+        if self.ob == NULL:
+            ob = _bytes_new(NULL, self.n)
+            if self.n >= (4 << 20) and _huge:
+                nuif_hint_huge(PyBytes_AS_STRING(<object>ob), self.n)
+            memcpy(PyBytes_AS_STRING(<object>ob), self.b, self.n)
+            self._release()
+        else:
+            _PyBytes_Resize(&self.ob, self.n)
+            ob = self.ob
+            self.ob = NULL
+            self.b = NULL
+        r = <object>ob
+        Py_DECREF(r)  # drop the reference _bytes_new gave; r holds one
         return r
 
 

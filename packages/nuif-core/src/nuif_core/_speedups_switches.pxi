@@ -35,6 +35,24 @@ def _set_huge(bint on):
     _huge = on
     return old
 
+def _set_scratch_keep(Py_ssize_t max_bytes):
+    """Keep output scratch buffers of at most ``max_bytes`` between calls (texts that outgrow it
+    move into their bytes object while they are written); returns the previous setting.  The
+    buffer kept now is dropped, so the next call starts from a fresh one."""
+    global SCRATCH_KEEP, _spare, _spare_cap
+    cdef Py_ssize_t old = SCRATCH_KEEP
+    SCRATCH_KEEP = max_bytes
+    PyMem_Free(_spare)
+    _spare = NULL
+    _spare_cap = 0
+    return old
+
+
+def _scratch_kept():
+    """The size of the output scratch buffer kept for the next call (0: none)."""
+    return _spare_cap
+
+
 def _set_hashpipe(Py_ssize_t min_bytes, Py_ssize_t step, bint fault=False):
     """Hash texts of inputs of ``min_bytes`` and more while writing, fed every
     ``step`` bytes (``min_bytes`` = PY_SSIZE_T_MAX: never); ``fault``: the first feed raises
