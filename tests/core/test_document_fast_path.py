@@ -525,6 +525,29 @@ def test_the_id_set_is_sized_from_the_tape_and_still_finds_every_duplicate(child
         assert nuif_core.validate(bad).diagnostics[0].code == "NUIF_DUPLICATE_ID"
 
 
+def test_the_id_set_tells_apart_ids_that_share_all_but_one_byte_at_every_length() -> None:
+    # the set's hash reads words, overlapping ones and, below 4 bytes, three bytes of an id: ids
+    # that differ only where a read does not look must still be found different
+    ids = []
+    for n in range(1, 41):
+        for at in range(n):
+            for ch in "ab":
+                ids.append("x" * at + ch + "x" * (n - at - 1))
+    ids = list(dict.fromkeys(ids))
+    kids = [{"id": i, "kind": "k"} for i in ids]
+    doc = {"nuif": 0, "root": {"id": "root", "kind": "k", "children": kids}}
+    data = json.dumps(doc).encode()
+    assert _speedups.canonical_document(data, 128, 250_000) == _python_canonical(data, Limits())
+    assert nuif_core.inspect(data).node_count == len(ids) + 1
+    for dup in (ids[0], ids[1], ids[len(ids) // 2], ids[-1]):
+        kids.append({"id": dup, "kind": "k"})
+        bad = json.dumps(doc).encode()
+        kids.pop()
+        assert _speedups.canonical_document(bad, 128, 250_000) is None
+        found = nuif_core.validate(bad).diagnostics
+        assert [d.code for d in found] == ["NUIF_DUPLICATE_ID"]
+
+
 def _deep_document(depth: int, tail: str = "") -> bytes:
     """A valid document whose meta nests ``depth`` arrays (the parser's stack grows)."""
     return (b'{"nuif": 0, "root": {"id": "r", "kind": "k"}, "meta": {"m": '

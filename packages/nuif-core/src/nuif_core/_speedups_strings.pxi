@@ -254,7 +254,7 @@ cdef object _make_key(_Parser parser):
         parser.kcache = <PyObject**>PyMem_Calloc(KCACHE_SIZE, sizeof(PyObject*))
         if parser.kcache == NULL:
             raise MemoryError()
-    slot = <Py_ssize_t>(nuif_fnv(ptr, L) & (KCACHE_SIZE - 1))
+    slot = <Py_ssize_t>(nuif_strhash(ptr, L) & (KCACHE_SIZE - 1))
     hit = parser.kcache[slot]
     if hit != NULL and PyUnicode_GET_LENGTH(<object>hit) == L and memcmp(
             PyUnicode_DATA(<object>hit), ptr, L) == 0:
