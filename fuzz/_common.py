@@ -226,12 +226,18 @@ def main(test_one_input: Callable[[bytes], None]) -> None:
     """Run a target under libFuzzer; argv is passed through (``-runs``, ``-max_total_time``…).
 
     ``NUIF_FUZZ_HASHPIPE=STEP`` (``run.py --hashpipe STEP``): every canonical text is hashed on
-    the hashing thread while it is written, fed every STEP bytes (csrc/nuif_hashpipe.h)."""
+    the hashing thread while it is written, fed every STEP bytes (csrc/nuif_hashpipe.h).
+    ``NUIF_FUZZ_SCRATCH=BYTES`` (``run.py --scratch BYTES``): the writer keeps output scratch
+    buffers of at most BYTES, so longer texts move into their bytes object while they are written
+    (``_speedups_buffer.pxi``)."""
+    from nuif_core import _codec
+
     step = int(os.environ.get("NUIF_FUZZ_HASHPIPE", "0") or 0)
     if step > 0:
-        from nuif_core import _codec
-
         _codec.compiled()._set_hashpipe(0, step)
+    scratch = int(os.environ.get("NUIF_FUZZ_SCRATCH", "0") or 0)
+    if scratch > 0:
+        _codec.compiled()._set_scratch_keep(scratch)
     atheris.Setup(sys.argv, test_one_input)
     atheris.Fuzz()
 

@@ -254,6 +254,10 @@ def main() -> int:
     ap.add_argument("--hashpipe", type=int, default=0, metavar="STEP",
                     help="hash every canonical text on the hashing thread, fed every STEP bytes "
                     "(default: only documents of 512 KiB and more, which fuzz inputs never are)")
+    ap.add_argument("--scratch", type=int, default=0, metavar="BYTES",
+                    help="keep output scratch buffers of at most BYTES, so texts move from the "
+                    "scratch into their bytes object while they are written (default: 4 MiB, "
+                    "which fuzz texts never outgrow)")
     ap.add_argument("extra", nargs="*", help="extra libFuzzer flags (after --)")
     ap.add_argument("--summary", action="store_true",
                     help="only print the totals of every run recorded in fuzz/out/runs.jsonl")
@@ -271,6 +275,9 @@ def main() -> int:
     if args.hashpipe > 0:
         env = {**env, "NUIF_FUZZ_HASHPIPE": str(args.hashpipe)}
         label += f"-hashpipe{args.hashpipe}"
+    if args.scratch > 0:
+        env = {**env, "NUIF_FUZZ_SCRATCH": str(args.scratch)}
+        label += f"-scratch{args.scratch}"
     OUT.mkdir(exist_ok=True)
     results: dict[str, dict] = {}
     pending = list(names)

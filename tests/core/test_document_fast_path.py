@@ -548,6 +548,25 @@ def test_the_id_set_tells_apart_ids_that_share_all_but_one_byte_at_every_length(
         assert [d.code for d in found] == ["NUIF_DUPLICATE_ID"]
 
 
+def test_tables_kept_from_a_large_document_serve_small_and_large_ones_after_it() -> None:
+    # the id set's table and the doubles are kept between calls: a small document uses a part of
+    # a large table (zeroed), a larger one grows it; stale entries must never count
+    def doc(children: int, dup: str | None = None, x: float = 0.1) -> bytes:
+        kids = [{"id": f"n{i}", "kind": "k", "attrs": {"w": x * (i + 1) / 3}}
+                for i in range(children)]
+        if dup is not None:
+            kids.append({"id": dup, "kind": "k"})
+        return json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "children": kids}}).encode()
+
+    sequence = [doc(3000), doc(5), doc(5, "n2"), doc(40, "r"), doc(6000, "n5999"), doc(6000),
+                doc(7), doc(3000, "n0", 0.7), doc(2)]
+    for data in sequence:
+        expected = _python_canonical(data, Limits())
+        assert _speedups.canonical_document(data, 128, 250_000) == expected
+        if expected is None:
+            assert [d.code for d in nuif_core.validate(data).diagnostics] == ["NUIF_DUPLICATE_ID"]
+
+
 def _deep_document(depth: int, tail: str = "") -> bytes:
     """A valid document whose meta nests ``depth`` arrays (the parser's stack grows)."""
     return (b'{"nuif": 0, "root": {"id": "r", "kind": "k"}, "meta": {"m": '

@@ -48,7 +48,7 @@ C-only helpers are headers in csrc/, each declared for Cython by the .pxd of the
 
 cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
-from libc.string cimport memcpy, memcmp, strlen
+from libc.string cimport memcpy, memcmp, memset, strlen
 from libc.math cimport isinf, isfinite
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_XDECREF, Py_DECREF, Py_INCREF

@@ -35,6 +35,8 @@ cdef Frame* _spare_frames = NULL
 cdef Py_ssize_t _spare_frames_cap = 0
 cdef KeyEntry* _spare_sort_buf = NULL
 cdef Py_ssize_t _spare_sort_buf_cap = 0
+cdef double* _spare_doubles = NULL
+cdef Py_ssize_t _spare_doubles_cap = 0
 
 # The structural-index parser: for inputs of _indexed_min bytes and more (``_set_indexed``;
 # PY_SSIZE_T_MAX: never; set to 1 MiB with the index pipe in _speedups_hash.pxi); its
@@ -132,7 +134,7 @@ cdef class _Parser:
     cdef void take_cache(self) noexcept:
         global _spare_tape, _spare_tape_cap, _spare_arena, _spare_arena_cap, _spare_order
         global _spare_order_cap, _spare_names, _spare_names_cap, _spare_frames, _spare_frames_cap
-        global _spare_sort_buf, _spare_sort_buf_cap
+        global _spare_sort_buf, _spare_sort_buf_cap, _spare_doubles, _spare_doubles_cap
         self.tape, self.tape_cap = _spare_tape, _spare_tape_cap
         _spare_tape, _spare_tape_cap = NULL, 0
         self.arena, self.arena_cap = _spare_arena, _spare_arena_cap
@@ -146,11 +148,13 @@ cdef class _Parser:
         _spare_frames, _spare_frames_cap = NULL, 0
         self.sort_buf, self.sort_cap = _spare_sort_buf, _spare_sort_buf_cap
         _spare_sort_buf, _spare_sort_buf_cap = NULL, 0
+        self.doubles, self.doubles_cap = _spare_doubles, _spare_doubles_cap
+        _spare_doubles, _spare_doubles_cap = NULL, 0
 
     def __dealloc__(self):
         global _spare_tape, _spare_tape_cap, _spare_arena, _spare_arena_cap, _spare_order
         global _spare_order_cap, _spare_names, _spare_names_cap, _spare_frames, _spare_frames_cap
-        global _spare_sort_buf, _spare_sort_buf_cap
+        global _spare_sort_buf, _spare_sort_buf_cap, _spare_doubles, _spare_doubles_cap
         if self.tape_mode:
             if _spare_frames == NULL and self.frames_cap * <Py_ssize_t>sizeof(Frame) <= CACHE_MAX:
                 _spare_frames, _spare_frames_cap, self.frames = self.frames, self.frames_cap, NULL
@@ -165,6 +169,9 @@ cdef class _Parser:
                 _spare_order, _spare_order_cap, self.order = self.order, self.order_cap, NULL
             if _spare_names == NULL and self.names_cap * 4 <= CACHE_MAX:
                 _spare_names, _spare_names_cap, self.names = self.names, self.names_cap, NULL
+            if _spare_doubles == NULL and self.doubles_cap * 8 <= CACHE_MAX:
+                _spare_doubles, _spare_doubles_cap = self.doubles, self.doubles_cap
+                self.doubles = NULL
         cdef Py_ssize_t k
         if self.kcache != NULL:
             for k in range(KCACHE_SIZE):

@@ -20,6 +20,7 @@ ctypedef struct StrSet:
     Py_ssize_t* counts
     Py_ssize_t cap
     Py_ssize_t used
+    Py_ssize_t alloc  # slots allocated (a kept table may be larger than the cap in use)
 
 
 cdef int _walk_start(NodeWalk* walk, Py_ssize_t cap) except -1:
@@ -55,23 +56,52 @@ cdef inline Py_ssize_t _next_node(const Tok* tape, NodeWalk* walk, Py_ssize_t ch
     return node
 
 
-cdef int _strset_start(StrSet* strs, Py_ssize_t cap, bint counted) except -1:
-    strs.slots = <uint64_t*>PyMem_Calloc(cap, sizeof(uint64_t))
+# The table of the id set (not counted), kept between calls as the parser keeps its buffers (up
+# to CACHE_MAX bytes): at 16 MiB of `ui` the set grew to 2 MiB of fresh, zeroed pages per call,
+# ~500 page faults (~2 us each here) where zeroing a kept table takes ~50 us.
+cdef uint64_t* _spare_slots = NULL
+cdef Py_ssize_t _spare_slots_cap = 0
+
+
+cdef int _strset_start(StrSet* strs, Py_ssize_t cap, bint counted, Py_ssize_t most=0) except -1:
+    """A set of ``cap`` slots (a power of 2); an uncounted set takes the kept table when it has
+    that many, and then uses as much of it as ``most`` (a power of 2 >= cap) allows."""
+    global _spare_slots, _spare_slots_cap
     strs.counts = NULL
+    if not counted and _spare_slots != NULL and _spare_slots_cap >= cap:
+        while cap < most and cap < _spare_slots_cap:
+            cap *= 2
+        strs.slots, strs.alloc = _spare_slots, _spare_slots_cap
+        _spare_slots, _spare_slots_cap = NULL, 0
+        memset(strs.slots, 0, cap * sizeof(uint64_t))
+        strs.cap = cap
+        strs.used = 0
+        return 0
+    strs.slots = <uint64_t*>PyMem_Calloc(cap, sizeof(uint64_t))
     if strs.slots != NULL and counted:
         strs.counts = <Py_ssize_t*>PyMem_Malloc(cap * sizeof(Py_ssize_t))
     if strs.slots == NULL or (counted and strs.counts == NULL):
         PyMem_Free(strs.slots)
         strs.slots = NULL
         raise MemoryError()
-    strs.cap = cap
+    strs.cap = strs.alloc = cap
     strs.used = 0
     return 0
 
 
 cdef void _strset_free(StrSet* strs) noexcept:
+    """Free the set (an uncounted set's table is kept when it is the largest seen, up to
+    CACHE_MAX bytes; the kept table may be larger than the part of it a set used)."""
+    global _spare_slots, _spare_slots_cap
+    if (strs.counts == NULL and strs.slots != NULL and strs.alloc > _spare_slots_cap
+            and strs.alloc * <Py_ssize_t>sizeof(uint64_t) <= CACHE_MAX):
+        PyMem_Free(_spare_slots)
+        _spare_slots, _spare_slots_cap = strs.slots, strs.alloc
+        strs.slots = NULL
     PyMem_Free(strs.slots)
     PyMem_Free(strs.counts)
+    strs.slots = NULL
+    strs.counts = NULL
 
 
 cdef inline Py_ssize_t _strset_find(_Parser parser, StrSet* strs, Py_ssize_t tok,
@@ -101,6 +131,7 @@ cdef int _strset_grow(StrSet* strs) except -1:
     """Double the set (the caller keeps its load at or below 1/2)."""
     strs.slots = nuif_hset_grow(strs.slots, strs.cap, &strs.counts if strs.counts != NULL else NULL)
     strs.cap *= 2
+    strs.alloc = strs.cap
     return 0
 
 
@@ -159,7 +190,7 @@ cdef bint _check_document(_Parser parser, Py_ssize_t max_nodes) except -1:
 cdef bint _check_nodes(_Parser parser, Py_ssize_t node, Py_ssize_t max_nodes) except -1:
     """The node tree from ``node`` (document pre-order, an explicit stack): every node valid,
     every id unique, at most ``max_nodes`` nodes."""
-    cdef Py_ssize_t count = 0, children, cap = 16
+    cdef Py_ssize_t count = 0, children, cap = 16, most = 16
     cdef NodeWalk walk
     # the set of ids
     cdef StrSet ids
@@ -167,11 +198,14 @@ cdef bint _check_nodes(_Parser parser, Py_ssize_t node, Py_ssize_t max_nodes) ex
     # growth), up to 1024 slots (small documents then zero a few hundred bytes, not 8 KiB)
     while cap < 1024 and cap < 2 * (parser.ntok // 5 + 1):
         cap *= 2
+    # with a kept table (_strset_start), as many slots of it as that bound asks for
+    while most < 2 * (parser.ntok // 5 + 1):
+        most *= 2
     walk.next = NULL
     ids.slots = ids.counts = NULL
     try:
         _walk_start(&walk, parser.deepest + 2)
-        _strset_start(&ids, cap, False)
+        _strset_start(&ids, cap, False, most)
         while True:
             count += 1
             if count > max_nodes:
