@@ -1,10 +1,11 @@
 """The compiled codec's two float back ends give identical results.
 
-Doubles are converted by the C++ standard library's ``<charconv>`` (``std::from_chars`` /
-``std::to_chars``) when the build found it, else by CPython's dtoa (``PyOS_string_to_double`` /
-``PyOS_double_to_string``).  Both are correctly rounded; these tests hold them to the same bytes,
-to Python's ``float()`` / ``repr()`` and to the RFC 8785 number file.  CI builds with GCC 12, so
-``.ci/run`` sets ``NUIF_REQUIRE_CHARCONV=1`` and the fast back end must be the one in use.
+Doubles are converted by the vendored fast_float (parsing) and Dragonbox (shortest digits) when
+the build has a C++17 compiler (csrc/nuif_float.h), else by CPython's dtoa
+(``PyOS_string_to_double`` / ``PyOS_double_to_string``).  Both are correctly rounded; these tests
+hold them to the same bytes, to Python's ``float()`` / ``repr()`` and to the RFC 8785 number
+file.  ``.ci/run`` sets ``NUIF_REQUIRE_FLOAT_LIBS=1``, so there the fast back end must be the one
+in use.
 """
 
 from __future__ import annotations
@@ -26,22 +27,22 @@ compiled = _codec.compiled()  # this file tests the compiled codec: not collecte
 twin = _codec.twin()
 
 MAX_DEPTH = 128
-HAVE_CHARCONV = compiled.float_backend() == "charconv"
-needs_charconv = pytest.mark.skipif(not HAVE_CHARCONV, reason="built without <charconv> floats")
+HAVE_FLOAT_LIBS = compiled.float_backend() == "fast_float+dragonbox"
+needs_float_libs = pytest.mark.skipif(not HAVE_FLOAT_LIBS, reason="built without the float libraries")
 
 
 @contextmanager
 def dtoa() -> Iterator[None]:
-    old = compiled._set_charconv(False)
+    old = compiled._set_float_libs(False)
     try:
         assert compiled.float_backend() == "dtoa"
         yield
     finally:
-        compiled._set_charconv(old)
+        compiled._set_float_libs(old)
 
 
 def both(fn, *args):  # type: ignore[no-untyped-def]
-    """(charconv result, dtoa result), each a value or ("error", code, message, pointer)."""
+    """(fast result, dtoa result), each a value or ("error", code, message, pointer)."""
 
     def one():  # type: ignore[no-untyped-def]
         try:
@@ -62,10 +63,10 @@ def twin_outcome(text: bytes):  # type: ignore[no-untyped-def]
         return ("error", exc.code, exc.message, exc.pointer)
 
 
-def test_ci_build_uses_charconv() -> None:
-    if os.environ.get("NUIF_REQUIRE_CHARCONV") != "1":
-        pytest.skip("NUIF_REQUIRE_CHARCONV is not set (CI sets it)")
-    assert compiled.float_backend() == "charconv"
+def test_ci_build_uses_the_float_libraries() -> None:
+    if os.environ.get("NUIF_REQUIRE_FLOAT_LIBS") != "1":
+        pytest.skip("NUIF_REQUIRE_FLOAT_LIBS is not set (CI sets it)")
+    assert compiled.float_backend() == "fast_float+dragonbox"
 
 
 def test_switching_back_ends_is_reported_and_restored() -> None:
@@ -75,7 +76,7 @@ def test_switching_back_ends_is_reported_and_restored() -> None:
     assert compiled.float_backend() == before
 
 
-@needs_charconv
+@needs_float_libs
 def test_es6_number_file_through_both_back_ends(testdata: Path) -> None:
     lines = (testdata / "jcs-es6-numbers" / "es6testfile-first10000.txt").read_text().splitlines()
     values = [struct.unpack(">d", bytes.fromhex(line.split(",")[0].rjust(16, "0")))[0] for line in lines]
@@ -97,7 +98,7 @@ EDGE_LITERALS = [
 ]
 
 
-@needs_charconv
+@needs_float_libs
 @pytest.mark.parametrize("literal", EDGE_LITERALS)
 def test_edge_literals_agree_with_dtoa_and_python(literal: str) -> None:
     text = f"[{literal}]".encode()
@@ -118,7 +119,7 @@ def bits_to_double(bits: int) -> float:
 finite_doubles = st.integers(0, 2**64 - 1).map(bits_to_double).filter(lambda x: x == x and abs(x) != float("inf"))
 
 
-@needs_charconv
+@needs_float_libs
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.one_of(finite_doubles, st.floats(allow_nan=False, allow_infinity=False)), min_size=1, max_size=50))
 def test_printing_any_double_agrees_with_dtoa_and_reparses(values: list[float]) -> None:
@@ -137,7 +138,7 @@ literals = st.builds(
 )
 
 
-@needs_charconv
+@needs_float_libs
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.one_of(literals, finite_doubles.map(repr)), min_size=1, max_size=30))
 def test_parsing_any_literal_agrees_with_dtoa_and_python(items: list[str]) -> None:

@@ -91,7 +91,7 @@ def one_pass_tape(data: bytes, depth: int = 128) -> tuple | None:
 def left_to_one_pass(text: bytes) -> bool:
     """Valid inputs the indexed parser refuses on purpose: an integer literal beyond 2^53 - 1
     (which NUIF-0.1 accepts only when it is a double's RFC 8785 text), or a number whose double
-    conversion underflows or overflows <charconv>'s range (exponents of three digits)."""
+    conversion underflows or overflows the float library's range (exponents of three digits)."""
     return bool(re.search(rb"(?<![\d.eE+-])-?\d{16,}(?![\d.eE])", text)
                 or re.search(rb"[eE][-+]?0*\d{3,}", text))
 

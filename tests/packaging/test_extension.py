@@ -26,7 +26,7 @@ def test_compiled_codec_loads_by_default() -> None:
     assert implementation == "compiled"
     # doubles, hashing, scanners, UTF-8 check: each one of its documented routes
     assert len(routes) == 4, routes
-    assert routes[0] in ("charconv", "dtoa")
+    assert routes[0] in ("fast_float+dragonbox", "dtoa")
     assert routes[1] in ("openssl", "openssl+thread", "hashlib")
     assert routes[2] in ("sse2", "portable")
     assert routes[3] in ("avx2", "ssse3", "neon", "scalar")
@@ -60,7 +60,9 @@ def test_wheel_ships_the_extension_and_no_cython_sources(dists) -> None:
 
     sources = {n.split("/", 1)[1] for n in tarfile.open(dists.sdist).getnames() if "/" in n}
     core = Path(__file__).resolve().parents[2] / "packages" / "nuif-core"
-    csrc = [f"csrc/{p.name}" for p in (core / "csrc").iterdir()]
+    # every file under csrc/, the vendored libraries and their licences included
+    csrc = [p.relative_to(core).as_posix() for p in (core / "csrc").rglob("*") if p.is_file()]
+    assert "csrc/third_party/dragonbox/LICENSE-Boost" in csrc
     for needed in ("CMakeLists.txt", "pyproject.toml", "src/nuif_core/_speedups.pyx", *csrc):
         assert needed in sources, needed
     # nothing from a local build or the generated C

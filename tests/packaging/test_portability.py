@@ -65,7 +65,7 @@ def test_clang_builds_with_warnings_as_errors_and_passes_the_codec_tests(tmp_pat
         check=True, capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env,
     )
     implementation, floats, hashing, *_ = probe.stdout.split()
-    assert (implementation, floats, hashing) == ("compiled", "charconv", "hashlib")
+    assert (implementation, floats, hashing) == ("compiled", "fast_float+dragonbox", "hashlib")
     result = subprocess.run(
         [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *CODEC_TESTS],
         cwd=REPO, env={**env, "NUIF_REQUIRE_EXTENSION": "1"}, capture_output=True, text=True,

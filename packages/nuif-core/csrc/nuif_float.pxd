@@ -1,4 +1,4 @@
 cdef extern from "nuif_float.h":
     int nuif_parse_double(const char* s, size_t n, double* out) noexcept nogil
-    int nuif_shortest_double(double x, char* buf) noexcept nogil
+    int nuif_shortest_digits(double x, char* digits, int* point) noexcept nogil
     int nuif_float_backend() noexcept nogil

@@ -1,4 +1,4 @@
-/* The float conversions when the build has no C++17 <charconv> (see nuif_float.h): every call
+/* The float conversions when the build has no C++17 compiler (see nuif_float.h): every call
  * returns -1 and the compiled codec uses CPython's dtoa, which gives the same bytes. */
 #include "nuif_float.h"
 
@@ -9,9 +9,10 @@ int nuif_parse_double(const char *s, size_t n, double *out) {
     return -1;
 }
 
-int nuif_shortest_double(double x, char *buf) {
+int nuif_shortest_digits(double x, char *digits, int *point) {
     (void)x;
-    (void)buf;
+    (void)digits;
+    (void)point;
     return -1;
 }
 

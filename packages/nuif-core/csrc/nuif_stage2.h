@@ -54,7 +54,7 @@ typedef struct {
     size_t n;
     size_t max_depth;
     int s1_route;
-    int charconv;            /* 1: nuif_parse_double may be used, else numbers needing it refuse */
+    int float_libs;          /* 1: nuif_parse_double may be used, else numbers needing it refuse */
     size_t chunk;            /* input bytes per index chunk: a multiple of 64, at most
                                 NUIF_S2_CHUNK (tests make it small to cross chunk boundaries) */
     nuif_tok *tape;
@@ -356,7 +356,7 @@ static size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
         return 0;
     }
     if (!nuif_small_decimal(&r, &x)) {
-        if (!s->charconv || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
+        if (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
     }
     if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
     if (x == 0.0) x = 0.0;

@@ -37,7 +37,7 @@ cdef extern from "nuif_stage2.h":
         size_t n
         size_t max_depth
         int s1_route
-        int charconv
+        int float_libs
         size_t chunk
         Tok* tape
         size_t tape_cap, ntok

@@ -282,8 +282,9 @@ def index_backend():
 
 
 def float_backend():
-    """``"charconv"`` (C++17 <charconv>) or ``"dtoa"`` (CPython's): what converts doubles."""
-    return "charconv" if _charconv else "dtoa"
+    """``"fast_float+dragonbox"`` (the vendored libraries, csrc/nuif_float.h) or ``"dtoa"`` (CPython's): what
+    converts doubles."""
+    return "fast_float+dragonbox" if _float_libs else "dtoa"
 
 
 def hash_backend():

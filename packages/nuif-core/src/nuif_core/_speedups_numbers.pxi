@@ -2,26 +2,24 @@
 # csrc/nuif_number.h; this part picks the conversion route and raises), and the parser's scanning
 # of number literals (``_scan_number``).
 
-# The C++ standard library's <charconv> (Ryu printing, Eisel-Lemire parsing; csrc/nuif_float.h)
-# when the build found it, else CPython's dtoa.  Both are correctly rounded and give the same
-# bytes; ``_set_charconv(False)`` (test switches) uses dtoa so the tests can compare the two.
-cdef bint _charconv = nuif_float_backend() == 1
+# The vendored fast_float (parsing) and Dragonbox (shortest digits; csrc/nuif_float.h) when the
+# build has a C++17 compiler, else CPython's dtoa.  Both are correctly rounded and give the same
+# bytes; ``_set_float_libs(False)`` (test switches) uses dtoa so the tests can compare the two.
+cdef bint _float_libs = nuif_float_backend() == 1
 
 
 cdef Py_ssize_t _fmt_double(char* o, double x) except -1:
     """ECMAScript Number.prototype.toString of a finite double into o (NUMBER_TEXT_MAX bytes)."""
     cdef NumInfo r
     cdef char* s
-    cdef char sb[40]
-    cdef int sl
+    cdef int k, point
     if x == 0.0:
         o[0] = 0x30
         return 1
-    if _charconv:
-        sl = nuif_shortest_double(x, sb)
-        if sl > 0:
-            nuif_sci_info(sb, sl, &r)
-            return nuif_fmt_es(o, r.neg, r.d, r.k, r.n)
+    if _float_libs:
+        k = nuif_shortest_digits(x, r.d, &point)
+        if k > 0:
+            return nuif_fmt_es(o, x < 0.0, r.d, k, point)
     s = PyOS_double_to_string(x, b'r', 0, 0, NULL)
     try:
         nuif_analyze(<const uint8_t*>s, <Py_ssize_t>strlen(s), &r)
@@ -39,7 +37,7 @@ cdef double _literal_double(const uint8_t* s, Py_ssize_t L, NumInfo* r) except? 
         return 0.0
     if nuif_small_decimal(r, &x):
         return x
-    if _charconv and nuif_parse_double(<const char*>s, <size_t>L, &x) == 0:
+    if _float_libs and nuif_parse_double(<const char*>s, <size_t>L, &x) == 0:
         return x
     # the bytes object is NUL-terminated and a literal never continues into what follows it
     x = PyOS_string_to_double(<const char*>s, &end, NULL)

@@ -448,7 +448,7 @@ cdef class _Parser:
         s.n = <size_t>self.n
         s.max_depth = <size_t>self.max_depth if self.max_depth > 0 else 0
         s.s1_route = _s1_route
-        s.charconv = _charconv
+        s.float_libs = _float_libs
         s.chunk = _s2_chunk
         s.tape, s.tape_cap = self.tape, <size_t>self.tape_cap
         s.arena, s.arena_cap = self.arena, <size_t>self.arena_cap

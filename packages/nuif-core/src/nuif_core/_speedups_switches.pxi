@@ -20,11 +20,12 @@ def _utf8_check(bytes data not None):
     return _utf8_ok(<const uint8_t*>PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data))
 
 
-def _set_charconv(bint on):
-    """Use <charconv> (when built with it) or CPython's dtoa. Returns the old state."""
-    global _charconv
-    cdef bint old = _charconv
-    _charconv = on and nuif_float_backend() == 1
+def _set_float_libs(bint on):
+    """Convert doubles with the vendored libraries (when built with them) or CPython's dtoa.
+    Returns the old state."""
+    global _float_libs
+    cdef bint old = _float_libs
+    _float_libs = on and nuif_float_backend() == 1
     return old
 
 
