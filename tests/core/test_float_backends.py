@@ -85,6 +85,24 @@ def test_es6_number_file_through_both_back_ends(testdata: Path) -> None:
     assert fast == slow == f"[{expected}]".encode()
 
 
+# shortest digit strings with zeros where their low 8 digits start (the printer writes the low 8
+# digits and the rest as two halves), of every length from 9 to 17 digits
+SPLIT_DIGITS = [1.0000000000000002, 1.00000001, 10000000000000002.0, 1.0000000100000002,
+                100000000.5, 1.000000001e-300, 9.00000000000001e+250, 123456789.00000001,
+                2.00000000000004e-5, 4.000000000000001, 1e8 + 1, 1e16 + 2]
+
+
+@needs_float_libs
+def test_shortest_digits_with_zeros_where_their_halves_meet() -> None:
+    values = SPLIT_DIGITS + [float(f"1{'0' * z}{d}e{e}") for z in range(16) for d in (1, 7)
+                             for e in (-200, 0, 9, 200) if z + 2 <= 17]
+    fast, slow = both(compiled.dumps, values, MAX_DEPTH)
+    assert fast == slow
+    assert fast == twin.dumps(values, MAX_DEPTH)
+    for x in values:  # the text reads back as the same double
+        assert float(compiled.dumps(x, MAX_DEPTH)) == x
+
+
 EDGE_LITERALS = [
     "0.1", "-0.0", "0e0", "1E3", "2.50", "1e-7", "1e21", "1e+21", "123456789012345678e-2",
     "9007199254740993.0",  # halfway between two doubles: rounds to even
