@@ -88,36 +88,6 @@ static void nuif_analyze(const uint8_t *s, ptrdiff_t L, nuif_numinfo *r) {
     r->n = int_len - first + ex;
 }
 
-/* nuif_analyze of shortest scientific text (-d.ddde+XX: no leading or trailing zeros). */
-static inline void nuif_sci_info(const char *s, ptrdiff_t L, nuif_numinfo *r) {
-    ptrdiff_t i = 0;
-    int64_t k = 1, ex = 0;
-    int eneg;
-    r->neg = s[0] == 0x2D;
-    if (r->neg) {
-        i = 1;
-    }
-    r->d[0] = s[i];
-    i++;
-    if (s[i] == 0x2E) {
-        i++;
-        while (s[i] != 0x65 && k < 24) {
-            r->d[k] = s[i];
-            k++;
-            i++;
-        }
-    }
-    i++;
-    eneg = s[i] == 0x2D;
-    i++;
-    while (i < L) {
-        ex = ex * 10 + (s[i] - 0x30);
-        i++;
-    }
-    r->k = k;
-    r->n = (eneg ? -ex : ex) + 1;
-}
-
 /* ECMAScript Number.prototype.toString of 0.d * 10**n (k >= 1 digits) into o
  * (NUIF_NUMBER_TEXT_MAX bytes); returns the length. */
 static ptrdiff_t nuif_fmt_es(char *o, int neg, const char *d, int64_t k, int64_t n) {

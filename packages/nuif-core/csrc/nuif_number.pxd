@@ -9,7 +9,6 @@ cdef extern from "nuif_number.h":
     enum:
         NUMBER_TEXT_MAX "NUIF_NUMBER_TEXT_MAX"
     void nuif_analyze(const uint8_t* s, Py_ssize_t L, NumInfo* r) noexcept nogil
-    void nuif_sci_info(const char* s, Py_ssize_t L, NumInfo* r) noexcept nogil
     Py_ssize_t nuif_fmt_es(char* o, bint neg, const char* d, int64_t k, int64_t n) noexcept nogil
     bint nuif_fast_digits(const NumInfo* r) noexcept nogil
     bint nuif_small_decimal(const NumInfo* r, double* x) noexcept nogil
