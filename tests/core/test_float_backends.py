@@ -28,7 +28,8 @@ twin = _codec.twin()
 
 MAX_DEPTH = 128
 HAVE_FLOAT_LIBS = compiled.float_backend() == "fast_float+dragonbox"
-needs_float_libs = pytest.mark.skipif(not HAVE_FLOAT_LIBS, reason="built without the float libraries")
+needs_float_libs = pytest.mark.skipif(not HAVE_FLOAT_LIBS,
+                                      reason="built without the float libraries")
 
 
 @contextmanager

@@ -12,7 +12,8 @@
 #include "Python.h"
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
+
+#include "nuif_scan.h"
 
 #define NUIF_HASH_MASK 0xFFFFFFFF00000000ULL
 #define NUIF_PAYLOAD_MASK 0x00000000FFFFFFFFULL
@@ -23,30 +24,18 @@
  * 64-bit finalizer.  Never reads outside s[0:L).  It replaced byte-at-a-time FNV-1a, which was a
  * third of the schema check on documents of many ids.  Only slot positions depend on it (every
  * probe compares the text before it answers), so it is internal and may change. */
-static inline uint64_t nuif_load64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static inline uint64_t nuif_load32(const uint8_t *p) {
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 static inline uint64_t nuif_strhash(const uint8_t *s, ptrdiff_t L) {
     const uint64_t k = 0x9E3779B97F4A7C15ULL;
     uint64_t h = ((uint64_t)L + 1) * k, w;
     ptrdiff_t i = 0;
     if (L >= 8) {
         for (; i + 8 < L; i += 8) {
-            h = (h ^ nuif_load64(s + i)) * k;
+            h = (h ^ nuif_load64_(s + i)) * k;
             h ^= h >> 32;
         }
-        w = nuif_load64(s + L - 8);
+        w = nuif_load64_(s + L - 8);
     } else if (L >= 4) {
-        w = nuif_load32(s) | (nuif_load32(s + L - 4) << 32);
+        w = nuif_load32_(s) | ((uint64_t)nuif_load32_(s + L - 4) << 32);
     } else if (L > 0) {
         w = (uint64_t)s[0] | ((uint64_t)s[L >> 1] << 8) | ((uint64_t)s[L - 1] << 16);
     } else {

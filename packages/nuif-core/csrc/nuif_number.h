@@ -145,6 +145,28 @@ static ptrdiff_t nuif_fmt_es(char *o, int neg, const char *d, int64_t k, int64_t
     return w;
 }
 
+/* 1 when a decimal literal has more than 15 significant digits and no trailing zeros, told from
+ * its digit positions alone (so both parsers skip nuif_analyze and go to the double): integer
+ * digits p[int_s:int_e), the fraction's up to mant_e (mant_e == int_e: none).  A 0 does not say
+ * the literal has at most 15 (trailing zeros are left to nuif_analyze). */
+static inline int nuif_many_digits(const uint8_t *p, size_t int_s, size_t int_e, size_t mant_e) {
+    size_t z;
+    if (p[mant_e - 1] == 0x30) {
+        return 0;
+    }
+    if (p[int_s] != 0x30) {
+        return (int_e - int_s) + (mant_e > int_e ? mant_e - int_e - 1 : 0) > 15;
+    }
+    if (mant_e == int_e) {
+        return 0;
+    }
+    z = int_e + 1; /* 0.000ddd: skip the zeros (stops at the nonzero last digit) */
+    while (p[z] == 0x30) {
+        z++;
+    }
+    return mant_e - z > 15;
+}
+
 /* 1 when a literal's digits are its shortest round-trip digits (<= 15, normal range). */
 static inline int nuif_fast_digits(const nuif_numinfo *r) {
     return r->k <= 15 && -290 <= r->n && r->n <= 300;

@@ -10,5 +10,7 @@ cdef extern from "nuif_number.h":
         NUMBER_TEXT_MAX "NUIF_NUMBER_TEXT_MAX"
     void nuif_analyze(const uint8_t* s, Py_ssize_t L, NumInfo* r) noexcept nogil
     Py_ssize_t nuif_fmt_es(char* o, bint neg, const char* d, int64_t k, int64_t n) noexcept nogil
+    bint nuif_many_digits(const uint8_t* p, size_t int_s, size_t int_e,
+                          size_t mant_e) noexcept nogil
     bint nuif_fast_digits(const NumInfo* r) noexcept nogil
     bint nuif_small_decimal(const NumInfo* r, double* x) noexcept nogil

@@ -76,6 +76,12 @@ static inline uint64_t nuif_load64_(const uint8_t *p) {
     return w;
 }
 
+static inline uint32_t nuif_load32_(const uint8_t *p) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
 /* Little-endian byte order is assumed by the SWAR paths' "first marked byte" arithmetic. */
 #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define NUIF_BIG_ENDIAN 1

@@ -287,7 +287,7 @@ static inline size_t nuif_s2_plain_decimal(const uint8_t *p, size_t int_s, size_
 static size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
     const uint8_t *p = s->p;
     size_t n = s->n, start = i, L, nd, int_s, int_e, mant_e, z;
-    int neg = 0, integer = 1, has_exp = 0, many;
+    int neg = 0, integer = 1, has_exp = 0;
     nuif_numinfo r;
     double x;
     nuif_tok *t = &s->tape[s->ntok];
@@ -339,17 +339,7 @@ static size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
         }
     }
     t->len = (uint32_t)L;
-    many = 0;
-    if (p[mant_e - 1] != 0x30) { /* no trailing zeros: every digit after leading zeros counts */
-        if (p[int_s] != 0x30) {
-            many = (int_e - int_s) + (mant_e > int_e ? mant_e - int_e - 1 : 0) > 15;
-        } else if (mant_e > int_e) { /* 0.000ddd: skip the zeros (stops at the last digit) */
-            z = int_e + 1;
-            while (p[z] == 0x30) z++;
-            many = mant_e - z > 15;
-        }
-    }
-    if (many) {
+    if (nuif_many_digits(p, int_s, int_e, mant_e)) {
         r.k = 16; /* more than 15 significant digits: the double itself */
     } else {
         nuif_analyze(p + start, (ptrdiff_t)L, &r);

@@ -282,8 +282,8 @@ def index_backend():
 
 
 def float_backend():
-    """``"fast_float+dragonbox"`` (the vendored libraries, csrc/nuif_float.h) or ``"dtoa"`` (CPython's): what
-    converts doubles."""
+    """``"fast_float+dragonbox"`` (the vendored libraries, csrc/nuif_float.h) or ``"dtoa"``
+    (CPython's): what converts doubles."""
     return "fast_float+dragonbox" if _float_libs else "dtoa"
 
 

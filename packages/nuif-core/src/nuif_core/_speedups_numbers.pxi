@@ -92,7 +92,7 @@ cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
     after it."""
     cdef const uint8_t* p = parser.p
     cdef Py_ssize_t start = i, L, nd, int_s, int_e, mant_e, z
-    cdef bint neg = False, integer = True, has_exp = False, many
+    cdef bint neg = False, integer = True, has_exp = False
     cdef NumInfo r
     cdef double x
     cdef int64_t v
@@ -147,16 +147,7 @@ cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
         if z > 0:
             parser.emit(T_FLT, F_LIT, start, z - start, 0)
             return i
-    many = False
-    if p[mant_e - 1] != 0x30:  # no trailing zeros: every digit after the leading zeros counts
-        if p[int_s] != 0x30:
-            many = (int_e - int_s) + (mant_e - int_e - 1 if mant_e > int_e else 0) > 15
-        elif mant_e > int_e:  # 0.000ddd: skip the zeros (stops at the nonzero last digit)
-            z = int_e + 1
-            while p[z] == 0x30:
-                z += 1
-            many = mant_e - z > 15
-    if many:
+    if nuif_many_digits(p, <size_t>int_s, <size_t>int_e, <size_t>mant_e):
         # more than 15 significant digits: the double itself (without nuif_analyze's pass)
         r.k = 16
     else:
