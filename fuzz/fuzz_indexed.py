@@ -5,7 +5,8 @@ bytes, so that short inputs cross chunk boundaries, or the default), the depth l
 whether stage 1 runs on the index pipe's second thread (``csrc/nuif_indexpipe.h``).
 
 Properties, for every stage-1 route this CPU runs (``csrc/nuif_stage1.h``: AVX2, SSSE3, the
-portable one):
+portable one), and for the second stage's direct walk (no index: it finds each next token itself,
+as it does by default for inputs below 1 MiB):
 
 * where the indexed parser (``csrc/nuif_stage2.h``) accepts the text, its token tape, arena,
   member-name order, doubles and depth are the one-pass parser's (``_tape``);
@@ -13,7 +14,7 @@ portable one):
   holds an integer literal beyond 2^53 - 1 or a number with a three-digit exponent (what it
   leaves to the one-pass parser on purpose);
 * ``canonical_json`` gives the same bytes, or the same error (code, message, pointer, line,
-  column), with the indexed parser on and off.
+  column), with the indexed parser on, with the direct walk, and with the one-pass parser alone.
 """
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ _BIG_INT = re.compile(rb"(?<![\d.eE+-])-?\d{16,}(?![\d.eE])")
 _BIG_EXP = re.compile(rb"[eE][-+]?0*\d{3,}")
 
 
-def tape(data: bytes, indexed: bool, depth: int) -> object:
+def tape(data: bytes, indexed: bool, depth: int, direct: bool = False) -> object:
     try:
-        return compiled._tape(data, depth, indexed)
+        return compiled._tape(data, depth, indexed, direct)
     except c.NuifError as err:
         c.check_error(err)
         return None
@@ -59,9 +60,10 @@ def TestOneInput(raw: bytes) -> None:
     old_chunk = compiled._set_index_chunk(chunk)
     old_route = compiled._set_stage1_route(ROUTES[0])
     try:
-        for route in ROUTES:
-            compiled._set_stage1_route(route)
-            got = tape(data, True, depth)
+        for route in ROUTES + ["direct"]:
+            if route != "direct":
+                compiled._set_stage1_route(route)
+            got = tape(data, True, depth, route == "direct")
             if want is None and got is not None:
                 c.fail(f"{route}: the indexed parser accepts what the one-pass parser refuses", data)
             if want is not None and got is None and not (_BIG_INT.search(data) or _BIG_EXP.search(data)):
@@ -69,14 +71,20 @@ def TestOneInput(raw: bytes) -> None:
             if got is not None and got != want:
                 c.fail(f"{route}: another tape", got, want, data)
         old_min = compiled._set_indexed(0)
+        old_direct = compiled._set_direct(None)
         try:
             with_index = c.outcome(compiled.canonical_json, data, depth)
             compiled._set_indexed(None)
             without = c.outcome(compiled.canonical_json, data, depth)
+            compiled._set_direct(0)
+            direct = c.outcome(compiled.canonical_json, data, depth)
         finally:
             compiled._set_indexed(old_min)
+            compiled._set_direct(old_direct)
         if with_index != without:
             c.fail("canonical_json differs with the indexed parser on and off", with_index, without, data)
+        if direct != without:
+            c.fail("canonical_json differs with the direct walk", direct, without, data)
     finally:
         compiled._set_index_pipe(old_pipe)
         compiled._set_index_chunk(old_chunk)

@@ -10,6 +10,9 @@ every stage-1 route this CPU runs and for index chunks small enough that short i
 * it accepts every valid input but the few it leaves to the one-pass parser on purpose (integers
   beyond 2^53 - 1, numbers that underflow to zero), refuses every invalid one, and the codec's
   results and errors (code, message, pointer, line, column) are those of the one-pass parser.
+
+Both hold for the second stage's direct walk too (``"direct"`` among the routes below: no index,
+the walk finds each next token itself), which builds the tapes of inputs below 1 MiB by default.
 """
 
 from __future__ import annotations
@@ -46,20 +49,26 @@ def _runs(name: str) -> bool:
 
 
 ROUTES = [r for r in ALL_ROUTES if _runs(r)]
+# the stage-1 routes, and the second stage's walk without an index
+WALKS = ROUTES + ["direct"]
 # 64: every block is a chunk; 16384: the default
 CHUNKS = [64, 16384]
 
 
 @contextmanager
 def indexing(route: str, chunk: int = 0) -> Iterator[None]:
-    """Every input through the structural-index parser, with this route and chunk size."""
-    old_min = compiled._set_indexed(0)
-    old_route = compiled._set_stage1_route(route)
+    """Every input through the structural-index parser, with this route and chunk size (route
+    ``"direct"``: through its second stage alone)."""
+    direct = route == "direct"
+    old_min = compiled._set_indexed(None if direct else 0)
+    old_direct = compiled._set_direct(0 if direct else None)
+    old_route = compiled._set_stage1_route(ROUTES[0] if direct else route)
     old_chunk = compiled._set_index_chunk(chunk)
     try:
         yield
     finally:
         compiled._set_indexed(old_min)
+        compiled._set_direct(old_direct)
         compiled._set_stage1_route(old_route)
         compiled._set_index_chunk(old_chunk)
 
@@ -67,10 +76,12 @@ def indexing(route: str, chunk: int = 0) -> Iterator[None]:
 @contextmanager
 def one_pass() -> Iterator[None]:
     old = compiled._set_indexed(None)
+    old_direct = compiled._set_direct(None)
     try:
         yield
     finally:
         compiled._set_indexed(old)
+        compiled._set_direct(old_direct)
 
 
 def outcome(data: bytes, depth: int = 128) -> tuple:
@@ -100,7 +111,7 @@ def check(data: bytes, route: str, chunk: int = 0, depth: int = 128) -> tuple | 
     """Hold the indexed parser to the one-pass parser on ``data``; returns the indexed tape."""
     want = one_pass_tape(data, depth)
     with indexing(route, chunk):
-        got = compiled._tape(data, depth, True)
+        got = compiled._tape(data, depth, True, route == "direct")
         if want is None:
             assert got is None, f"{route}: accepted what the one-pass parser refuses: {data[:80]!r}"
         elif got is None:
@@ -149,13 +160,13 @@ def corpus_docs() -> list[bytes]:
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", WALKS)
 def test_corpus_documents_get_the_same_tape(route: str, chunk: int) -> None:
     for doc in corpus_docs():
         assert check(doc, route, chunk) is not None  # the fast path took it
 
 
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", WALKS)
 def test_every_conformance_case_agrees(route: str) -> None:
     """JSONTestSuite (y_, n_, i_), the RFC 8785 and cyberphone examples: the same tape or the
     same refusal, and the same codec result or error."""
@@ -170,7 +181,7 @@ def test_every_conformance_case_agrees(route: str) -> None:
     assert accepted > 150  # the y_ and accepted i_ cases, twice
 
 
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", WALKS)
 def test_ten_thousand_es6_numbers(route: str) -> None:
     """Every number of the ES6 test file (doubles of every magnitude): one array, the same tape
     (the same F_LIT / F_DBL choices and doubles)."""
@@ -183,7 +194,7 @@ def test_ten_thousand_es6_numbers(route: str) -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(value=values, pretty=st.booleans(), route=st.sampled_from(ROUTES),
+@given(value=values, pretty=st.booleans(), route=st.sampled_from(WALKS),
        chunk=st.sampled_from([64, 128, 0]))
 def test_generated_values(value: object, pretty: bool, route: str, chunk: int) -> None:
     text = json.dumps(value, ensure_ascii=pretty, indent=1 if pretty else None)
@@ -203,7 +214,7 @@ STRING_BODIES = [
 ]
 
 
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", WALKS)
 def test_strings_at_every_offset_across_block_and_chunk_boundaries(route: str) -> None:
     for body in STRING_BODIES:
         for pad in range(40, 140):
@@ -213,7 +224,7 @@ def test_strings_at_every_offset_across_block_and_chunk_boundaries(route: str) -
                 assert check(data, route, 64) is not None, data
 
 
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", WALKS)
 def test_long_strings_span_chunks(route: str) -> None:
     long_plain = "x" * 40_000
     long_esc = ("abc\\n\\u00e9" * 5000)
@@ -238,14 +249,14 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", WALKS)
 def test_invalid_inputs_raise_what_the_one_pass_parser_raises(route: str) -> None:
     for data in BAD:
         for pad in (0, 61, 62, 63):
             check(b" " * pad + data, route, 64)
 
 
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", WALKS)
 def test_depth_limit(route: str) -> None:
     for depth in range(0, 8):
         for limit in (-1, 0, 1, 3, 5, 128):
@@ -254,7 +265,7 @@ def test_depth_limit(route: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(cut=st.integers(0, 2000), byte=st.integers(0, 255), route=st.sampled_from(ROUTES))
+@given(cut=st.integers(0, 2000), byte=st.integers(0, 255), route=st.sampled_from(WALKS))
 def test_mutated_documents(cut: int, byte: int, route: str) -> None:
     doc = corpus_docs()[1]  # strings, 1 KiB
     at = cut % len(doc)
@@ -280,7 +291,8 @@ def piped(lazy: bool = False, chunk: int = 64) -> Iterator[None]:
 def test_by_default_inputs_of_1_mib_and_more_where_two_cpus_are_usable() -> None:
     """The indexed parser, with its first stage on the index pipe, builds the tapes of inputs of
     1 MiB and more where a second CPU is usable (measured faster there only,
-    docs/parser-design.md); elsewhere the one-pass parser builds every tape."""
+    docs/parser-design.md); its second stage alone (the direct walk) builds every other tape, and
+    the one-pass parser only re-reads what they refuse."""
     import os
 
     two = len(os.sched_getaffinity(0)) >= 2 if hasattr(os, "sched_getaffinity") else True
@@ -288,6 +300,10 @@ def test_by_default_inputs_of_1_mib_and_more_where_two_cpus_are_usable() -> None
     compiled._set_index_pipe(old_pipe)
     old_min = compiled._set_indexed(None)
     compiled._set_indexed(old_min)
+    # and below that, every input goes to the second stage's direct walk
+    old_direct = compiled._set_direct(None)
+    compiled._set_direct(old_direct)
+    assert old_direct == 0
     if two:
         assert (old_min, old_pipe) == (1 << 20, 1 << 20)
         assert compiled.index_backend() == ROUTES[0]

@@ -1,13 +1,15 @@
 /* Stage 2 of the structural-index parser (docs/parser-design.md): walks stage 1's index
- * (csrc/nuif_stage1.h) and builds the same token tape (csrc/nuif_tape.h) as the one-pass parser
- * of src/nuif_core/_speedups_parser.pxi, byte for byte: the same tokens, arena, member-name order
- * and doubles.  tests/core/test_stage2.py holds the two equal on the corpus, the conformance
- * suites and generated documents, and fuzz/fuzz_stage2.py does on mutated ones.
+ * (csrc/nuif_stage1.h), or with `direct` the input itself (finding each next token by skipping
+ * whitespace, which pays better than an index below 1 MiB), and builds the same token tape
+ * (csrc/nuif_tape.h) as the one-pass parser of src/nuif_core/_speedups_parser.pxi, byte for
+ * byte: the same tokens, arena, member-name order and doubles.  tests/core/test_indexed.py holds
+ * the two equal on the corpus, the conformance suites and generated documents, and
+ * fuzz/fuzz_indexed.py does on mutated ones, for every stage-1 route and the direct walk.
  *
  * It checks everything the one-pass parser checks (grammar, escapes, surrogates, noncharacters,
  * number grammar and range, duplicate names, depth) but reports nothing: any problem, and the
  * rare valid inputs it leaves to the one-pass parser (integers beyond 2^53 - 1, number
- * conversions without <charconv>), return NUIF_S2_REFUSE, and the codec re-reads the input with
+ * conversions without the float libraries), return NUIF_S2_REFUSE, and the codec re-reads the input with
  * the one-pass parser, which raises the NUIF_* error with its pointer, line and column.  Errors
  * are the slow path; the fast path has no error text at all.
  *
@@ -38,6 +40,18 @@
 #define NUIF_S2_OK 0
 #define NUIF_S2_REFUSE 1
 #define NUIF_S2_NOMEM 2
+
+/* inlined into the walk always (the hot path), or never (what most tokens never need) */
+#if defined(__GNUC__) || defined(__clang__)
+#define NUIF_S2_INLINE static inline __attribute__((always_inline))
+#define NUIF_S2_NOINLINE static __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define NUIF_S2_INLINE static __forceinline
+#define NUIF_S2_NOINLINE static __declspec(noinline)
+#else
+#define NUIF_S2_INLINE static inline
+#define NUIF_S2_NOINLINE static
+#endif
 
 /* input bytes per index chunk: the index (4 bytes an entry) stays in the L2 cache */
 #define NUIF_S2_CHUNK (16 * 1024)
@@ -74,6 +88,9 @@ typedef struct {
     size_t deepest;
     size_t pipe_min;         /* inputs of this many bytes and more: stage 1 on a second
                                 thread (csrc/nuif_indexpipe.h); 0: never */
+    int direct;              /* 1: no index; the walk finds each next token itself (skipping
+                                whitespace as the one-pass parser does): for small inputs, where
+                                the index costs more than it saves */
     /* stage 1 */
     nuif_s1_state s1;
     uint32_t *idx_buf;       /* NUIF_S2_CHUNK + NUIF_S1_SLACK entries (without a pipe) */
@@ -245,22 +262,6 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
 
 #define NUIF_S2_DIGIT(c) ((uint8_t)((c) - 0x30) < 10)
 
-/* The index after the run of ASCII digits from i: 8 bytes per step where 8 bytes are readable
- * (p[0:n+1), the NUL included), so a number's digit runs cost one mispredicted branch, not one
- * per digit. */
-static inline size_t nuif_s2_digits(const uint8_t *p, size_t i, size_t n) {
-    while (i + 8 <= n + 1) {
-        uint64_t x = nuif_s1_load_le(p + i) ^ 0x3030303030303030ULL;
-        /* high bit of each byte that is not a digit: x's byte is 10 or more, or above 0x7F */
-        uint64_t stop = (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7676767676767676ULL) | x) &
-                        0x8080808080808080ULL;
-        if (stop) return i + (nuif_s1_ctz(stop) >> 3);
-        i += 8;
-    }
-    while (NUIF_S2_DIGIT(p[i])) i++;
-    return i;
-}
-
 /* _speedups_numbers.pxi's _plain_decimal_text: where the canonical text of a plain decimal
  * literal with at most 15 significant digits ends, or 0 when the literal is not of that kind. */
 static inline size_t nuif_s2_plain_decimal(const uint8_t *p, size_t int_s, size_t int_e,
@@ -281,15 +282,48 @@ static inline size_t nuif_s2_plain_decimal(const uint8_t *p, size_t int_s, size_
     return 0;
 }
 
+/* nuif_s2_number's literal p[start:start+L) of token t, a float that is not a short plain
+ * decimal: its digits are taken as they are (fast digits) or its double goes to s->doubles.
+ * Out of line, so the common literals cost no call.  Returns 1, or 0 (refuse). */
+NUIF_S2_NOINLINE int nuif_s2_float(nuif_s2 *s, nuif_tok *t, size_t start, size_t L,
+                                   size_t int_s, size_t int_e, size_t mant_e, int *nomem) {
+    const uint8_t *p = s->p;
+    nuif_numinfo r;
+    double x;
+    t->len = (uint32_t)L;
+    if (nuif_many_digits(p, int_s, int_e, mant_e)) {
+        r.k = 16; /* more than 15 significant digits: the double itself */
+    } else {
+        nuif_analyze(p + start, (ptrdiff_t)L, &r);
+        if (r.k == 0 || nuif_fast_digits(&r)) {
+            t->flags = 0;
+            return 1;
+        }
+    }
+    if (s->doubles_len >= s->doubles_cap &&
+        nuif_s2_grow((void **)&s->doubles, &s->doubles_cap, s->doubles_len + 1, sizeof(double))) {
+        *nomem = 1;
+        return 0;
+    }
+    if (!nuif_small_decimal(&r, &x)) {
+        if (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
+    }
+    if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
+    if (x == 0.0) x = 0.0;
+    t->flags = NUIF_F_DBL;
+    t->dbl = (uint32_t)s->doubles_len;
+    s->doubles[s->doubles_len++] = x;
+    return 1;
+}
+
 /* The number literal at i, as _speedups_numbers.pxi's _scan_number puts it on the tape.  Returns
  * the index after it, or 0 (refuse: a bad literal, an overflow, an integer beyond 2^53 - 1, or a
- * conversion that needs CPython's dtoa). */
-static size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
+ * conversion that needs CPython's dtoa).  Integers and short plain decimals are done here, inline
+ * in the walk; the rest in nuif_s2_float. */
+NUIF_S2_INLINE size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
     const uint8_t *p = s->p;
     size_t n = s->n, start = i, L, nd, int_s, int_e, mant_e, z;
     int neg = 0, integer = 1, has_exp = 0;
-    nuif_numinfo r;
-    double x;
     nuif_tok *t = &s->tape[s->ntok];
     if (p[i] == 0x2D) {
         neg = 1;
@@ -297,13 +331,13 @@ static size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
     }
     int_s = i;
     if (!NUIF_S2_DIGIT(p[i])) return 0;
-    i = p[i] == 0x30 ? i + 1 : nuif_s2_digits(p, i, n);
+    i = p[i] == 0x30 ? i + 1 : (size_t)nuif_digits_end(p, (ptrdiff_t)i, (ptrdiff_t)n);
     int_e = i;
     if (p[i] == 0x2E) {
         integer = 0;
         i++;
         if (!NUIF_S2_DIGIT(p[i])) return 0;
-        i = nuif_s2_digits(p, i, n);
+        i = (size_t)nuif_digits_end(p, (ptrdiff_t)i, (ptrdiff_t)n);
     }
     mant_e = i;
     if (p[i] == 0x65 || p[i] == 0x45) {
@@ -338,30 +372,7 @@ static size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
             return i;
         }
     }
-    t->len = (uint32_t)L;
-    if (nuif_many_digits(p, int_s, int_e, mant_e)) {
-        r.k = 16; /* more than 15 significant digits: the double itself */
-    } else {
-        nuif_analyze(p + start, (ptrdiff_t)L, &r);
-        if (r.k == 0 || nuif_fast_digits(&r)) {
-            t->flags = 0;
-            s->ntok++;
-            return i;
-        }
-    }
-    if (s->doubles_len >= s->doubles_cap &&
-        nuif_s2_grow((void **)&s->doubles, &s->doubles_cap, s->doubles_len + 1, sizeof(double))) {
-        *nomem = 1;
-        return 0;
-    }
-    if (!nuif_small_decimal(&r, &x)) {
-        if (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
-    }
-    if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
-    if (x == 0.0) x = 0.0;
-    t->flags = NUIF_F_DBL;
-    t->dbl = (uint32_t)s->doubles_len;
-    s->doubles[s->doubles_len++] = x;
+    if (!nuif_s2_float(s, t, start, L, int_s, int_e, mant_e, nomem)) return 0;
     s->ntok++;
     return i;
 }
@@ -425,20 +436,23 @@ static inline size_t nuif_s2_next(nuif_s2 *s, size_t names_top, int *nomem) {
     return nuif_s2_next_slow(s, names_top, nomem);
 }
 
-static int nuif_s2_walk(nuif_s2 *s);
+static int nuif_s2_walk_index(nuif_s2 *s);
+static int nuif_s2_walk_direct(nuif_s2 *s);
 
 /* Parse p[0:n) (valid UTF-8: the caller checked) into the tape.  NUIF_S2_OK, NUIF_S2_REFUSE
- * (re-read it with the one-pass parser) or NUIF_S2_NOMEM.  Inputs of pipe_min bytes and more
- * are indexed on a second thread where one can start. */
+ * (re-read it with the one-pass parser) or NUIF_S2_NOMEM.  With s->direct, without an index;
+ * else inputs of pipe_min bytes and more are indexed on a second thread where one can start. */
 static int nuif_s2_parse(nuif_s2 *s) {
     const uint8_t *p = s->p;
     size_t n = s->n;
     int rc;
-    nuif_s1_start(&s->s1);
     s->idx_k = s->idx_count = 0;
     s->next_block = s->next_chunk = 0;
+    s->pipe = NULL;
+    if (s->direct) return nuif_s2_walk_direct(s);
+    nuif_s1_start(&s->s1);
     s->pipe = s->pipe_min && n >= s->pipe_min ? nuif_ipipe_start(s->s1_route, p, n, s->chunk) : NULL;
-    rc = nuif_s2_walk(s);
+    rc = nuif_s2_walk_index(s);
     if (s->pipe != NULL) {
         if (rc == NUIF_S2_OK && !nuif_ipipe_ok(s->pipe)) rc = NUIF_S2_REFUSE;
         nuif_ipipe_stop(s->pipe);
@@ -447,23 +461,60 @@ static int nuif_s2_parse(nuif_s2 *s) {
     return rc;
 }
 
-/* nuif_s2_parse's walk over the index (stage 1's state set up). */
-static int nuif_s2_walk(nuif_s2 *s) {
+/* Room on the tape and the name stack for the direct walk's next token at i (as a refill makes
+ * room for a chunk's entries), and a guess at what the rest of the input needs; the new limits
+ * below which *lim_tok and *lim_names leave room for one more.  0 when memory ran out. */
+static int nuif_s2_direct_room(nuif_s2 *s, size_t i, size_t names_top, size_t *lim_tok,
+                               size_t *lim_names) {
+    if (NUIF_S2_ROOM(s, tape, tape_cap, s->ntok + 2 + (s->n - i) / 16, nuif_tok) ||
+        NUIF_S2_ROOM(s, names, names_cap, names_top + 2 + (s->n - i) / 32, uint32_t)) {
+        return 0;
+    }
+    *lim_tok = s->tape_cap - 1;
+    *lim_names = s->names_cap - 1;
+    return 1;
+}
+
+/* The next token's position in the direct walk: the first byte from i that is not whitespace
+ * (as the one-pass parser's skip_ws: ": " and ", " cost no call), with room for the token that
+ * may start there; n when memory ran out (*nomem set), where no rule accepts anything. */
+static inline size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, size_t names_top, size_t *lim_tok,
+                                         size_t *lim_names, int *nomem) {
+    const uint8_t *p = s->p;
+    if (p[i] <= 0x20) {
+        i = p[i] == 0x20 && p[i + 1] > 0x20 ? i + 1
+                                            : (size_t)nuif_skip_ws(p, (ptrdiff_t)i, (ptrdiff_t)s->n);
+    }
+    if ((s->ntok >= *lim_tok || names_top >= *lim_names) &&
+        !nuif_s2_direct_room(s, i, names_top, lim_tok, lim_names)) {
+        *nomem = 1;
+        return s->n;
+    }
+    return i;
+}
+
+/* nuif_s2_parse's walk: over the index (stage 1's state set up), or with `direct`, over the
+ * input itself.  `after` is where the last token ended, which only the direct walk reads. */
+NUIF_S2_INLINE int nuif_s2_walk(nuif_s2 *s, const int direct) {
     const uint8_t *p = s->p;
     size_t n = s->n, pos, depth = 0, names_top = 0, e;
+    size_t lim_tok = 0, lim_names = 0; /* the direct walk's room (nuif_s2_direct_room) */
     int nomem = 0, bad;
     uint8_t c;
     nuif_s2_frame *f;
     nuif_tok *t;
     s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
     s->deepest = 0;
-#define NUIF_S2_NEXT() nuif_s2_next(s, names_top, &nomem)
-    pos = NUIF_S2_NEXT();
+#define NUIF_S2_NEXT(after)                                                                       \
+    (direct ? nuif_s2_direct_next(s, (after), names_top, &lim_tok, &lim_names, &nomem)           \
+            : nuif_s2_next(s, names_top, &nomem))
+    pos = NUIF_S2_NEXT(0);
     for (;;) {
     value: /* a value starts at pos */
         c = p[pos];
         if (c == 0x22) {
-            if (!nuif_s2_string(s, pos, 0, &nomem)) goto refuse;
+            e = nuif_s2_string(s, pos, 0, &nomem);
+            if (!e) goto refuse;
         } else if (c == 0x7B || c == 0x5B) {
             if (depth + 1 > s->max_depth) goto refuse;
             if (NUIF_S2_ROOM(s, frames, frames_cap, depth + 1, nuif_s2_frame)) goto no_memory;
@@ -476,7 +527,7 @@ static int nuif_s2_walk(nuif_s2 *s) {
             t->kind = c == 0x7B ? NUIF_T_OBJ : NUIF_T_ARR;
             t->flags = 0;
             t->end = t->members = t->order_at = 0;
-            pos = NUIF_S2_NEXT();
+            pos = NUIF_S2_NEXT(pos + 1);
             if (c == 0x5B) {
                 if (p[pos] != 0x5D) goto value;
                 s->tape[f->tok].end = (uint32_t)s->ntok;
@@ -486,9 +537,13 @@ static int nuif_s2_walk(nuif_s2 *s) {
                 if (p[pos] != 0x7D || nuif_s2_close_obj(s, f, &names_top, &nomem)) goto refuse;
                 depth--;
             }
+            e = pos + 1;
         } else if (c == 0x2D || NUIF_S2_DIGIT(c)) {
             e = nuif_s2_number(s, pos, &nomem);
-            if (!e || !nuif_s2_scalar_end(p[e]) || (p[e] == 0 && e != n)) goto refuse;
+            if (!e) goto refuse;
+            /* (the direct walk needs no such test: what follows a scalar must be whitespace, a
+             * comma or a closing bracket, or the end, which is what it reads next) */
+            if (!direct && (!nuif_s2_scalar_end(p[e]) || (p[e] == 0 && e != n))) goto refuse;
         } else if (c == 0x74 || c == 0x66 || c == 0x6E) {
             if (c == 0x74) {
                 bad = !(p[pos + 1] == 0x72 && p[pos + 2] == 0x75 && p[pos + 3] == 0x65);
@@ -502,7 +557,9 @@ static int nuif_s2_walk(nuif_s2 *s) {
                 e = pos + 4;
             }
             /* (the && chains stop at the first mismatch, at the latest at the NUL p[n]) */
-            if (bad || !nuif_s2_scalar_end(p[e]) || (p[e] == 0 && e != n)) goto refuse;
+            if (bad || (!direct && (!nuif_s2_scalar_end(p[e]) || (p[e] == 0 && e != n)))) {
+                goto refuse;
+            }
             t = &s->tape[s->ntok++];
             t->kind = c == 0x74 ? NUIF_T_TRUE : c == 0x66 ? NUIF_T_FALSE : NUIF_T_NULL;
             t->flags = 0;
@@ -510,13 +567,13 @@ static int nuif_s2_walk(nuif_s2 *s) {
         } else {
             goto refuse;
         }
-        for (;;) { /* after a value */
-            pos = NUIF_S2_NEXT();
+        for (;;) { /* after a value, which ended at e */
+            pos = NUIF_S2_NEXT(e);
             if (depth == 0) goto finish;
             f = &s->frames[depth - 1];
             c = p[pos];
             if (c == 0x2C) {
-                pos = NUIF_S2_NEXT();
+                pos = NUIF_S2_NEXT(pos + 1);
                 if (!f->is_obj) goto value;
                 if (p[pos] != 0x22) goto refuse;
                 goto key;
@@ -530,19 +587,22 @@ static int nuif_s2_walk(nuif_s2 *s) {
             } else {
                 goto refuse;
             }
+            e = pos + 1;
         }
     key: /* a member name starts at pos (a quote) */
-        if (!nuif_s2_string(s, pos, 1, &nomem)) goto refuse;
+        e = nuif_s2_string(s, pos, 1, &nomem);
+        if (!e) goto refuse;
         s->names[names_top++] = (uint32_t)(s->ntok - 1);
-        pos = NUIF_S2_NEXT();
+        pos = NUIF_S2_NEXT(e);
         if (p[pos] != 0x3A) goto refuse;
-        pos = NUIF_S2_NEXT();
+        pos = NUIF_S2_NEXT(pos + 1);
     }
 finish:
     /* the root value must be all there is; stage 1 must have accepted the whole input */
     if (nomem) goto no_memory;
-    if (pos != n || s->next_block < n || s->idx_k < s->idx_count ||
-        (s->pipe == NULL && !nuif_s1_ok(&s->s1))) {
+    if (pos != n) goto refuse;
+    if (!direct && (s->next_block < n || s->idx_k < s->idx_count ||
+                    (s->pipe == NULL && !nuif_s1_ok(&s->s1)))) {
         goto refuse;
     }
     return NUIF_S2_OK;
@@ -553,5 +613,8 @@ no_memory:
     return NUIF_S2_NOMEM;
 #undef NUIF_S2_NEXT
 }
+
+static int nuif_s2_walk_index(nuif_s2 *s) { return nuif_s2_walk(s, 0); }
+static int nuif_s2_walk_direct(nuif_s2 *s) { return nuif_s2_walk(s, 1); }
 
 #endif

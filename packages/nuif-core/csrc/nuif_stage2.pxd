@@ -55,5 +55,6 @@ cdef extern from "nuif_stage2.h":
         size_t frames_cap
         size_t deepest
         size_t pipe_min
+        int direct
         uint32_t* idx_buf
     int nuif_s2_parse(S2* s) noexcept

@@ -106,16 +106,14 @@ cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
     if p[i] == 0x30:
         i += 1
     else:
-        while 0x30 <= p[i] <= 0x39:
-            i += 1
+        i = nuif_digits_end(p, i, parser.n)
     int_e = i
     if p[i] == 0x2E:
         integer = False
         i += 1
         if not (0x30 <= p[i] <= 0x39):
             parser.syntax(EXPECT_DIGIT, i)
-        while 0x30 <= p[i] <= 0x39:
-            i += 1
+        i = nuif_digits_end(p, i, parser.n)
     mant_e = i
     if p[i] == 0x65 or p[i] == 0x45:
         integer = False

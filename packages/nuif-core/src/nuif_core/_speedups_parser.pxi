@@ -3,8 +3,9 @@
 # (``loads``) or the token tape (csrc/nuif_tape.h) that the schema check, the canonical writer and
 # the inspect summary read; its string and number scanning are in _speedups_strings.pxi and
 # _speedups_numbers.pxi.  ``parse_tape`` hands large inputs to the structural-index parser (C:
-# csrc/nuif_stage1.h, nuif_stage2.h, nuif_indexpipe.h), which builds the same tape, and re-reads
-# every input it refuses with the one-pass parser.
+# csrc/nuif_stage1.h, nuif_stage2.h, nuif_indexpipe.h) and the others to its second stage alone
+# (the direct walk, no index); both build the same tape, and every input they refuse is re-read
+# by the one-pass parser, which raises the error.
 
 ctypedef struct Frame:
     bint is_obj
@@ -50,6 +51,9 @@ cdef uint32_t* _s2_idx = NULL
 cdef S2Frame* _s2_frames = NULL
 cdef size_t _s2_frames_cap = 0
 cdef size_t _s2_chunk = S2_CHUNK
+# Inputs of _direct_min bytes and more, below _indexed_min, go to the second stage without an index
+# (``_set_direct``; PY_SSIZE_T_MAX: never): it finds each next token itself.
+cdef Py_ssize_t _direct_min = 0
 # Inputs of _ipipe_min bytes and more are indexed on a second thread ahead of stage 2
 # (csrc/nuif_indexpipe.h), where the build has threads and the process may use two CPUs
 # (``_set_index_pipe``); 0: never.
@@ -419,11 +423,12 @@ cdef class _Parser:
 
     cdef int parse_tape(self) except -1:
         """Build the tape: with the structural-index parser (csrc/nuif_stage1.h, nuif_stage2.h)
-        when it is on, else -- and for every input it refuses -- with validate() and the one-pass
-        run(), which is how errors keep their codes, pointers, lines and columns."""
+        for inputs of _indexed_min bytes and more, with its direct walk for those of _direct_min
+        and more below that, else -- and for every input they refuse -- with validate() and the
+        one-pass run(), which is how errors keep their codes, pointers, lines and columns."""
         self.take_cache()
-        if self.n >= _indexed_min and _utf8_ok(self.p, self.n):
-            if self.indexed():
+        if (self.n >= _indexed_min or self.n >= _direct_min) and _utf8_ok(self.p, self.n):
+            if self.indexed(self.n < _indexed_min):
                 return 0
             self.ntok = self.arena_len = self.order_len = self.doubles_len = 0
         return self.one_pass_tape()
@@ -438,9 +443,10 @@ cdef class _Parser:
         self.validate()
         return self.run()
 
-    cdef bint indexed(self) except -1:
-        """The structural-index parser: True with the tape built, False when it refused the
-        input (the buffers are kept either way)."""
+    cdef bint indexed(self, bint direct) except -1:
+        """The structural-index parser (``direct``: its second stage alone, without the index):
+        True with the tape built, False when it refused the input (the buffers are kept either
+        way)."""
         global _s2_frames, _s2_frames_cap
         cdef S2 s
         cdef int rc
@@ -457,7 +463,8 @@ cdef class _Parser:
         s.sort_buf, s.sort_cap = self.sort_buf, <size_t>self.sort_cap
         s.doubles, s.doubles_cap = self.doubles, <size_t>self.doubles_cap
         s.frames, s.frames_cap = _s2_frames, _s2_frames_cap
-        s.idx_buf = _index_buffer()
+        s.direct = direct
+        s.idx_buf = NULL if direct else _index_buffer()
         s.pipe_min = <size_t>_ipipe_min
         rc = nuif_s2_parse(&s)
         # the buffers, grown or not, are the parser's again whatever happened

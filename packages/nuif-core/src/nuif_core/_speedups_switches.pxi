@@ -91,6 +91,16 @@ def _set_indexed(object min_bytes):
     return old
 
 
+def _set_direct(object min_bytes):
+    """Build the tapes of inputs of ``min_bytes`` and more (below ``_set_indexed``'s threshold)
+    with the second stage of the structural-index parser alone, which finds each next token
+    itself (0: every input; None: none); returns the old setting."""
+    global _direct_min
+    old = None if _direct_min == PY_SSIZE_T_MAX else _direct_min
+    _direct_min = PY_SSIZE_T_MAX if min_bytes is None else <Py_ssize_t>min_bytes
+    return old
+
+
 def _set_stage1_route(str route):
     """Index with ``route`` (``"portable"``, or a vector route this CPU and build run); returns
     the old route's name."""
@@ -138,15 +148,15 @@ def _index_pipe_counts():
     return w, c
 
 
-def _tape(bytes data not None, Py_ssize_t max_depth, bint indexed):
+def _tape(bytes data not None, Py_ssize_t max_depth, bint indexed, bint direct=False):
     """The tape of ``data``, for comparing the two parsers: ``(tokens, arena, order, doubles,
     deepest)``, each token a tuple of its kind, flags and three words; with ``indexed``, from the
-    structural-index parser alone (None when it refuses), else from the one-pass parser (its
-    errors raised)."""
+    structural-index parser alone (with ``direct``, its second stage without the index; None when
+    it refuses), else from the one-pass parser (its errors raised)."""
     cdef _Parser parser = _new_parser(data, _clamp_depth(max_depth, len(data)), max_depth, True)
     parser.take_cache()
     if indexed:
-        if not _utf8_ok(parser.p, parser.n) or not parser.indexed():
+        if not _utf8_ok(parser.p, parser.n) or not parser.indexed(direct):
             return None
     else:
         parser.one_pass_tape()
