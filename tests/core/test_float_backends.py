@@ -104,6 +104,25 @@ def test_shortest_digits_with_zeros_where_their_halves_meet() -> None:
         assert float(compiled.dumps(x, MAX_DEPTH)) == x
 
 
+@needs_float_libs
+def test_every_digit_count_in_every_es_layout() -> None:
+    """Shortest digits of every length from 1 to 17, each spelled in all four ES layouts
+    (integer with trailing zeros, a point among the digits, 0.000ddd, and e-notation): the
+    printer's in-place digits and the spelling's short copies (1 to 17 bytes) against dtoa and
+    the pure-Python twin."""
+    base = "12345678912345678"
+    values = []
+    for k in range(1, 18):
+        digits = base[:k - 1] + "7"
+        for n in (k, k + 2, 21, 1, k // 2, 0, -3, -5, 22, 25, -6, -9, 300, -300):
+            values.append(float(f"0.{digits}e{n}"))
+    fast, slow = both(compiled.dumps, values, MAX_DEPTH)
+    assert fast == slow
+    assert fast == twin.dumps(values, MAX_DEPTH)
+    for x in values:
+        assert float(compiled.dumps(x, MAX_DEPTH)) == x
+
+
 EDGE_LITERALS = [
     "0.1", "-0.0", "0e0", "1E3", "2.50", "1e-7", "1e21", "1e+21", "123456789012345678e-2",
     "9007199254740993.0",  # halfway between two doubles: rounds to even

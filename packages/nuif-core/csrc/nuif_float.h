@@ -24,7 +24,8 @@ extern "C" {
 int nuif_parse_double(const char *s, size_t n, double *out);
 
 /* The shortest round-trip digits of the finite, non-zero double x (its sign ignored): the k
- * digits (at most 17, no leading or trailing zeros) go to digits, and *point gets n with
+ * digits (at most 17, no leading or trailing zeros) go to digits (at least 24 bytes: the bytes
+ * after the k digits, up to 16, are overwritten), and *point gets n with
  * |x| = 0.d1...dk * 10**n.  Among the shortest digit strings that read back as x, the one
  * closest to x, the even one on a tie (ECMAScript's Number::toString).  Returns k, or -1
  * (fall back). */

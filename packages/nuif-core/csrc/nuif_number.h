@@ -88,6 +88,33 @@ static void nuif_analyze(const uint8_t *s, ptrdiff_t L, nuif_numinfo *r) {
     r->n = int_len - first + ex;
 }
 
+/* Copy len <= 24 bytes with at most three fixed-size moves (overlapping ones for the ragged
+ * end), reading and writing nothing past len: a variable-size memcpy is a library call, which
+ * costs more than the digits of a number. */
+static inline void nuif_copy_short(char *dst, const char *src, size_t len) {
+    uint64_t a, b, c;
+    uint32_t x, y;
+    if (len >= 8) { /* [0, 8), [8, 16) when len > 16, and the last 8 (overlapping) */
+        memcpy(&a, src, 8);
+        memcpy(&c, src + len - 8, 8);
+        if (len > 16) {
+            memcpy(&b, src + 8, 8);
+            memcpy(dst + 8, &b, 8);
+        }
+        memcpy(dst, &a, 8);
+        memcpy(dst + len - 8, &c, 8);
+    } else if (len >= 4) {
+        memcpy(&x, src, 4);
+        memcpy(&y, src + len - 4, 4);
+        memcpy(dst, &x, 4);
+        memcpy(dst + len - 4, &y, 4);
+    } else {
+        while (len--) {
+            *dst++ = *src++;
+        }
+    }
+}
+
 /* ECMAScript Number.prototype.toString of 0.d * 10**n (k >= 1 digits) into o
  * (NUIF_NUMBER_TEXT_MAX bytes); returns the length. */
 static ptrdiff_t nuif_fmt_es(char *o, int neg, const char *d, int64_t k, int64_t n) {
@@ -100,16 +127,16 @@ static ptrdiff_t nuif_fmt_es(char *o, int neg, const char *d, int64_t k, int64_t
         w = 1;
     }
     if (k <= n && n <= 21) {
-        memcpy(o + w, d, (size_t)k);
+        nuif_copy_short(o + w, d, (size_t)k);
         w += k;
         for (z = 0; z < n - k; z++) {
             o[w++] = 0x30;
         }
     } else if (0 < n && n <= 21) {
-        memcpy(o + w, d, (size_t)n);
+        nuif_copy_short(o + w, d, (size_t)n);
         w += n;
         o[w++] = 0x2E;
-        memcpy(o + w, d + n, (size_t)(k - n));
+        nuif_copy_short(o + w, d + n, (size_t)(k - n));
         w += k - n;
     } else if (-6 < n && n <= 0) {
         o[w] = 0x30;
@@ -118,14 +145,14 @@ static ptrdiff_t nuif_fmt_es(char *o, int neg, const char *d, int64_t k, int64_t
         for (z = 0; z < -n; z++) {
             o[w++] = 0x30;
         }
-        memcpy(o + w, d, (size_t)k);
+        nuif_copy_short(o + w, d, (size_t)k);
         w += k;
     } else {
         e = n - 1;
         o[w++] = d[0];
         if (k > 1) {
             o[w++] = 0x2E;
-            memcpy(o + w, d + 1, (size_t)(k - 1));
+            nuif_copy_short(o + w, d + 1, (size_t)(k - 1));
             w += k - 1;
         }
         o[w] = 0x65;
