@@ -461,34 +461,35 @@ static int nuif_s2_parse(nuif_s2 *s) {
     return rc;
 }
 
-/* Room on the tape and the name stack for the direct walk's next token at i (as a refill makes
- * room for a chunk's entries), and a guess at what the rest of the input needs; the new limits
- * below which *lim_tok and *lim_names leave room for one more.  0 when memory ran out. */
-static int nuif_s2_direct_room(nuif_s2 *s, size_t i, size_t names_top, size_t *lim_tok,
-                               size_t *lim_names) {
-    if (NUIF_S2_ROOM(s, tape, tape_cap, s->ntok + 2 + (s->n - i) / 16, nuif_tok) ||
-        NUIF_S2_ROOM(s, names, names_cap, names_top + 2 + (s->n - i) / 32, uint32_t)) {
+/* Room on the tape for the direct walk's next token at i (as a refill makes room for a chunk's
+ * entries), and a guess at what the rest of the input needs; the name stack gets as much (it
+ * never holds more names than the tape holds tokens, so one test covers both).  Returns the new
+ * limit below which s->ntok leaves room for one more token, or 0 when memory ran out. */
+NUIF_S2_NOINLINE size_t nuif_s2_direct_room(nuif_s2 *s, size_t i) {
+    size_t need = s->ntok + 2 + (s->n - i) / 16;
+    if (NUIF_S2_ROOM(s, tape, tape_cap, need, nuif_tok) ||
+        NUIF_S2_ROOM(s, names, names_cap, s->tape_cap, uint32_t)) {
         return 0;
     }
-    *lim_tok = s->tape_cap - 1;
-    *lim_names = s->names_cap - 1;
-    return 1;
+    return s->tape_cap - 1;
 }
 
 /* The next token's position in the direct walk: the first byte from i that is not whitespace
  * (as the one-pass parser's skip_ws: ": " and ", " cost no call), with room for the token that
- * may start there; n when memory ran out (*nomem set), where no rule accepts anything. */
-static inline size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, size_t names_top, size_t *lim_tok,
-                                         size_t *lim_names, int *nomem) {
+ * may start there (*lim: nuif_s2_direct_room's limit); n when memory ran out (*nomem set),
+ * where no rule accepts anything. */
+NUIF_S2_INLINE size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, size_t *lim, int *nomem) {
     const uint8_t *p = s->p;
     if (p[i] <= 0x20) {
         i = p[i] == 0x20 && p[i + 1] > 0x20 ? i + 1
                                             : (size_t)nuif_skip_ws(p, (ptrdiff_t)i, (ptrdiff_t)s->n);
     }
-    if ((s->ntok >= *lim_tok || names_top >= *lim_names) &&
-        !nuif_s2_direct_room(s, i, names_top, lim_tok, lim_names)) {
-        *nomem = 1;
-        return s->n;
+    if (s->ntok >= *lim) {
+        *lim = nuif_s2_direct_room(s, i);
+        if (*lim == 0) {
+            *nomem = 1;
+            return s->n;
+        }
     }
     return i;
 }
@@ -498,7 +499,7 @@ static inline size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, size_t names_top,
 NUIF_S2_INLINE int nuif_s2_walk(nuif_s2 *s, const int direct) {
     const uint8_t *p = s->p;
     size_t n = s->n, pos, depth = 0, names_top = 0, e;
-    size_t lim_tok = 0, lim_names = 0; /* the direct walk's room (nuif_s2_direct_room) */
+    size_t lim = 0; /* the direct walk's room (nuif_s2_direct_room) */
     int nomem = 0, bad;
     uint8_t c;
     nuif_s2_frame *f;
@@ -506,7 +507,7 @@ NUIF_S2_INLINE int nuif_s2_walk(nuif_s2 *s, const int direct) {
     s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
     s->deepest = 0;
 #define NUIF_S2_NEXT(after)                                                                       \
-    (direct ? nuif_s2_direct_next(s, (after), names_top, &lim_tok, &lim_names, &nomem)           \
+    (direct ? nuif_s2_direct_next(s, (after), &lim, &nomem)                                       \
             : nuif_s2_next(s, names_top, &nomem))
     pos = NUIF_S2_NEXT(0);
     for (;;) {
