@@ -194,14 +194,15 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
     int cp, low;
     uint8_t *w, e, flags = NUIF_F_ESC;
     nuif_tok *t;
-    /* escapes: into the arena (never longer than the rest of the input) */
-    if (NUIF_S2_ROOM(s, arena, arena_cap, s->arena_len + (n - start) + 8, uint8_t)) {
+    /* escapes: into the arena (never longer than the rest of the input; 16 bytes more for
+     * nuif_copy's block copies of the runs between them) */
+    if (NUIF_S2_ROOM(s, arena, arena_cap, s->arena_len + (n - start) + 24, uint8_t)) {
         *nomem = 1;
         return 0;
     }
     d0 = s->arena_len;
     w = s->arena + d0;
-    memcpy(w, p + start, j - start);
+    nuif_copy((char *)w, p + start, (ptrdiff_t)(j - start), p + n + 1);
     w += j - start;
     for (;;) {
         /* p[j] is a backslash or the closing quote */
@@ -246,7 +247,7 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
         }
         k = nuif_s2_body(p, j, n);
         if (!k) return 0;
-        memcpy(w, p + j, k - j);
+        nuif_copy((char *)w, p + j, (ptrdiff_t)(k - j), p + n + 1);
         w += k - j;
         j = k;
     }
