@@ -246,6 +246,11 @@ BAD = [
     b'["a\x01b"]', b'["a\nb"]', b'"unterminated', b'{"a":1,"a":2}', b'{"b":{"a":[],"a":{}}}',
     b"[1e400]", b"[-1e400]", b"[123456789012345678]", b"[\x00]", b"[1]\x00", b"{} x", b"1 2",
     b"[1]\xff", b'["\xc3"]', b"[\"\\", b"[\"\\u", b"[9007199254740993]",
+    # duplicates among 3, 8 and 9 members (the small objects' sort finds them itself, the larger
+    # ones' after the merge sort), apart and side by side in the input
+    b'{"a":1,"b":2,"a":3}', b'{"b":1,"c":2,"d":3,"e":4,"f":5,"g":6,"h":7,"b":8}',
+    b'{"i":1,"h":2,"g":3,"f":4,"e":5,"d":6,"c":7,"b":8,"a":9,"e":0}',
+    b'{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"h":9}',
 ]
 
 

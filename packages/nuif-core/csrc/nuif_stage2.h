@@ -398,7 +398,32 @@ static int nuif_s2_close_obj(nuif_s2 *s, const nuif_s2_frame *f, size_t *names_t
     }
     if (count == 1) {
         s->order[s->order_len] = s->names[f->names_base];
-    } else if (count > 1) {
+    } else if (count > 1 && count <= 8) {
+        /* most objects: an insertion sort of entries on the stack, whose comparisons meet every
+         * two names that end up side by side, so a duplicate is an equal comparison */
+        nuif_key_entry a[8], v;
+        size_t j;
+        int c;
+        for (m = 0; m < count; m++) {
+            const nuif_tok *k = &s->tape[s->names[f->names_base + m]];
+            a[m].ptr = (k->flags & NUIF_F_ESC ? s->arena : s->p) + k->at;
+            a[m].len = k->len;
+            a[m].tok = s->names[f->names_base + m];
+        }
+        for (m = 1; m < count; m++) {
+            v = a[m];
+            for (j = m; j > 0; j--) {
+                c = nuif_keycmp(a[j - 1].ptr, a[j - 1].len, v.ptr, v.len);
+                if (c == 0) return -1; /* a duplicate name: NUIF_DUPLICATE_KEY */
+                if (c < 0) break;
+                a[j] = a[j - 1];
+            }
+            a[j] = v;
+        }
+        for (m = 0; m < count; m++) {
+            s->order[s->order_len + m] = a[m].tok;
+        }
+    } else if (count > 8) {
         if (NUIF_S2_ROOM(s, sort_buf, sort_cap, 2 * count, nuif_key_entry)) {
             *nomem = 1;
             return -1;
