@@ -62,8 +62,8 @@ extern "C" int nuif_shortest_digits(double x, char *digits, int *point) {
     // them and the even one on a tie (ECMAScript's Number::toString), trailing zeros removed
     auto v = jkj::dragonbox::to_decimal(x, jkj::dragonbox::policy::sign::ignore);
     std::uint64_t sig = v.significand;  // at most 17 digits
-    // the digits right-aligned at buf + 32, zero-padded to 24, then moved with two fixed 16-byte
-    // copies (no call, no loop): buf has 16 bytes on either side of any 1..17 digits
+    // the digits right-aligned at buf + 32 (zero-padded to 17), then moved with two fixed
+    // 16-byte copies (no call, no loop): buf has 16 bytes on either side of any 1..17 digits
     unsigned char buf[48];
     unsigned char *end = buf + 32;
     int k = nuif_ndigits(sig);

@@ -9,9 +9,9 @@
  * It checks everything the one-pass parser checks (grammar, escapes, surrogates, noncharacters,
  * number grammar and range, duplicate names, depth) but reports nothing: any problem, and the
  * rare valid inputs it leaves to the one-pass parser (integers beyond 2^53 - 1, number
- * conversions without the float libraries), return NUIF_S2_REFUSE, and the codec re-reads the input with
- * the one-pass parser, which raises the NUIF_* error with its pointer, line and column.  Errors
- * are the slow path; the fast path has no error text at all.
+ * conversions without the float libraries), return NUIF_S2_REFUSE, and the codec re-reads the
+ * input with the one-pass parser, which raises the NUIF_* error with its pointer, line and
+ * column.  Errors are the slow path; the fast path has no error text at all.
  *
  * Buffers are the parser's own (so the writer, the schema check and the inspect summary read the
  * result unchanged) and grow with PyMem_Realloc.  Per index chunk, the tape and the member-name
@@ -507,8 +507,11 @@ NUIF_S2_NOINLINE size_t nuif_s2_direct_room(nuif_s2 *s, size_t i) {
 NUIF_S2_INLINE size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, size_t *lim, int *nomem) {
     const uint8_t *p = s->p;
     if (p[i] <= 0x20) {
-        i = p[i] == 0x20 && p[i + 1] > 0x20 ? i + 1
-                                            : (size_t)nuif_skip_ws(p, (ptrdiff_t)i, (ptrdiff_t)s->n);
+        if (p[i] == 0x20 && p[i + 1] > 0x20) {
+            i++;
+        } else {
+            i = (size_t)nuif_skip_ws(p, (ptrdiff_t)i, (ptrdiff_t)s->n);
+        }
     }
     if (s->ntok >= *lim) {
         *lim = nuif_s2_direct_room(s, i);
