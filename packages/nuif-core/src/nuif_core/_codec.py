@@ -82,8 +82,9 @@ node_spans = _impl.node_spans
 def routes() -> tuple[str, ...]:
     """The compiled codec's optional routes, for bug reports and benchmark records: doubles
     (``fast_float+dragonbox`` | ``dtoa``), hashing (``openssl`` | ``hashlib``, ``+thread`` when
-    large texts are hashed while written), byte scanners (``sse2`` | ``portable``) and UTF-8 check (``avx2`` |
-    ``ssse3`` | ``scalar``); ``()`` for the pure-Python twin.  See docs/format.md."""
+    large texts are hashed while written), byte scanners (``sse2`` | ``portable``) and UTF-8
+    check (``avx2`` | ``ssse3`` | ``neon`` | ``scalar``); ``()`` for the pure-Python twin.  See
+    docs/format.md."""
     if IMPLEMENTATION != "compiled":
         return ()
     hashing = _impl.hash_backend()
