@@ -11,8 +11,8 @@ as it does by default for inputs below 1 MiB):
 * where the indexed parser (``csrc/nuif_stage2.h``) accepts the text, its token tape, arena,
   member-name order, doubles and depth are the one-pass parser's (``_tape``);
 * it accepts no text the one-pass parser refuses, and refuses a valid one only when the text
-  holds an integer literal beyond 2^53 - 1 or a number with a three-digit exponent (what it
-  leaves to the one-pass parser on purpose);
+  holds a number with a three-digit exponent (a conversion that may leave the float library's
+  range, which it leaves to the one-pass parser on purpose);
 * ``canonical_json`` gives the same bytes, or the same error (code, message, pointer, line,
   column), with the indexed parser on, with the direct walk, and with the one-pass parser alone.
 """
@@ -36,7 +36,6 @@ for _name in ("avx2", "ssse3", "neon", "portable"):
     compiled._set_stage1_route(_old)
     ROUTES.append(_name)
 
-_BIG_INT = re.compile(rb"(?<![\d.eE+-])-?\d{16,}(?![\d.eE])")
 _BIG_EXP = re.compile(rb"[eE][-+]?0*\d{3,}")
 
 
@@ -66,7 +65,7 @@ def TestOneInput(raw: bytes) -> None:
             got = tape(data, True, depth, route == "direct")
             if want is None and got is not None:
                 c.fail(f"{route}: the indexed parser accepts what the one-pass parser refuses", data)
-            if want is not None and got is None and not (_BIG_INT.search(data) or _BIG_EXP.search(data)):
+            if want is not None and got is None and not _BIG_EXP.search(data):
                 c.fail(f"{route}: the indexed parser refuses a valid text", data)
             if got is not None and got != want:
                 c.fail(f"{route}: another tape", got, want, data)

@@ -8,8 +8,8 @@
  *
  * It checks everything the one-pass parser checks (grammar, escapes, surrogates, noncharacters,
  * number grammar and range, duplicate names, depth) but reports nothing: any problem, and the
- * rare valid inputs it leaves to the one-pass parser (integers beyond 2^53 - 1, number
- * conversions without the float libraries), return NUIF_S2_REFUSE, and the codec re-reads the
+ * rare valid inputs it leaves to the one-pass parser (number conversions without the float
+ * libraries, or out of their range), return NUIF_S2_REFUSE, and the codec re-reads the
  * input with the one-pass parser, which raises the NUIF_* error with its pointer, line and
  * column.  Errors are the slow path; the fast path has no error text at all.
  *
@@ -317,10 +317,34 @@ NUIF_S2_NOINLINE int nuif_s2_float(nuif_s2 *s, nuif_tok *t, size_t start, size_t
     return 1;
 }
 
+/* nuif_s2_number's integer literal p[start:start+L) of token t, beyond ±(2^53 - 1): accepted (a
+ * literal token) only when it is exactly the RFC 8785 text of its double, as the one-pass
+ * parser's _scan_big_integer rules (NUIF-0.1 §1).  Returns 1, or 0 (refuse: NUIF_NUMBER, or no
+ * float libraries).  Out of line: such literals are rare. */
+NUIF_S2_NOINLINE int nuif_s2_big_integer(nuif_s2 *s, nuif_tok *t, size_t start, size_t L) {
+    const uint8_t *p = s->p;
+    nuif_numinfo r;
+    char text[NUIF_NUMBER_TEXT_MAX];
+    double x;
+    int k, point;
+    if (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
+    if (x - x != 0.0) return 0;
+    k = nuif_shortest_digits(x, r.d, &point);
+    if (k <= 0 || (size_t)nuif_fmt_es(text, x < 0.0, r.d, k, point) != L ||
+        memcmp(text, p + start, L) != 0) {
+        return 0;
+    }
+    t->kind = NUIF_T_FLT;
+    t->flags = NUIF_F_LIT;
+    t->len = (uint32_t)L;
+    return 1;
+}
+
 /* The number literal at i, as _speedups_numbers.pxi's _scan_number puts it on the tape.  Returns
- * the index after it, or 0 (refuse: a bad literal, an overflow, an integer beyond 2^53 - 1, or a
- * conversion that needs CPython's dtoa).  Integers and short plain decimals are done here, inline
- * in the walk; the rest in nuif_s2_float. */
+ * the index after it, or 0 (refuse: a bad literal, an overflow, an integer beyond 2^53 - 1 that
+ * is not its double's text, or a conversion that needs CPython's dtoa).  Integers and short
+ * plain decimals are done here, inline in the walk; the rest in nuif_s2_big_integer and
+ * nuif_s2_float. */
 NUIF_S2_INLINE size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
     const uint8_t *p = s->p;
     size_t n = s->n, start = i, L, nd, int_s, int_e, mant_e, z;
@@ -355,7 +379,10 @@ NUIF_S2_INLINE size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
     if (integer) {
         nd = L - (size_t)neg;
         if (nd > 16 || (nd == 16 && memcmp(p + start + neg, "9007199254740991", 16) > 0)) {
-            return 0; /* beyond ±(2^53 - 1): the one-pass parser's rule (NUIF-0.1 §1) */
+            /* beyond ±(2^53 - 1) (NUIF-0.1 §1) */
+            if (!nuif_s2_big_integer(s, t, start, L)) return 0;
+            s->ntok++;
+            return i;
         }
         t->kind = NUIF_T_INT;
         t->flags = (neg && nd == 1 && p[start + 1] == 0x30) ? NUIF_F_NEGZERO : 0;
