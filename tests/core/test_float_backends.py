@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import struct
+from decimal import Decimal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -121,6 +122,62 @@ def test_every_digit_count_in_every_es_layout() -> None:
     assert fast == twin.dumps(values, MAX_DEPTH)
     for x in values:
         assert float(compiled.dumps(x, MAX_DEPTH)) == x
+
+
+F_LIT = 32  # csrc/nuif_tape.h: the number's canonical text is its literal
+
+
+def long_spellings(x: float, es: str) -> list[str]:
+    """ES text ``es`` of ``x`` (16-17 shortest digits) and other spellings of x, or of numbers
+    next to it: Python's repr, printf's, upper-case or unsigned or zero-padded exponents, a
+    trailing zero, an 18th digit, the last digit moved, the positional form."""
+    positional = format(Decimal(es), "f")
+    out = [es, repr(x), f"{x:.17g}", f"{x:.16e}", f"{x:.18g}", es.replace("e", "E"),
+           es.replace("e+", "e"), es.replace("e-", "e-0").replace("e+", "e+0")]
+    if "." in positional:  # not an integer (too large for a literal)
+        out.append(positional)
+    mant, _, exp = es.partition("e")
+    if "." in mant:
+        out.append(mant + "0" + ("e" + exp if exp else ""))  # a trailing zero
+        out.append(mant + "1" + ("e" + exp if exp else ""))  # an 18th digit
+        last = int(mant[-1])
+        out.append(mant[:-1] + str(last % 9 + 1) + ("e" + exp if exp else ""))  # another number
+    return [s for s in dict.fromkeys(out) if s[-1] not in ".e+-"]
+
+
+@needs_float_libs
+def test_long_literals_that_are_their_es_text_are_kept_as_written() -> None:
+    """A literal of 16-17 significant digits that is already its double's RFC 8785 text (its
+    shortest digits, laid out as ECMAScript lays them out) goes on the tape as written (F_LIT:
+    the writer copies it, nothing is printed), in all three parsers' tapes; every other spelling
+    keeps its double (F_DBL).  The oracle is the printer (dumps), not the code under test.  Either way the canonical text is the same as dtoa's and the twin's,
+    in every ES layout: "ddd.ddd", "0.000ddd" (up to five zeros), and e-notation on both sides."""
+    values = []
+    for k in (16, 17):
+        digits = "1234567891234567"[:k - 1] + "3"
+        for n in (1, 3, 15, 16, 21, 22, 25, 0, -4, -5, -6, -7, -20, 300, -300, -307):
+            values.append(float(f"0.{digits}e{n}"))
+    values += [0.30000000000000004, -366.76810892562906, 3.6677366528959417e+27, 2.2250738585072014e-308,
+               1.7976931348623157e308, -3.667793373769792e-07, 5.0e-324 * 12345678901234567]
+    kept = long_es = 0
+    for x in values:
+        es = compiled.dumps(x, MAX_DEPTH).decode()
+        long_es += (not es.lstrip("-").isdigit()
+                    and len(es.lstrip("-").split("e")[0].replace(".", "").lstrip("0")) >= 16)
+        for literal in long_spellings(x, es):
+            text = f"[{literal}]".encode()
+            fast, slow = both(compiled.canonical_json, text, MAX_DEPTH)
+            assert fast == slow == twin_outcome(text), literal
+            assert compiled.loads(text, MAX_DEPTH) == [float(literal)], literal
+            digits = literal.lstrip("-").split("e")[0].split("E")[0].replace(".", "").lstrip("0")
+            if len(digits) < 16 or digits.endswith("0") or literal.lstrip("-").isdigit():
+                continue  # not a long decimal (short digits, integers: other paths)
+            lit = literal.encode() == compiled.dumps(float(literal), MAX_DEPTH)
+            kept += literal == es
+            for indexed, direct in ((False, False), (True, False), (True, True)):
+                tokens = compiled._tape(text, MAX_DEPTH, indexed, direct)[0]
+                assert bool(tokens[1][1] & F_LIT) == lit, (literal, indexed, direct)
+    assert kept == long_es >= len(values) - 6  # integers and subnormals are spelled otherwise
 
 
 EDGE_LITERALS = [

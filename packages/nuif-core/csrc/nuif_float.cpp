@@ -1,7 +1,8 @@
-// See nuif_float.h.  This file only adapts two vendored, proven libraries to C: fast_float
+// See nuif_float.h.  This file adapts two vendored, proven libraries to C: fast_float
 // (Eisel-Lemire with an exact big-integer fallback) for parsing and Dragonbox for shortest
-// printing (csrc/third_party/README.md has their versions and licences).  Nothing here computes
-// digits itself.
+// printing (csrc/third_party/README.md has their versions and licences).  No conversion is
+// computed here: nuif_long_decimal only reads a literal's digits into an integer for them, and
+// compares Dragonbox's answer with the literal.
 #include "nuif_float.h"
 
 #include <cstdint>
@@ -77,6 +78,87 @@ extern "C" int nuif_shortest_digits(double x, char *digits, int *point) {
     }
     *point = v.exponent + k;
     return k;
+}
+
+// See nuif_float.h.  The literal's digits are read once into an integer w and its decimal exponent
+// q (value = w * 10**q): fast_float's Clinger fast path and Eisel-Lemire compute_float then give
+// the double without a second reading of the text, and the literal is the canonical text when
+// Dragonbox's shortest digits of that double are exactly (w, q) and the literal is laid out as
+// ECMAScript lays out k = digits(w) digits with the point at n = q + k.
+extern "C" int nuif_long_decimal(const unsigned char *p, int neg, size_t int_s, size_t int_e,
+                                 size_t mant_e, int has_exp, double *out) {
+    const bool lead0 = p[int_s] == '0';  // "0.000ddd" (JSON has no other leading zeros)
+    const size_t frac_s = int_e + 1;
+    const size_t frac = mant_e > int_e ? mant_e - frac_s : 0;  // fraction digits, zeros included
+    size_t sig_s = lead0 ? frac_s : int_s;                      // first significant digit
+    if (lead0) {
+        while (sig_s < mant_e && p[sig_s] == '0') {
+            sig_s++;
+        }
+    }
+    const size_t k = lead0 ? mant_e - sig_s : (int_e - int_s) + frac;
+    if (k > 19 || k == 0) {
+        return -1;  // w would not fit in 64 bits (or no digit: not this function's literal)
+    }
+    std::uint64_t w = 0;
+    for (size_t i = sig_s; i < mant_e; i++) {
+        if (i != int_e) {  // the point
+            w = w * 10u + static_cast<unsigned>(p[i] - '0');
+        }
+    }
+    long e = 0;  // the literal's exponent
+    if (has_exp) {
+        size_t j = mant_e + 1;
+        bool eneg = false;
+        if (p[j] == '+' || p[j] == '-') {
+            eneg = p[j] == '-';
+            j++;
+        }
+        while (p[j] == '0') {
+            j++;
+        }
+        int ed = 0;
+        for (; p[j] >= '0' && p[j] <= '9'; j++) {
+            if (++ed > 3) {
+                return -1;  // beyond ±999: zero or infinity, left to the caller
+            }
+            e = e * 10 + (p[j] - '0');
+        }
+        if (eneg) {
+            e = -e;
+        }
+    }
+    const long q = e - static_cast<long>(frac);
+    double v;
+    if (!fast_float::clinger_fast_path_impl(w, q, neg != 0, v)) {
+        fast_float::adjusted_mantissa am =
+            fast_float::compute_float<fast_float::binary_format<double>>(q, w);
+        if (am.power2 < 0 || am.power2 == fast_float::binary_format<double>::infinite_power() ||
+            (am.mantissa == 0 && am.power2 == 0)) {
+            return -1;  // undecided, infinite or zero: the caller's conversion says which
+        }
+        fast_float::to_float(neg != 0, am, v);
+    }
+    *out = v;
+    // the layout ECMAScript gives k digits with the point at n (nuif_fmt_es), told from the text
+    const long n = q + static_cast<long>(k);
+    bool laid_out;
+    if (!has_exp) {
+        // "ddd.ddd" (n = the integer digits, 1..19, and a fraction follows), or "0.000ddd" with at
+        // most five zeros (n = -zeros)
+        laid_out = lead0 ? n > -6 : frac > 0;
+    } else {
+        // "d.ddde+x" / "d.ddde-x": one integer digit, lower-case e, an explicit sign, no leading
+        // zero in the exponent, and only where ECMAScript leaves the positional forms
+        laid_out = !lead0 && int_e - int_s == 1 && frac > 0 && (n > 21 || n <= -6) &&
+                   p[mant_e] == 'e' && (p[mant_e + 1] == '+' || p[mant_e + 1] == '-') &&
+                   p[mant_e + 2] != '0';
+    }
+    if (!laid_out) {
+        return 0;
+    }
+    auto d = jkj::dragonbox::to_decimal(v, jkj::dragonbox::policy::sign::ignore);
+    return d.significand == w && d.exponent == q ? 1 : 0;
 }
 
 extern "C" int nuif_float_backend(void) { return 1; }

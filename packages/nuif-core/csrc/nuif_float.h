@@ -31,7 +31,19 @@ int nuif_parse_double(const char *s, size_t n, double *out);
  * (fall back). */
 int nuif_shortest_digits(double x, char *digits, int *point);
 
-/* 1 when the two functions above are backed by the vendored libraries, else 0. */
+/* A decimal literal with 16 to 19 significant digits, read once for both of the above: its
+ * integer digits are p[int_s:int_e) (after a minus sign when neg), its fraction's run from the
+ * point at p[int_e] to mant_e (mant_e == int_e: no fraction; the last digit before mant_e is not
+ * 0: nuif_many_digits), and an exponent follows from mant_e when has_exp.  *out
+ * gets its double, correctly rounded, and the result says whether the literal is already that
+ * double's RFC 8785 text (shortest digits, ECMAScript spelling): 1 (it is: the canonical text is
+ * the literal), 0 (it is not).  -1: the caller converts as before (more than 19 significant
+ * digits, an exponent beyond ±999, a result of 0 or infinity, or no libraries here).  The
+ * literal's grammar is already checked. */
+int nuif_long_decimal(const unsigned char *p, int neg, size_t int_s, size_t int_e, size_t mant_e,
+                      int has_exp, double *out);
+
+/* 1 when the functions above are backed by the vendored libraries, else 0. */
 int nuif_float_backend(void);
 
 #ifdef __cplusplus

@@ -16,4 +16,16 @@ int nuif_shortest_digits(double x, char *digits, int *point) {
     return -1;
 }
 
+int nuif_long_decimal(const unsigned char *p, int neg, size_t int_s, size_t int_e, size_t mant_e,
+                      int has_exp, double *out) {
+    (void)p;
+    (void)neg;
+    (void)int_s;
+    (void)int_e;
+    (void)mant_e;
+    (void)has_exp;
+    (void)out;
+    return -1;
+}
+
 int nuif_float_backend(void) { return 0; }

@@ -284,33 +284,45 @@ static inline size_t nuif_s2_plain_decimal(const uint8_t *p, size_t int_s, size_
 }
 
 /* nuif_s2_number's literal p[start:start+L) of token t, a float that is not a short plain
- * decimal: its digits are taken as they are (fast digits) or its double goes to s->doubles.
- * Out of line, so the common literals cost no call.  Returns 1, or 0 (refuse). */
+ * decimal: its digits are taken as they are (fast digits), it is its double's canonical text
+ * already (F_LIT, nuif_long_decimal: 16-17 digits as ECMAScript prints them), or its double goes
+ * to s->doubles.  Out of line, so the common literals cost no call.  Returns 1, or 0 (refuse). */
 NUIF_S2_NOINLINE int nuif_s2_float(nuif_s2 *s, nuif_tok *t, size_t start, size_t L,
                                    size_t int_s, size_t int_e, size_t mant_e, int *nomem) {
     const uint8_t *p = s->p;
     nuif_numinfo r;
     double x;
+    int rc;
     t->len = (uint32_t)L;
     if (nuif_many_digits(p, int_s, int_e, mant_e)) {
-        r.k = 16; /* more than 15 significant digits: the double itself */
+        /* more than 15 significant digits: the double itself, and maybe the literal's own text */
+        rc = s->float_libs ? nuif_long_decimal(p, p[start] == 0x2D, int_s, int_e, mant_e,
+                                               mant_e < start + L, &x)
+                           : -1;
+        if (rc == 1) {
+            t->flags = NUIF_F_LIT; /* already its double's shortest ES text */
+            return 1;
+        }
+        if (rc < 0 && (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0)) {
+            return 0;
+        }
     } else {
         nuif_analyze(p + start, (ptrdiff_t)L, &r);
         if (r.k == 0 || nuif_fast_digits(&r)) {
             t->flags = 0;
             return 1;
         }
+        if (!nuif_small_decimal(&r, &x)) {
+            if (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
+        }
     }
+    if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
+    if (x == 0.0) x = 0.0;
     if (s->doubles_len >= s->doubles_cap &&
         nuif_s2_grow((void **)&s->doubles, &s->doubles_cap, s->doubles_len + 1, sizeof(double))) {
         *nomem = 1;
         return 0;
     }
-    if (!nuif_small_decimal(&r, &x)) {
-        if (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
-    }
-    if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
-    if (x == 0.0) x = 0.0;
     t->flags = NUIF_F_DBL;
     t->dbl = (uint32_t)s->doubles_len;
     s->doubles[s->doubles_len++] = x;

@@ -93,6 +93,7 @@ cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
     cdef const uint8_t* p = parser.p
     cdef Py_ssize_t start = i, L, nd, int_s, int_e, mant_e, z
     cdef bint neg = False, integer = True, has_exp = False
+    cdef int rc = -1
     cdef NumInfo r
     cdef double x
     cdef int64_t v
@@ -146,14 +147,22 @@ cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
             parser.emit(T_FLT, F_LIT, start, z - start, 0)
             return i
     if nuif_many_digits(p, <size_t>int_s, <size_t>int_e, <size_t>mant_e):
-        # more than 15 significant digits: the double itself (without nuif_analyze's pass)
+        # more than 15 significant digits: the double itself (without nuif_analyze's pass), and
+        # maybe the literal's own text (1: already its double's shortest ES spelling)
+        if _float_libs:
+            rc = nuif_long_decimal(p, neg, <size_t>int_s, <size_t>int_e, <size_t>mant_e, has_exp,
+                                   &x)
+            if rc == 1 and parser.tape_mode:
+                parser.emit(T_FLT, F_LIT, start, L, 0)
+                return i
         r.k = 16
     else:
         nuif_analyze(p + start, L, &r)
         if parser.tape_mode and (r.k == 0 or nuif_fast_digits(&r)):
             parser.emit(T_FLT, 0, start, L, 0)
             return i
-    x = _literal_double(p + start, L, &r)
+    if rc < 0:
+        x = _literal_double(p + start, L, &r)
     if isinf(x):
         literal = (<char*>p)[start:i].decode("ascii")
         parser.fail("NUIF_NUMBER", NUMBER_OVERFLOW.format(short(literal)), start, False)
