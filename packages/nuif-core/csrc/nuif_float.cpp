@@ -80,6 +80,19 @@ extern "C" int nuif_shortest_digits(double x, char *digits, int *point) {
     return k;
 }
 
+// w followed by the len digits at s (w's digits and len together at most 19), 8 per step where
+// they run that long (fast_float's SWAR reading: no byte past s + len is read)
+static inline std::uint64_t nuif_digits_value(std::uint64_t w, const unsigned char *s, size_t len) {
+    const char *c = reinterpret_cast<const char *>(s);
+    for (; len >= 8; len -= 8, c += 8) {
+        w = w * 100000000u + fast_float::parse_eight_digits_unrolled(c);
+    }
+    for (; len > 0; len--, c++) {
+        w = w * 10u + static_cast<unsigned>(*c - '0');
+    }
+    return w;
+}
+
 // See nuif_float.h.  The literal's digits are read once into an integer w and its decimal exponent
 // q (value = w * 10**q): fast_float's Clinger fast path and Eisel-Lemire compute_float then give
 // the double without a second reading of the text, and the literal is the canonical text when
@@ -100,11 +113,10 @@ extern "C" int nuif_long_decimal(const unsigned char *p, int neg, size_t int_s, 
     if (k > 19 || k == 0) {
         return -1;  // w would not fit in 64 bits (or no digit: not this function's literal)
     }
-    std::uint64_t w = 0;
-    for (size_t i = sig_s; i < mant_e; i++) {
-        if (i != int_e) {  // the point
-            w = w * 10u + static_cast<unsigned>(p[i] - '0');
-        }
+    std::uint64_t w = lead0 ? nuif_digits_value(0, p + sig_s, mant_e - sig_s)
+                            : nuif_digits_value(0, p + int_s, int_e - int_s);
+    if (!lead0 && frac > 0) {
+        w = nuif_digits_value(w, p + frac_s, frac);
     }
     long e = 0;  // the literal's exponent
     if (has_exp) {
