@@ -12,7 +12,11 @@ every stage-1 route this CPU runs and for index chunks small enough that short i
   results and errors (code, message, pointer, line, column) are those of the one-pass parser.
 
 Both hold for the second stage's direct walk too (``"direct"`` among the routes below: no index,
-the walk finds each next token itself), which builds the tapes of inputs below 1 MiB by default.
+the walk finds each next token itself), which builds the tapes of inputs below 1 MiB by default,
+and for the split walk, which builds those of 1 MiB and more: the direct walk taking the segments
+a helper thread parsed ahead of it (``"split0"``: the helper starts guessing at the first byte,
+so that nearly every array is taken from it; ``"split500"``: at the middle, as by default).  Here
+the split walk starts once its helper is done, so it meets every segment the helper made.
 """
 
 from __future__ import annotations
@@ -49,8 +53,9 @@ def _runs(name: str) -> bool:
 
 
 ROUTES = [r for r in ALL_ROUTES if _runs(r)]
-# the stage-1 routes, and the second stage's walk without an index
-WALKS = ROUTES + ["direct"]
+# the stage-1 routes, the second stage's walk without an index, and that walk split over two threads
+SPLITS = ["split0", "split500"]
+WALKS = ROUTES + ["direct"] + SPLITS
 # 64: every block is a chunk; 16384: the default
 CHUNKS = [64, 16384]
 
@@ -58,12 +63,15 @@ CHUNKS = [64, 16384]
 @contextmanager
 def indexing(route: str, chunk: int = 0) -> Iterator[None]:
     """Every input through the structural-index parser, with this route and chunk size (route
-    ``"direct"``: through its second stage alone)."""
-    direct = route == "direct"
+    ``"direct"``: through its second stage alone; ``"split<permille>"``: that stage's split walk,
+    its helper starting at that many thousandths of the input)."""
+    direct = is_direct(route)
     old_min = compiled._set_indexed(None if direct else 0)
     old_direct = compiled._set_direct(0 if direct else None)
     old_route = compiled._set_stage1_route(ROUTES[0] if direct else route)
     old_chunk = compiled._set_index_chunk(chunk)
+    old_split = compiled._set_split(0 if route in SPLITS else None,
+                                    int(route[5:]) if route in SPLITS else -1, True)
     try:
         yield
     finally:
@@ -71,17 +79,25 @@ def indexing(route: str, chunk: int = 0) -> Iterator[None]:
         compiled._set_direct(old_direct)
         compiled._set_stage1_route(old_route)
         compiled._set_index_chunk(old_chunk)
+        compiled._set_split(*old_split)
+
+
+def is_direct(route: str) -> bool:
+    """Whether ``route`` is the second stage without an index (the direct or the split walk)."""
+    return route == "direct" or route in SPLITS
 
 
 @contextmanager
 def one_pass() -> Iterator[None]:
     old = compiled._set_indexed(None)
     old_direct = compiled._set_direct(None)
+    old_split = compiled._set_split(None)
     try:
         yield
     finally:
         compiled._set_indexed(old)
         compiled._set_direct(old_direct)
+        compiled._set_split(*old_split)
 
 
 def outcome(data: bytes, depth: int = 128) -> tuple:
@@ -109,7 +125,7 @@ def check(data: bytes, route: str, chunk: int = 0, depth: int = 128) -> tuple | 
     """Hold the indexed parser to the one-pass parser on ``data``; returns the indexed tape."""
     want = one_pass_tape(data, depth)
     with indexing(route, chunk):
-        got = compiled._tape(data, depth, True, route == "direct")
+        got = compiled._tape(data, depth, True, is_direct(route))
         if want is None:
             assert got is None, f"{route}: accepted what the one-pass parser refuses: {data[:80]!r}"
         elif got is None:
@@ -282,6 +298,42 @@ def test_depth_limit(route: str) -> None:
             check(b'{"a":' * depth + b"1" + b"}" * depth, route, 64, limit)
 
 
+@pytest.mark.parametrize("route", SPLITS)
+def test_depth_limit_across_a_segment(route: str) -> None:
+    """A segment's own depth counts from the array around it: the split walk takes it only when
+    the whole stays within the limit, else parses it itself and refuses it where the one-pass
+    parser does."""
+    for limit in (3, 4, 8, 40):
+        for inner in range(0, 4):
+            outer = limit - 1 - inner
+            if outer < 1:
+                continue
+            for extra in (0, 1):
+                doc = (b"[" * outer + b"1," + b"[" * (inner + extra) + b"2" + b"]" * (inner + extra)
+                       + b",3" + b"]" * outer)
+                check(doc, route, 64, limit)
+
+
+def test_the_split_walk_takes_the_helpers_segments() -> None:
+    """The split walk takes its helper's segments (so the tests above exercise the splicing, not
+    only the walk), and still builds the one-pass tape.  The helper guesses at values after a
+    comma that are not strings (after a comma, a string may be a member name), parses from there
+    to the bracket that closes that array, then guesses again after it: here it starts at the
+    first byte, and the walk is made to meet every segment it made."""
+    with indexing("split0"):
+        for doc, segments in (
+            # from 2 to the first array's end (its inner arrays with it), then from 8
+            (b'{"a": [1, 2, [3, 4], {"b": [5, 6]}], "c": [7, 8]}', 2),
+            (b'["a", "b", ["c", "d"]]', 1),  # from the inner array on
+            (b'["a", "b", "c"]', 0),  # strings only: no guess
+            (b'{"a": 1, "b": 2}', 0),  # after a comma in an object: a name
+            (corpus.load("ui", "64KiB"), 8),
+            (corpus.load("numbers", "64KiB"), 2),
+        ):
+            assert compiled._tape(doc, 128, True, True) == one_pass_tape(doc)
+            assert compiled._split_taken() == segments, doc[:60]
+
+
 @settings(max_examples=200, deadline=None)
 @given(cut=st.integers(0, 2000), byte=st.integers(0, 255), route=st.sampled_from(WALKS))
 def test_mutated_documents(cut: int, byte: int, route: str) -> None:
@@ -306,11 +358,11 @@ def piped(lazy: bool = False, chunk: int = 64) -> Iterator[None]:
         compiled._set_index_chunk(old_chunk)
 
 
-def test_by_default_inputs_of_1_mib_and_more_where_two_cpus_are_usable() -> None:
-    """The indexed parser, with its first stage on the index pipe, builds the tapes of inputs of
-    1 MiB and more where a second CPU is usable (measured faster there only,
-    docs/parser-design.md); its second stage alone (the direct walk) builds every other tape, and
-    the one-pass parser only re-reads what they refuse."""
+def test_by_default_large_inputs_on_two_threads_where_two_cpus_are_usable() -> None:
+    """The split walk builds the tapes of inputs of 512 KiB and more where a second CPU is
+    usable (measured faster there, docs/parser-design.md), which leaves the indexed parser (its
+    first stage on the index pipe from 1 MiB) unused unless the split walk is switched off; the
+    direct walk builds every other tape, and the one-pass parser only re-reads what they refuse."""
     import os
 
     two = len(os.sched_getaffinity(0)) >= 2 if hasattr(os, "sched_getaffinity") else True
@@ -318,16 +370,37 @@ def test_by_default_inputs_of_1_mib_and_more_where_two_cpus_are_usable() -> None
     compiled._set_index_pipe(old_pipe)
     old_min = compiled._set_indexed(None)
     compiled._set_indexed(old_min)
+    old_split = compiled._set_split(None)
+    compiled._set_split(*old_split)
     # and below that, every input goes to the second stage's direct walk
     old_direct = compiled._set_direct(None)
     compiled._set_direct(old_direct)
     assert old_direct == 0
     if two:
         assert (old_min, old_pipe) == (1 << 20, 1 << 20)
+        assert old_split == (512 << 10, 500, False)
         assert compiled.index_backend() == ROUTES[0]
+        assert compiled.split_backend() == "thread"
     else:
         assert (old_min, old_pipe) == (None, 0)
+        assert old_split[0] is None
         assert compiled.index_backend() == "off"
+        assert compiled.split_backend() == "off"
+
+
+def test_the_split_walk_racing_its_helper_builds_the_same_tape() -> None:
+    """As by default (the walk does not wait for its helper), on 1 MiB documents: whichever of
+    the helper's segments the walk meets in time, the tape is the one-pass parser's."""
+    for shape in corpus.SHAPES:
+        doc = corpus.load(shape, "1MiB")
+        want = one_pass_tape(doc)
+        for permille in (0, 300, 500, 700):
+            old = compiled._set_split(0, permille, False)
+            try:
+                got = compiled._tape(doc, 128, True, True)
+            finally:
+                compiled._set_split(*old)
+            assert got == want, (shape, permille)
 
 
 @pytest.mark.parametrize("lazy", [False, True])

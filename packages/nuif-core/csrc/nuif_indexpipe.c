@@ -22,6 +22,7 @@
 
 #if NUIF_HAVE_PTHREADS
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,6 +253,42 @@ void nuif_ipipe_stop(nuif_ipipe *ip) {
 
 int nuif_ipipe_available(void) { return 1; }
 
+struct nuif_helper {
+    pthread_t thread;
+    void (*fn)(void *);
+    void *arg;
+};
+
+static void *nuif_helper_run(void *h) {
+    ((nuif_helper *)h)->fn(((nuif_helper *)h)->arg);
+    return NULL;
+}
+
+nuif_helper *nuif_helper_start(void (*fn)(void *), void *arg) {
+    nuif_helper *h = (nuif_helper *)malloc(sizeof(*h));
+    sigset_t all, old;
+    int rc;
+    if (h == NULL) return NULL;
+    h->fn = fn;
+    h->arg = arg;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(&h->thread, NULL, nuif_helper_run, h);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void nuif_helper_join(nuif_helper *h) {
+    pthread_join(h->thread, NULL);
+    free(h);
+}
+
+void nuif_helper_yield(void) { sched_yield(); }
+
 #else
 
 nuif_ipipe *nuif_ipipe_start(int route, const uint8_t *p, size_t n, size_t chunk) {
@@ -278,5 +315,12 @@ void nuif_ipipe_last_counts(size_t *by_worker, size_t *chunks) {
     *by_worker = 0;
     *chunks = 0;
 }
+nuif_helper *nuif_helper_start(void (*fn)(void *), void *arg) {
+    (void)fn;
+    (void)arg;
+    return NULL;
+}
+void nuif_helper_join(nuif_helper *h) { (void)h; }
+void nuif_helper_yield(void) {}
 
 #endif

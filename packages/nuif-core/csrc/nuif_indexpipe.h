@@ -41,6 +41,16 @@ void nuif_ipipe_stop(nuif_ipipe *ip);
 /* 1 when start() can return a pipe (built with threads), else 0. */
 int nuif_ipipe_available(void);
 
+/* A helper thread for the parser's split walk (csrc/nuif_stage2.h): fn(arg) runs on a new thread
+ * (every signal blocked there, so they keep going to the interpreter's threads); join waits for
+ * it to return and frees the handle.  NULL: no thread here (not built with threads, or none could
+ * start): the caller does without.  yield gives the CPU up once (a thread that waits on the
+ * other, spinning). */
+typedef struct nuif_helper nuif_helper;
+nuif_helper *nuif_helper_start(void (*fn)(void *), void *arg);
+void nuif_helper_join(nuif_helper *h);
+void nuif_helper_yield(void);
+
 /* Tests: 1 makes the worker index nothing (the parsing thread indexes every chunk itself). */
 void nuif_ipipe_set_lazy_worker(int on);
 /* Tests: of the chunks the last stopped pipe had indexed, how many the worker indexed. */

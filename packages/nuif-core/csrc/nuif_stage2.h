@@ -53,6 +53,32 @@
 #define NUIF_S2_NOINLINE static
 #endif
 
+/* the split walk's shared counters (nuif_s2_split_parse): acquire loads and release stores, and
+ * a pause while one thread waits for the other; without the GNU builtins there is no split walk
+ * (NUIF_S2_CAN_SPLIT 0), and the plain accesses below are never reached */
+#if defined(__GNUC__) || defined(__clang__)
+#define NUIF_S2_CAN_SPLIT 1
+#define NUIF_S2_LOAD(ptr) __atomic_load_n((ptr), __ATOMIC_ACQUIRE)
+#define NUIF_S2_STORE(ptr, v) __atomic_store_n((ptr), (v), __ATOMIC_RELEASE)
+#if defined(__x86_64__) || defined(__i386__)
+#define NUIF_S2_RELAX() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define NUIF_S2_RELAX() __asm__ __volatile__("yield")
+#else
+#define NUIF_S2_RELAX() ((void)0)
+#endif
+#else
+#define NUIF_S2_CAN_SPLIT 0
+#define NUIF_S2_LOAD(ptr) (*(ptr))
+#define NUIF_S2_STORE(ptr, v) (*(ptr) = (v))
+#define NUIF_S2_RELAX() ((void)0)
+#endif
+
+/* a segment walk looks at its stop flag at least every this many tokens */
+#define NUIF_S2_SEG_POLL 2048
+/* segments the helper of one split walk may publish */
+#define NUIF_S2_SEGS 256
+
 /* input bytes per index chunk: the index (4 bytes an entry) stays in the L2 cache */
 #define NUIF_S2_CHUNK (16 * 1024)
 
@@ -91,6 +117,16 @@ typedef struct {
     int direct;              /* 1: no index; the walk finds each next token itself (skipping
                                 whitespace as the one-pass parser does): for small inputs, where
                                 the index costs more than it saves */
+    int raw_mem;             /* 1: the buffers grow with PyMem_RawRealloc (the split walk's
+                                helper thread, which holds no GIL) */
+    struct nuif_s2_split *split; /* the direct walk's helper (nuif_s2_split_parse), or NULL */
+    size_t seg_at;           /* split walk: at an array element from here on, ask the helper */
+    size_t seg_next;         /* split walk: the helper's segments taken or passed so far */
+    size_t seg_end;          /* a segment's start, then where its array closes */
+    size_t spliced;          /* split walk: the segments taken (tests) */
+    int *stop;               /* segment walk: nonzero once the split walk needs no more */
+    int *lock;               /* segment walk: held while its buffers move (nuif_s2_grow) or the
+                                split walk copies from them (nuif_s2_splice) */
     /* stage 1 */
     nuif_s1_state s1;
     uint32_t *idx_buf;       /* NUIF_S2_CHUNK + NUIF_S1_SLACK entries (without a pipe) */
@@ -99,13 +135,33 @@ typedef struct {
     nuif_ipipe *pipe;
 } nuif_s2;
 
-static int nuif_s2_grow(void **ptr, size_t *cap, size_t need, size_t item) {
+static void nuif_s2_lock(int *l) {
+#if NUIF_S2_CAN_SPLIT
+    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
+        while (__atomic_load_n(l, __ATOMIC_RELAXED)) NUIF_S2_RELAX();
+    }
+#else
+    (void)l;
+#endif
+}
+
+static void nuif_s2_unlock(int *l) { NUIF_S2_STORE(l, 0); }
+
+static int nuif_s2_grow(nuif_s2 *s, void **ptr, size_t *cap, size_t need, size_t item) {
     size_t newcap = *cap * 2;
     void *q;
     if (newcap < need) newcap = need;
     if (newcap < 16) newcap = 16;
     if (newcap > (size_t)PY_SSIZE_T_MAX / item) return -1;
-    q = PyMem_Realloc(*ptr, newcap * item);
+    if (s->raw_mem) { /* the helper thread: no GIL, and the split walk may be reading */
+        nuif_s2_lock(s->lock);
+        q = PyMem_RawRealloc(*ptr, newcap * item);
+        if (q != NULL) *ptr = q;
+        nuif_s2_unlock(s->lock);
+    } else {
+        q = PyMem_Realloc(*ptr, newcap * item);
+        if (q != NULL) *ptr = q;
+    }
     if (q == NULL) return -1;
     *ptr = q;
     *cap = newcap;
@@ -113,7 +169,8 @@ static int nuif_s2_grow(void **ptr, size_t *cap, size_t need, size_t item) {
 }
 
 #define NUIF_S2_ROOM(s, field, capf, need, type)                                                 \
-    ((need) <= (s)->capf ? 0 : nuif_s2_grow((void **)&(s)->field, &(s)->capf, (need), sizeof(type)))
+    ((need) <= (s)->capf ? 0                                                                     \
+                         : nuif_s2_grow((s), (void **)&(s)->field, &(s)->capf, (need), sizeof(type)))
 
 /* Index the next chunk; 0 when there is no more input.  Makes room for one token per entry. */
 static int nuif_s2_refill(nuif_s2 *s, size_t names_top, int *nomem) {
@@ -319,7 +376,7 @@ NUIF_S2_NOINLINE int nuif_s2_float(nuif_s2 *s, nuif_tok *t, size_t start, size_t
     if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
     if (x == 0.0) x = 0.0;
     if (s->doubles_len >= s->doubles_cap &&
-        nuif_s2_grow((void **)&s->doubles, &s->doubles_cap, s->doubles_len + 1, sizeof(double))) {
+        nuif_s2_grow(s, (void **)&s->doubles, &s->doubles_cap, s->doubles_len + 1, sizeof(double))) {
         *nomem = 1;
         return 0;
     }
@@ -503,6 +560,7 @@ static inline size_t nuif_s2_next(nuif_s2 *s, size_t names_top, int *nomem) {
 
 static int nuif_s2_walk_index(nuif_s2 *s);
 static int nuif_s2_walk_direct(nuif_s2 *s);
+static int nuif_s2_split_parse(nuif_s2 *s);
 
 /* Parse p[0:n) (valid UTF-8: the caller checked) into the tape.  NUIF_S2_OK, NUIF_S2_REFUSE
  * (re-read it with the one-pass parser) or NUIF_S2_NOMEM.  With s->direct, without an index;
@@ -514,7 +572,7 @@ static int nuif_s2_parse(nuif_s2 *s) {
     s->idx_k = s->idx_count = 0;
     s->next_block = s->next_chunk = 0;
     s->pipe = NULL;
-    if (s->direct) return nuif_s2_walk_direct(s);
+    if (s->direct) return s->split != NULL ? nuif_s2_split_parse(s) : nuif_s2_walk_direct(s);
     nuif_s1_start(&s->s1);
     s->pipe = s->pipe_min && n >= s->pipe_min ? nuif_ipipe_start(s->s1_route, p, n, s->chunk) : NULL;
     rc = nuif_s2_walk_index(s);
@@ -532,9 +590,14 @@ static int nuif_s2_parse(nuif_s2 *s) {
  * limit below which s->ntok leaves room for one more token, or 0 when memory ran out. */
 NUIF_S2_NOINLINE size_t nuif_s2_direct_room(nuif_s2 *s, size_t i) {
     size_t need = s->ntok + 2 + (s->n - i) / 16;
+    if (s->stop != NULL && NUIF_S2_LOAD(s->stop)) return 0; /* a segment no longer needed */
     if (NUIF_S2_ROOM(s, tape, tape_cap, need, nuif_tok) ||
         NUIF_S2_ROOM(s, names, names_cap, s->tape_cap, uint32_t)) {
         return 0;
+    }
+    /* a segment walk comes back here every NUIF_S2_SEG_POLL tokens to see whether to stop */
+    if (s->stop != NULL && s->tape_cap - 1 > s->ntok + NUIF_S2_SEG_POLL) {
+        return s->ntok + NUIF_S2_SEG_POLL;
     }
     return s->tape_cap - 1;
 }
@@ -562,22 +625,44 @@ NUIF_S2_INLINE size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, size_t *lim, int
     return i;
 }
 
+NUIF_S2_NOINLINE int nuif_s2_splice(nuif_s2 *s, size_t pos, size_t depth);
+
+/* The walks' modes (a constant in each specialization of nuif_s2_walk) */
+#define NUIF_S2_WHOLE 0 /* the whole input */
+#define NUIF_S2_SPLIT 1 /* the whole input, taking the helper's segments (nuif_s2_split_parse) */
+#define NUIF_S2_SEG 2   /* the helper's: array elements from s->seg_end to their closing bracket */
+
 /* nuif_s2_parse's walk: over the index (stage 1's state set up), or with `direct`, over the
- * input itself.  `after` is where the last token ended, which only the direct walk reads. */
-NUIF_S2_INLINE int nuif_s2_walk(nuif_s2 *s, const int direct) {
+ * input itself.  `after` is where the last token ended, which only the direct walk reads.  A
+ * segment walk (direct only) starts inside an array whose opening it never saw, at the element
+ * at s->seg_end, on the tape, arena, order and doubles as they are, and stops where that array
+ * closes (s->seg_end); its frames count that array (s->deepest is at least 1). */
+NUIF_S2_INLINE int nuif_s2_walk(nuif_s2 *s, const int direct, const int mode) {
     const uint8_t *p = s->p;
     size_t n = s->n, pos, depth = 0, names_top = 0, e;
     size_t lim = 0; /* the direct walk's room (nuif_s2_direct_room) */
-    int nomem = 0, bad;
+    int nomem = 0, bad, r;
     uint8_t c;
     nuif_s2_frame *f;
     nuif_tok *t;
-    s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
-    s->deepest = 0;
 #define NUIF_S2_NEXT(after)                                                                       \
     (direct ? nuif_s2_direct_next(s, (after), &lim, &nomem)                                       \
             : nuif_s2_next(s, names_top, &nomem))
-    pos = NUIF_S2_NEXT(0);
+    if (mode == NUIF_S2_SEG) {
+        /* the array around the segment: a frame with no token, which only the end closes */
+        if (NUIF_S2_ROOM(s, frames, frames_cap, 1, nuif_s2_frame)) goto no_memory;
+        s->frames[0].tok = 0;
+        s->frames[0].names_base = 0;
+        s->frames[0].is_obj = 0;
+        depth = s->deepest = 1;
+        pos = s->seg_end;
+        lim = nuif_s2_direct_room(s, pos);
+        if (lim == 0) goto no_memory;
+    } else {
+        s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
+        s->deepest = 0;
+        pos = NUIF_S2_NEXT(0);
+    }
     for (;;) {
     value: /* a value starts at pos */
         c = p[pos];
@@ -643,11 +728,27 @@ NUIF_S2_INLINE int nuif_s2_walk(nuif_s2 *s, const int direct) {
             c = p[pos];
             if (c == 0x2C) {
                 pos = NUIF_S2_NEXT(pos + 1);
-                if (!f->is_obj) goto value;
+                if (!f->is_obj) {
+                    if (mode == NUIF_S2_SPLIT && pos >= s->seg_at) {
+                        /* an element where the helper may have begun a segment */
+                        r = nuif_s2_splice(s, pos, depth);
+                        if (r < 0) goto no_memory;
+                        if (r > 0) { /* taken: the array's elements are all on the tape */
+                            e = s->seg_end;
+                            continue;
+                        }
+                    }
+                    goto value;
+                }
                 if (p[pos] != 0x22) goto refuse;
                 goto key;
             }
             if (c == 0x5D && !f->is_obj) {
+                if (mode == NUIF_S2_SEG && depth == 1) {
+                    s->seg_end = pos;
+                    if (nomem) goto no_memory;
+                    return NUIF_S2_OK;
+                }
                 s->tape[f->tok].end = (uint32_t)s->ntok;
                 depth--;
             } else if (c == 0x7D && f->is_obj) {
@@ -683,7 +784,241 @@ no_memory:
 #undef NUIF_S2_NEXT
 }
 
-static int nuif_s2_walk_index(nuif_s2 *s) { return nuif_s2_walk(s, 0); }
-static int nuif_s2_walk_direct(nuif_s2 *s) { return nuif_s2_walk(s, 1); }
+static int nuif_s2_walk_index(nuif_s2 *s) { return nuif_s2_walk(s, 0, NUIF_S2_WHOLE); }
+static int nuif_s2_walk_direct(nuif_s2 *s) { return nuif_s2_walk(s, 1, NUIF_S2_WHOLE); }
+static int nuif_s2_walk_split(nuif_s2 *s) { return nuif_s2_walk(s, 1, NUIF_S2_SPLIT); }
+static int nuif_s2_walk_segment(nuif_s2 *s) { return nuif_s2_walk(s, 1, NUIF_S2_SEG); }
+
+/* ---- the split walk: the direct walk on two CPUs ------------------------------------------
+ *
+ * A helper thread parses the input from s->split->from on while the calling thread parses it
+ * from the start.  Where the helper starts it cannot know the context (inside a string or not,
+ * at what depth), so it guesses: a comma followed by the start of a value other than a string
+ * can only separate two elements of an array, if it is not inside a string.  From such a guess
+ * it parses the elements up to the bracket that closes their array (a segment walk, its tokens
+ * on its own tape), publishes the segment, and looks for the next guess after it.  The calling
+ * thread (the split walk) takes a segment only where its own walk arrives at the segment's start
+ * as an array element after a comma: there the guess is a fact, and the segment's tokens are
+ * exactly those the walk would have made from there (the walk is deterministic and what it does
+ * inside an array's elements depends on nothing before them), only numbered from 0.  So they are
+ * copied on with their token, arena, order and doubles indices shifted (nuif_s2_splice), and the
+ * walk goes on at the closing bracket.  A wrong guess (inside a string, say) is never arrived at
+ * and costs the helper its time only; a segment the helper refused (an error, or a wrong guess)
+ * the walk parses itself, and refuses it in turn if it is an error.  So the tape is the one the
+ * direct walk builds, token for token, whatever the helper did or when; tests/core/test_indexed.py
+ * and fuzz/fuzz_indexed.py hold it to the one-pass parser's with the helper starting anywhere. */
+
+typedef struct {
+    size_t start, end;            /* the first element's position; the closing bracket's */
+    size_t tok0, tok1, arena0, arena1, order0, order1, dbl0, dbl1;  /* on the helper's buffers */
+    size_t deepest;               /* frames, counting the array around the segment */
+    int rc;                       /* NUIF_S2_OK, or the segment is not to be taken */
+} nuif_s2_seg;
+
+typedef struct nuif_s2_split {
+    nuif_s2 w;                    /* the helper's walk and buffers (raw memory, kept) */
+    nuif_s2_seg segs[NUIF_S2_SEGS];
+    size_t from;                  /* where the helper starts guessing */
+    size_t started, done;         /* segments the helper began / finished (shared) */
+    int finished;                 /* the helper returned (shared) */
+    int stop;                     /* the split walk needs no more segments (shared) */
+    int lock;                     /* the helper's buffers: see nuif_s2.lock */
+    int wait;                     /* tests: the split walk starts once the helper is done, so
+                                     it meets every segment the helper made, small inputs too */
+} nuif_s2_split;
+
+/* The next guess at or after `at`: the first value after a comma that is not a string; n when
+ * there is none. */
+static size_t nuif_s2_seg_start(const uint8_t *p, size_t at, size_t n) {
+    const uint8_t *q;
+    uint8_t c;
+    while (at < n) {
+        q = (const uint8_t *)memchr(p + at, 0x2C, n - at);
+        if (q == NULL) return n;
+        at = (size_t)(q - p) + 1;
+        while (p[at] == 0x20 || p[at] == 0x0A || p[at] == 0x0D || p[at] == 0x09) at++;
+        c = p[at]; /* the NUL at p[n] stops the loop above and is none of these */
+        if (c == 0x7B || c == 0x5B || c == 0x2D || NUIF_S2_DIGIT(c) || c == 0x74 || c == 0x66 ||
+            c == 0x6E) {
+            return at;
+        }
+    }
+    return n;
+}
+
+/* The helper thread (nuif_helper_start's fn). */
+static void nuif_s2_split_run(void *arg) {
+    nuif_s2_split *sp = (nuif_s2_split *)arg;
+    nuif_s2 *w = &sp->w;
+    nuif_s2_seg *g;
+    size_t at = sp->from, k;
+    w->ntok = w->arena_len = w->order_len = w->doubles_len = 0;
+    for (k = 0; k < NUIF_S2_SEGS; k++) {
+        if (NUIF_S2_LOAD(&sp->stop)) break;
+        at = nuif_s2_seg_start(w->p, at, w->n);
+        if (at >= w->n) break;
+        g = &sp->segs[k];
+        g->start = at;
+        g->tok0 = w->ntok;
+        g->arena0 = w->arena_len;
+        g->order0 = w->order_len;
+        g->dbl0 = w->doubles_len;
+        NUIF_S2_STORE(&sp->started, k + 1);
+        w->seg_end = at;
+        g->rc = nuif_s2_walk_segment(w);
+        g->end = w->seg_end;
+        g->tok1 = w->ntok;
+        g->arena1 = w->arena_len;
+        g->order1 = w->order_len;
+        g->dbl1 = w->doubles_len;
+        g->deepest = w->deepest;
+        if (g->rc == NUIF_S2_OK) {
+            at = g->end + 1;
+        } else { /* drop what it left, and guess again after its start */
+            w->ntok = g->tok0;
+            w->arena_len = g->arena0;
+            w->order_len = g->order0;
+            w->doubles_len = g->dbl0;
+            at = g->start;
+        }
+        NUIF_S2_STORE(&sp->done, k + 1);
+        if (g->rc == NUIF_S2_NOMEM) break; /* out of memory, or told to stop */
+    }
+    NUIF_S2_STORE(&sp->finished, 1);
+}
+
+/* The split walk at pos, an array element after a comma, at depth `depth`: takes the helper's
+ * segment that starts there, if there is one (waiting for the helper to finish it).  1: taken
+ * (its closing bracket at s->seg_end), 0: parse on, -1: out of memory.  Also moves s->seg_at to
+ * where to ask next. */
+NUIF_S2_NOINLINE int nuif_s2_splice(nuif_s2 *s, size_t pos, size_t depth) {
+    nuif_s2_split *sp = s->split;
+    const nuif_s2 *w = &sp->w;
+    const nuif_s2_seg *g;
+    size_t k, m, nt, dt, da, dord, dd, spins;
+    nuif_tok *t;
+    for (;;) {
+        k = s->seg_next;
+        if (k >= NUIF_S2_LOAD(&sp->started)) {
+            /* none begun yet: ask again at the next element, unless the helper is done */
+            s->seg_at = NUIF_S2_LOAD(&sp->finished) && k >= NUIF_S2_LOAD(&sp->started)
+                            ? (size_t)-1
+                            : pos + 1;
+            return 0;
+        }
+        g = &sp->segs[k];
+        if (pos < g->start) {
+            s->seg_at = g->start;
+            return 0;
+        }
+        s->seg_next = k + 1;
+        if (pos > g->start) continue; /* passed: a wrong guess */
+        for (spins = 1; NUIF_S2_LOAD(&sp->done) <= k; spins++) {
+            NUIF_S2_RELAX();
+            if (spins % 1024 == 0) nuif_helper_yield();
+        }
+        if (g->rc != NUIF_S2_OK || depth - 1 + g->deepest > s->max_depth) {
+            s->seg_at = pos + 1; /* parse it here (and refuse it here, if it is an error) */
+            return 0;
+        }
+        break;
+    }
+    nt = g->tok1 - g->tok0;
+    if (NUIF_S2_ROOM(s, tape, tape_cap, s->ntok + nt + 2, nuif_tok) ||
+        NUIF_S2_ROOM(s, names, names_cap, s->tape_cap, uint32_t) ||
+        NUIF_S2_ROOM(s, arena, arena_cap, s->arena_len + (g->arena1 - g->arena0) + 24, uint8_t) ||
+        NUIF_S2_ROOM(s, order, order_cap, s->order_len + (g->order1 - g->order0), uint32_t) ||
+        NUIF_S2_ROOM(s, doubles, doubles_cap, s->doubles_len + (g->dbl1 - g->dbl0), double)) {
+        return -1;
+    }
+    /* the helper's indices, numbered from its buffers' starts, shifted onto ours */
+    dt = s->ntok - g->tok0;
+    da = s->arena_len - g->arena0;
+    dord = s->order_len - g->order0;
+    dd = s->doubles_len - g->dbl0;
+    t = s->tape + s->ntok;
+    nuif_s2_lock(&sp->lock); /* the helper, parsing on, must not move its buffers meanwhile */
+    if (nt > 0) memcpy(t, w->tape + g->tok0, nt * sizeof(nuif_tok));
+    for (m = 0; m < nt; m++, t++) {
+        if (t->kind >= NUIF_T_ARR) {
+            t->end += (uint32_t)dt;
+            if (t->kind == NUIF_T_OBJ) t->order_at += (uint32_t)dord;
+        } else if (t->kind == NUIF_T_STR) {
+            if (t->flags & NUIF_F_ESC) t->at += (uint32_t)da;
+        } else if (t->kind == NUIF_T_FLT && (t->flags & NUIF_F_DBL)) {
+            t->dbl += (uint32_t)dd;
+        }
+    }
+    if (g->arena1 > g->arena0) {
+        memcpy(s->arena + s->arena_len, w->arena + g->arena0, g->arena1 - g->arena0);
+    }
+    for (m = 0; m < g->order1 - g->order0; m++) {
+        s->order[s->order_len + m] = w->order[g->order0 + m] + (uint32_t)dt;
+    }
+    if (g->dbl1 > g->dbl0) {
+        memcpy(s->doubles + s->doubles_len, w->doubles + g->dbl0,
+               (g->dbl1 - g->dbl0) * sizeof(double));
+    }
+    nuif_s2_unlock(&sp->lock);
+    s->ntok += nt;
+    s->arena_len += g->arena1 - g->arena0;
+    s->order_len += g->order1 - g->order0;
+    s->doubles_len += g->dbl1 - g->dbl0;
+    if (depth - 1 + g->deepest > s->deepest) s->deepest = depth - 1 + g->deepest;
+    s->seg_end = g->end;
+    s->seg_at = g->end + 1;
+    s->spliced++;
+    return 1;
+}
+
+/* nuif_s2_parse's direct walk with a helper thread (s->split's buffers, from s->split->from),
+ * or without one where none starts. */
+static int nuif_s2_split_parse(nuif_s2 *s) {
+    nuif_s2_split *sp = s->split;
+    nuif_s2 *w = &sp->w;
+    nuif_helper *h;
+    int rc;
+    s->seg_at = 0;
+    s->seg_next = 0;
+    s->spliced = 0;
+    if (!NUIF_S2_CAN_SPLIT) return nuif_s2_walk_direct(s);
+    w->p = s->p;
+    w->n = s->n;
+    w->max_depth = s->max_depth;
+    w->float_libs = s->float_libs;
+    w->direct = 1;
+    w->raw_mem = 1;
+    w->split = NULL;
+    w->stop = &sp->stop;
+    w->lock = &sp->lock;
+    sp->started = sp->done = 0;
+    sp->finished = sp->stop = sp->lock = 0;
+    h = nuif_helper_start(nuif_s2_split_run, sp);
+    if (h == NULL) return nuif_s2_walk_direct(s);
+    while (sp->wait && !NUIF_S2_LOAD(&sp->finished)) nuif_helper_yield();
+    rc = nuif_s2_walk_split(s);
+    NUIF_S2_STORE(&sp->stop, 1);
+    nuif_helper_join(h); /* the helper no longer reads the input */
+    return rc;
+}
+
+/* Free the helper's buffers that are larger than max_bytes (after a split walk). */
+static void nuif_s2_split_trim(nuif_s2_split *sp, size_t max_bytes) {
+    nuif_s2 *w = &sp->w;
+#define NUIF_S2_TRIM(field, capf, type)                                                          \
+    if (w->capf * sizeof(type) > max_bytes) {                                                   \
+        PyMem_RawFree(w->field);                                                                \
+        w->field = NULL;                                                                        \
+        w->capf = 0;                                                                            \
+    }
+    NUIF_S2_TRIM(tape, tape_cap, nuif_tok)
+    NUIF_S2_TRIM(arena, arena_cap, uint8_t)
+    NUIF_S2_TRIM(names, names_cap, uint32_t)
+    NUIF_S2_TRIM(order, order_cap, uint32_t)
+    NUIF_S2_TRIM(sort_buf, sort_cap, nuif_key_entry)
+    NUIF_S2_TRIM(doubles, doubles_cap, double)
+    NUIF_S2_TRIM(frames, frames_cap, nuif_s2_frame)
+#undef NUIF_S2_TRIM
+}
 
 #endif

@@ -32,6 +32,10 @@ cdef extern from "nuif_stage2.h":
         S2_CHUNK "NUIF_S2_CHUNK"
     ctypedef struct S2Frame "nuif_s2_frame":
         pass
+    ctypedef struct S2Split "nuif_s2_split":
+        size_t start "from"
+        int wait
+    void nuif_s2_split_trim(S2Split* sp, size_t max_bytes) noexcept
     ctypedef struct S2 "nuif_s2":
         const uint8_t* p
         size_t n
@@ -57,4 +61,9 @@ cdef extern from "nuif_stage2.h":
         size_t pipe_min
         int direct
         uint32_t* idx_buf
+        int raw_mem
+        S2Split* split
+        size_t spliced
+        int* stop
+        int* lock
     int nuif_s2_parse(S2* s) noexcept

@@ -281,6 +281,13 @@ def index_backend():
     return "off" if _indexed_min == PY_SSIZE_T_MAX else _S1_ROUTES[_s1_route]
 
 
+def split_backend():
+    """``"thread"`` when large inputs are parsed on two threads (the split walk,
+    csrc/nuif_stage2.h: from 512 KiB, where the build has threads and the process may use two
+    CPUs), else ``"off"``."""
+    return "off" if _split_min == PY_SSIZE_T_MAX else "thread"
+
+
 def float_backend():
     """``"fast_float+dragonbox"`` (the vendored libraries, csrc/nuif_float.h) or ``"dtoa"``
     (CPython's): what converts doubles."""

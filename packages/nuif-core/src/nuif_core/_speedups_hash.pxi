@@ -35,6 +35,7 @@ if _usable_cpus() >= 2:
     if nuif_ipipe_available():
         _ipipe_min = 1024 * 1024
         _indexed_min = 1024 * 1024
+        _split_min = 512 * 1024
 cdef Py_ssize_t _pipe_step = 128 * 1024
 cdef bint _pipe_fault = False
 

@@ -54,6 +54,15 @@ cdef size_t _s2_chunk = S2_CHUNK
 # Inputs of _direct_min bytes and more, below _indexed_min, go to the second stage without an index
 # (``_set_direct``; PY_SSIZE_T_MAX: never): it finds each next token itself.
 cdef Py_ssize_t _direct_min = 0
+# Inputs of _split_min bytes and more go to the split walk: the direct walk, with a helper thread
+# parsing the input from _split_permille thousandths of it on (csrc/nuif_stage2.h,
+# nuif_s2_split_parse); set to 512 KiB in _speedups_hash.pxi where two CPUs and threads are there
+# (``_set_split``; PY_SSIZE_T_MAX: never), which leaves the indexed parser unused by default.
+# The helper's buffers are kept between calls (up to CACHE_MAX bytes each).
+cdef Py_ssize_t _split_min = PY_SSIZE_T_MAX
+cdef int _split_permille = 500
+cdef S2Split _s2_split
+cdef size_t _split_last = 0  # segments the last split walk took (tests)
 # Inputs of _ipipe_min bytes and more are indexed on a second thread ahead of stage 2
 # (csrc/nuif_indexpipe.h), where the build has threads and the process may use two CPUs
 # (``_set_index_pipe``); 0: never.
@@ -428,7 +437,7 @@ cdef class _Parser:
         one-pass run(), which is how errors keep their codes, pointers, lines and columns."""
         self.take_cache()
         if (self.n >= _indexed_min or self.n >= _direct_min) and _utf8_ok(self.p, self.n):
-            if self.indexed(self.n < _indexed_min):
+            if self.indexed(self.n < _indexed_min or self.n >= _split_min):
                 return 0
             self.ntok = self.arena_len = self.order_len = self.doubles_len = 0
         return self.one_pass_tape()
@@ -447,7 +456,7 @@ cdef class _Parser:
         """The structural-index parser (``direct``: its second stage alone, without the index):
         True with the tape built, False when it refused the input (the buffers are kept either
         way)."""
-        global _s2_frames, _s2_frames_cap
+        global _s2_frames, _s2_frames_cap, _split_last
         cdef S2 s
         cdef int rc
         s.p = self.p
@@ -466,7 +475,18 @@ cdef class _Parser:
         s.direct = direct
         s.idx_buf = NULL if direct else _index_buffer()
         s.pipe_min = <size_t>_ipipe_min
+        s.raw_mem = 0
+        s.stop = NULL
+        s.lock = NULL
+        s.split = NULL
+        s.spliced = 0
+        if direct and self.n >= _split_min:
+            _s2_split.start = <size_t>self.n * <size_t>_split_permille // 1000
+            s.split = &_s2_split
         rc = nuif_s2_parse(&s)
+        if s.split != NULL:
+            _split_last = s.spliced
+            nuif_s2_split_trim(&_s2_split, CACHE_MAX)
         # the buffers, grown or not, are the parser's again whatever happened
         self.tape, self.tape_cap = s.tape, <Py_ssize_t>s.tape_cap
         self.arena, self.arena_cap = s.arena, <Py_ssize_t>s.arena_cap

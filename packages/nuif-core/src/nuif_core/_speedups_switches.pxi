@@ -101,6 +101,29 @@ def _set_direct(object min_bytes):
     return old
 
 
+def _set_split(object min_bytes, int permille=-1, bint wait=False):
+    """Build the tapes of inputs of ``min_bytes`` and more with the split walk (the direct walk,
+    a helper thread parsing from ``permille`` thousandths of the input on; -1: keep it), in place
+    of the indexed parser there (None: never); ``wait``: the walk starts once the helper is done
+    (tests: it then meets every segment the helper made, however small the input).  Returns the
+    old ``(min_bytes, permille, wait)``."""
+    global _split_min, _split_permille
+    if not -1 <= permille <= 1000:
+        raise ValueError("permille must be within 0..1000 (or -1)")
+    old = (None if _split_min == PY_SSIZE_T_MAX else _split_min, _split_permille,
+           bool(_s2_split.wait))
+    _split_min = PY_SSIZE_T_MAX if min_bytes is None else <Py_ssize_t>min_bytes
+    if permille >= 0:
+        _split_permille = permille
+    _s2_split.wait = wait
+    return old
+
+
+def _split_taken():
+    """How many of its helper's segments the last split walk took."""
+    return _split_last
+
+
 def _set_stage1_route(str route):
     """Index with ``route`` (``"portable"``, or a vector route this CPU and build run); returns
     the old route's name."""
