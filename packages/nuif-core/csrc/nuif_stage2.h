@@ -1002,8 +1002,9 @@ static int nuif_s2_split_parse(nuif_s2 *s) {
     return rc;
 }
 
-/* Free the helper's buffers that are larger than max_bytes (after a split walk). */
-static void nuif_s2_split_trim(nuif_s2_split *sp, size_t max_bytes) {
+/* Free the helper's buffers that are larger than max_bytes, and its arena when larger than
+ * max_arena (after a split walk). */
+static void nuif_s2_split_trim(nuif_s2_split *sp, size_t max_bytes, size_t max_arena) {
     nuif_s2 *w = &sp->w;
 #define NUIF_S2_TRIM(field, capf, type)                                                          \
     if (w->capf * sizeof(type) > max_bytes) {                                                   \
@@ -1012,7 +1013,11 @@ static void nuif_s2_split_trim(nuif_s2_split *sp, size_t max_bytes) {
         w->capf = 0;                                                                            \
     }
     NUIF_S2_TRIM(tape, tape_cap, nuif_tok)
-    NUIF_S2_TRIM(arena, arena_cap, uint8_t)
+    if (w->arena_cap > max_arena) {
+        PyMem_RawFree(w->arena);
+        w->arena = NULL;
+        w->arena_cap = 0;
+    }
     NUIF_S2_TRIM(names, names_cap, uint32_t)
     NUIF_S2_TRIM(order, order_cap, uint32_t)
     NUIF_S2_TRIM(sort_buf, sort_cap, nuif_key_entry)

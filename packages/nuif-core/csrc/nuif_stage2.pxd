@@ -35,7 +35,7 @@ cdef extern from "nuif_stage2.h":
     ctypedef struct S2Split "nuif_s2_split":
         size_t start "from"
         int wait
-    void nuif_s2_split_trim(S2Split* sp, size_t max_bytes) noexcept
+    void nuif_s2_split_trim(S2Split* sp, size_t max_bytes, size_t max_arena) noexcept
     ctypedef struct S2 "nuif_s2":
         const uint8_t* p
         size_t n
