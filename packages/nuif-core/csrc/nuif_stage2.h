@@ -18,6 +18,10 @@
  * stack are made room for once (each index entry starts at most one token), so the hot loop has
  * no capacity checks; the arena, the doubles and the sorted names grow where they are written.
  * The input is a bytes object: p[n] is a NUL, nothing past it is read.
+ *
+ * For large inputs the direct walk runs split over two threads (nuif_s2_split_parse, at the end
+ * of this file): a helper thread parses segments of the input's second half into buffers of its
+ * own (raw memory: it holds no GIL), and the walk copies on those it arrives at.
  */
 #ifndef NUIF_STAGE2_H
 #define NUIF_STAGE2_H
@@ -163,7 +167,6 @@ static int nuif_s2_grow(nuif_s2 *s, void **ptr, size_t *cap, size_t need, size_t
         if (q != NULL) *ptr = q;
     }
     if (q == NULL) return -1;
-    *ptr = q;
     *cap = newcap;
     return 0;
 }
