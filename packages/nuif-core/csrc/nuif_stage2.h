@@ -205,7 +205,7 @@ static int nuif_s2_refill(nuif_s2 *s, size_t names_top, int *nomem) {
  * (refuse) when a noncharacter or a control byte comes first or the input ends.  The scanner is
  * the one-pass parser's (csrc/nuif_scan.h), which stops at the lead bytes that may start a
  * noncharacter, checked here exactly. */
-static inline size_t nuif_s2_body(const uint8_t *p, size_t j, size_t n) {
+NUIF_S2_INLINE size_t nuif_s2_body(const uint8_t *p, size_t j, size_t n) {
     int hi = 0;
     uint8_t c;
     for (;;) {
@@ -233,7 +233,7 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
 
 /* The string whose opening quote is at i: a token (member name: decoded, `quote` = i; value:
  * canonical escapes).  Returns the index after the closing quote, or 0 (refuse). */
-static inline size_t nuif_s2_string(nuif_s2 *s, size_t i, int is_key, int *nomem) {
+NUIF_S2_INLINE size_t nuif_s2_string(nuif_s2 *s, size_t i, int is_key, int *nomem) {
     size_t start = i + 1, j = nuif_s2_body(s->p, start, s->n);
     nuif_tok *t;
     if (!j) return 0;
@@ -575,7 +575,12 @@ static int nuif_s2_parse(nuif_s2 *s) {
     s->idx_k = s->idx_count = 0;
     s->next_block = s->next_chunk = 0;
     s->pipe = NULL;
-    if (s->direct) return s->split != NULL ? nuif_s2_split_parse(s) : nuif_s2_walk_direct(s);
+    if (s->direct) {
+        /* (one call of the direct walk here, so that it is inlined: the split walk returns -1
+         * where it cannot start its helper) */
+        if (s->split != NULL && (rc = nuif_s2_split_parse(s)) >= 0) return rc;
+        return nuif_s2_walk_direct(s);
+    }
     nuif_s1_start(&s->s1);
     s->pipe = s->pipe_min && n >= s->pipe_min ? nuif_ipipe_start(s->s1_route, p, n, s->chunk) : NULL;
     rc = nuif_s2_walk_index(s);
@@ -838,9 +843,8 @@ static size_t nuif_s2_seg_start(const uint8_t *p, size_t at, size_t n) {
     while (at < n) {
         q = (const uint8_t *)memchr(p + at, 0x2C, n - at);
         if (q == NULL) return n;
-        at = (size_t)(q - p) + 1;
-        while (p[at] == 0x20 || p[at] == 0x0A || p[at] == 0x0D || p[at] == 0x09) at++;
-        c = p[at]; /* the NUL at p[n] stops the loop above and is none of these */
+        at = (size_t)nuif_skip_ws(p, (ptrdiff_t)(q - p) + 1, (ptrdiff_t)n);
+        c = p[at]; /* at n: the NUL, none of these */
         if (c == 0x7B || c == 0x5B || c == 0x2D || NUIF_S2_DIGIT(c) || c == 0x74 || c == 0x66 ||
             c == 0x6E) {
             return at;
@@ -974,8 +978,8 @@ NUIF_S2_NOINLINE int nuif_s2_splice(nuif_s2 *s, size_t pos, size_t depth) {
     return 1;
 }
 
-/* nuif_s2_parse's direct walk with a helper thread (s->split's buffers, from s->split->from),
- * or without one where none starts. */
+/* nuif_s2_parse's direct walk with a helper thread (s->split's buffers, from s->split->from);
+ * -1 where no helper can start (the caller then walks alone). */
 static int nuif_s2_split_parse(nuif_s2 *s) {
     nuif_s2_split *sp = s->split;
     nuif_s2 *w = &sp->w;
@@ -984,7 +988,7 @@ static int nuif_s2_split_parse(nuif_s2 *s) {
     s->seg_at = 0;
     s->seg_next = 0;
     s->spliced = 0;
-    if (!NUIF_S2_CAN_SPLIT) return nuif_s2_walk_direct(s);
+    if (!NUIF_S2_CAN_SPLIT) return -1;
     w->p = s->p;
     w->n = s->n;
     w->max_depth = s->max_depth;
@@ -997,7 +1001,7 @@ static int nuif_s2_split_parse(nuif_s2 *s) {
     sp->started = sp->done = 0;
     sp->finished = sp->stop = sp->lock = 0;
     h = nuif_helper_start(nuif_s2_split_run, sp);
-    if (h == NULL) return nuif_s2_walk_direct(s);
+    if (h == NULL) return -1;
     while (sp->wait && !NUIF_S2_LOAD(&sp->finished)) nuif_helper_yield();
     rc = nuif_s2_walk_split(s);
     NUIF_S2_STORE(&sp->stop, 1);
@@ -1009,23 +1013,19 @@ static int nuif_s2_split_parse(nuif_s2 *s) {
  * max_arena (after a split walk). */
 static void nuif_s2_split_trim(nuif_s2_split *sp, size_t max_bytes, size_t max_arena) {
     nuif_s2 *w = &sp->w;
-#define NUIF_S2_TRIM(field, capf, type)                                                          \
-    if (w->capf * sizeof(type) > max_bytes) {                                                   \
-        PyMem_RawFree(w->field);                                                                \
-        w->field = NULL;                                                                        \
-        w->capf = 0;                                                                            \
+#define NUIF_S2_TRIM(field, capf, type, max)                                                     \
+    if (w->capf * sizeof(type) > (max)) {                                                        \
+        PyMem_RawFree(w->field);                                                                 \
+        w->field = NULL;                                                                         \
+        w->capf = 0;                                                                             \
     }
-    NUIF_S2_TRIM(tape, tape_cap, nuif_tok)
-    if (w->arena_cap > max_arena) {
-        PyMem_RawFree(w->arena);
-        w->arena = NULL;
-        w->arena_cap = 0;
-    }
-    NUIF_S2_TRIM(names, names_cap, uint32_t)
-    NUIF_S2_TRIM(order, order_cap, uint32_t)
-    NUIF_S2_TRIM(sort_buf, sort_cap, nuif_key_entry)
-    NUIF_S2_TRIM(doubles, doubles_cap, double)
-    NUIF_S2_TRIM(frames, frames_cap, nuif_s2_frame)
+    NUIF_S2_TRIM(tape, tape_cap, nuif_tok, max_bytes)
+    NUIF_S2_TRIM(arena, arena_cap, uint8_t, max_arena)
+    NUIF_S2_TRIM(names, names_cap, uint32_t, max_bytes)
+    NUIF_S2_TRIM(order, order_cap, uint32_t, max_bytes)
+    NUIF_S2_TRIM(sort_buf, sort_cap, nuif_key_entry, max_bytes)
+    NUIF_S2_TRIM(doubles, doubles_cap, double, max_bytes)
+    NUIF_S2_TRIM(frames, frames_cap, nuif_s2_frame, max_bytes)
 #undef NUIF_S2_TRIM
 }
 
