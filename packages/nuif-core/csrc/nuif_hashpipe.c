@@ -6,24 +6,24 @@
  * moves `hashed` to `to`.  At the end the writer takes over: it takes `done` and hashes whatever
  * is left itself.  So the writer never waits for the worker to be *scheduled* (on a busy machine
  * a new thread may not run for milliseconds): if the worker never ran, the writer hashes
- * everything, as it would without a pipe.  The writer only waits while the worker is in the
+ * everything, as it would without a pipe.  The worker is a pooled thread (nuif_thread_spawn).  The writer only waits while the worker is in the
  * middle of a slice (`busy`), and only where the buffer is about to move or go away (hold, the
- * end of finish, abort): slices are short (64 KiB, ~50 us).  The thread is detached and the
- * structure is freed by whichever side lets go of it last.  After the writer let go, the worker
- * makes no OpenSSL call (the writer frees both contexts itself): a worker still exiting when the
- * process ends cannot race libcrypto's own clean-up at exit.
+ * end of finish, abort): slices are short (64 KiB, ~50 us).  The structure is freed by
+ * whichever side lets go of it last.  After the writer let go, the worker makes no OpenSSL call
+ * (the writer frees both contexts itself): a worker finishing when the process ends cannot race
+ * libcrypto's own clean-up at exit.
  */
-/* sigset_t, pthread_sigmask: POSIX, which a strict -std=c11 hides unless asked for */
+/* pthreads: POSIX, which a strict -std=c11 hides unless asked for */
 #if NUIF_HAVE_PTHREADS && !defined(_POSIX_C_SOURCE) && !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "nuif_hashpipe.h"
+#include "nuif_indexpipe.h"
 
 #if NUIF_HAVE_OPENSSL && NUIF_HAVE_PTHREADS
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,10 +121,6 @@ static EVP_MD *nuif_hashpipe_md = NULL;
 
 nuif_hashpipe *nuif_hashpipe_start(void) {
     nuif_hashpipe *hp;
-    pthread_attr_t attr;
-    pthread_t thread;
-    sigset_t all, old;
-    int rc;
     if (nuif_hashpipe_md == NULL) { /* first use, under the caller's GIL */
         nuif_hashpipe_md = EVP_MD_fetch(NULL, "SHA2-256", NULL);
         if (nuif_hashpipe_md == NULL) {
@@ -155,19 +151,8 @@ nuif_hashpipe *nuif_hashpipe_start(void) {
     pthread_cond_init(&hp->more, NULL); /* cannot fail with default attributes on Linux */
     pthread_cond_init(&hp->idle, NULL);
     hp->refs = 2;
-    if (pthread_attr_init(&attr) != 0) {
-        nuif_hashpipe_free(hp);
-        return NULL;
-    }
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    /* the worker starts with every signal blocked, so signals (Ctrl-C) keep going to the
-     * interpreter's threads */
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    rc = pthread_create(&thread, &attr, nuif_hashpipe_run, hp);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&attr);
-    if (rc != 0) {
+    /* the worker: a pooled thread (csrc/nuif_indexpipe.h) */
+    if (nuif_thread_spawn(nuif_hashpipe_run, hp) != 0) {
         nuif_hashpipe_free(hp);
         return NULL;
     }

@@ -41,11 +41,38 @@ void nuif_ipipe_stop(nuif_ipipe *ip);
 /* 1 when start() can return a pipe (built with threads), else 0. */
 int nuif_ipipe_available(void);
 
-/* A helper thread for the parser's split walk (csrc/nuif_stage2.h): fn(arg) runs on a new thread
- * (every signal blocked there, so they keep going to the interpreter's threads); join waits for
- * it to return and frees the handle.  NULL: no thread here (not built with threads, or none could
- * start): the caller does without.  yield gives the CPU up once (a thread that waits on the
- * other, spinning). */
+/* The codec's second threads, kept.  fn(arg) runs on a thread of a small process-wide pool: an
+ * idle pooled thread when there is one, else a new one (which the kernel may start only after
+ * tens or hundreds of microseconds when the caller keeps its CPU busy), which joins the pool
+ * when fn returns.  A thread that joins the pool spins for a while (nuif_thread_set_spin, 100 us
+ * by default), so that a job given to it then starts within a microsecond; then it sleeps (a job
+ * given to it then starts once the kernel wakes it: ~20 us here), and after NUIF_POOL_KEEP_S
+ * seconds without a job it exits.  At most NUIF_POOL_IDLE threads wait in the pool; a forked
+ * child starts with an empty pool.  Every signal is blocked on pooled threads, so signals keep
+ * going to the interpreter's threads.  0: fn(arg) runs (the caller's synchronisation says when
+ * it is done); -1: no thread (not built with threads, or none could start): the caller does
+ * without. */
+int nuif_thread_spawn(void *(*fn)(void *), void *arg);
+/* 1 when a pooled thread is spinning now: a job given to it starts at once (so work too small
+ * to be worth waking a thread for may be shared). */
+int nuif_thread_hot(void);
+/* Unless a pooled thread is spinning already, give one nothing to do, so that it spins after it
+ * (a caller about to be called again soon, with work worth sharing only with a spinning thread). */
+void nuif_thread_warm(void);
+/* How long a thread that joins the pool spins first, in microseconds (0: it sleeps at once). */
+void nuif_thread_set_spin(long us);
+long nuif_thread_spin(void);
+/* Tests: threads the pool created and jobs an idle pooled thread took, since the process (or
+ * the fork) started; *idle: threads waiting in the pool now. */
+void nuif_thread_counts(size_t *created, size_t *reused, size_t *idle);
+/* Tests: 0 empties the pool and keeps it empty (every job gets a new thread, as before the pool
+ * was there); 1 keeps idle threads again. */
+void nuif_thread_set_pool(int on);
+
+/* A helper thread for the parser's split walk (csrc/nuif_stage2.h): fn(arg) runs on a pooled
+ * thread (nuif_thread_spawn); join waits for it to return and frees the handle.  NULL: no thread
+ * here: the caller does without.  yield gives the CPU up once (a thread that waits on the other,
+ * spinning). */
 typedef struct nuif_helper nuif_helper;
 nuif_helper *nuif_helper_start(void (*fn)(void *), void *arg);
 void nuif_helper_join(nuif_helper *h);

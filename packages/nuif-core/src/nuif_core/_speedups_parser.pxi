@@ -65,10 +65,22 @@ cdef Py_ssize_t _direct_min = 0
 # RSS with it kept, 1.91x before the split walk, 1.95x now; `ui` 16 MiB, whose helper keeps a
 # ~5 MB tape, 1.37x, and 6 % slower than the index pipe when that tape too was freed).
 cdef Py_ssize_t _split_min = PY_SSIZE_T_MAX
+# Inputs from _split_hot_min to _split_hot_max bytes go to the split walk too, but only when a
+# pooled thread is spinning (csrc/nuif_indexpipe.h, nuif_thread_hot): waking a sleeping one takes
+# ~20 us here, which the split walk of a 64 KiB input does not win back (it was 15-30 % slower),
+# while a spinning one starts within a microsecond (15-25 % faster at 32-128 KiB for `ui` and
+# `numbers`).  When none is spinning, such an input is walked alone and a thread is left spinning
+# for the next call (nuif_thread_warm): a program canonicalizing documents one after the other
+# gets the split walk from its second call on.  Above 128 KiB a call outlasts the spin (100 us),
+# so the thread would be asleep again at the next call.  Set in _speedups_hash.pxi
+# (``_set_hot``; PY_SSIZE_T_MAX: never; docs/parser-design.md, "Threads kept").
+cdef Py_ssize_t _split_hot_min = PY_SSIZE_T_MAX
+cdef Py_ssize_t _split_hot_max = 0
 cdef size_t SPLIT_ARENA_KEEP = 4 << 20
 cdef int _split_permille = 500
 cdef S2Split _s2_split
 cdef size_t _split_last = 0  # segments the last split walk took (tests)
+cdef size_t _split_count = 0  # split walks run (tests)
 # Inputs of _ipipe_min bytes and more are indexed on a second thread ahead of stage 2
 # (csrc/nuif_indexpipe.h), where the build has threads and the process may use two CPUs
 # (``_set_index_pipe``); 0: never.
@@ -462,9 +474,10 @@ cdef class _Parser:
         """The structural-index parser (``direct``: its second stage alone, without the index):
         True with the tape built, False when it refused the input (the buffers are kept either
         way)."""
-        global _s2_frames, _s2_frames_cap, _split_last
+        global _s2_frames, _s2_frames_cap, _split_last, _split_count
         cdef S2 s
         cdef int rc
+        cdef bint hot = False
         s.p = self.p
         s.n = <size_t>self.n
         s.max_depth = <size_t>self.max_depth if self.max_depth > 0 else 0
@@ -487,11 +500,18 @@ cdef class _Parser:
         s.split = NULL
         s.spliced = 0
         if direct and self.n >= _split_min:
+            hot = True
+        elif direct and _split_hot_min <= self.n <= _split_hot_max:
+            hot = nuif_thread_hot()
+            if not hot:
+                nuif_thread_warm()  # walk alone; the next call may find a spinning thread
+        if hot:
             _s2_split.start = <size_t>self.n * <size_t>_split_permille // 1000
             s.split = &_s2_split
         rc = nuif_s2_parse(&s)
         if s.split != NULL:
             _split_last = s.spliced
+            _split_count += 1
             nuif_s2_split_trim(&_s2_split, CACHE_MAX, SPLIT_ARENA_KEEP)
         # the buffers, grown or not, are the parser's again whatever happened
         self.tape, self.tape_cap = s.tape, <Py_ssize_t>s.tape_cap

@@ -119,9 +119,35 @@ def _set_split(object min_bytes, int permille=-1, bint wait=False):
     return old
 
 
+def _set_hot(object min_bytes, object max_bytes):
+    """Share the parse of inputs from ``min_bytes`` up to ``max_bytes`` bytes (below the split
+    walk's own threshold) with a pooled thread when one is spinning (None: never); returns the
+    old ``(min_bytes, max_bytes)``."""
+    global _split_hot_min, _split_hot_max
+    old = (None if _split_hot_min == PY_SSIZE_T_MAX else _split_hot_min, _split_hot_max)
+    _split_hot_min = PY_SSIZE_T_MAX if min_bytes is None else <Py_ssize_t>min_bytes
+    _split_hot_max = 0 if max_bytes is None else <Py_ssize_t>max_bytes
+    return old
+
+
+def _set_thread_spin(long us):
+    """How long a pooled thread spins for its next job before it sleeps, in microseconds (0:
+    never); returns the old value (csrc/nuif_indexpipe.h)."""
+    if us < 0:
+        raise ValueError("the spin must not be negative")
+    old = nuif_thread_spin()
+    nuif_thread_set_spin(us)
+    return old
+
+
 def _split_taken():
     """How many of its helper's segments the last split walk took."""
     return _split_last
+
+
+def _split_walks():
+    """How many split walks have run (the process's count)."""
+    return _split_count
 
 
 def _set_stage1_route(str route):
@@ -171,6 +197,32 @@ def _index_pipe_counts():
     return w, c
 
 
+cdef bint _thread_pool = True
+
+
+def _thread_counts():
+    """``(created, reused, idle)`` of the codec's thread pool (csrc/nuif_indexpipe.h): threads
+    it started, jobs an idle pooled thread took, and threads idle in it now."""
+    cdef size_t c, r, i
+    nuif_thread_counts(&c, &r, &i)
+    return c, r, i
+
+
+def _thread_hot():
+    """Whether a pooled thread is spinning now (a job given to it starts at once)."""
+    return nuif_thread_hot() != 0
+
+
+def _set_thread_pool(bint on):
+    """Keep the codec's idle threads for the next job (True, the default) or not (False: each
+    job starts a thread of its own; idle ones exit).  Returns the old setting."""
+    global _thread_pool
+    old = _thread_pool
+    _thread_pool = on
+    nuif_thread_set_pool(on)
+    return old
+
+
 def _tape(bytes data not None, Py_ssize_t max_depth, bint indexed, bint direct=False):
     """The tape of ``data``, for comparing the two parsers: ``(tokens, arena, order, doubles,
     deepest)``, each token a tuple of its kind, flags and three words; with ``indexed``, from the
@@ -208,3 +260,4 @@ def _index_count(bytes data not None):
         total += nuif_s1_chunk(_s1_route, &st, p, n, start, end, idx)
         start = end
     return total if nuif_s1_ok(&st) else None
+

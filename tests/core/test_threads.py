@@ -1,0 +1,223 @@
+"""The codec's second threads are kept in a pool, and what runs on them does not change results.
+
+The split walk's helper, the index pipe's worker and the hashing thread all run on the pool of
+``csrc/nuif_indexpipe.h`` (``nuif_thread_spawn``): a thread that finished a job waits there for the
+next one, first spinning for ``_set_thread_spin`` microseconds, then asleep.  Inputs from 32 KiB
+to 128 KiB are parsed with the split walk only while a pooled thread is spinning (it starts at
+once; a sleeping one takes ~20 us to wake, which the split walk of such an input does not win
+back).  Here: the pool is reused, can be switched off, starts empty in a forked child; the
+mid-size split happens exactly when a thread spins and leaves the canonical text as it is; the
+spin's switch and environment variable refuse what they cannot do.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+import nuif_core
+from benchmarks import corpus
+from nuif_core import _codec
+
+compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
+
+THREADS = compiled.split_backend() == "thread"
+needs_threads = pytest.mark.skipif(
+    not THREADS, reason="the split walk needs threads and a second usable CPU"
+)
+
+
+@contextmanager
+def spinning(us: int) -> Iterator[None]:
+    old = compiled._set_thread_spin(us)
+    try:
+        yield
+    finally:
+        compiled._set_thread_spin(old)
+
+
+@contextmanager
+def alone() -> Iterator[None]:
+    """Every input parsed on the calling thread (no split walk, no index pipe)."""
+    old_split = compiled._set_split(None)
+    old_hot = compiled._set_hot(None, None)
+    old_pipe = compiled._set_index_pipe(0)
+    try:
+        yield
+    finally:
+        compiled._set_split(*old_split)
+        compiled._set_hot(*old_hot)
+        compiled._set_index_pipe(old_pipe)
+
+
+def reference(doc: bytes) -> nuif_core.CanonicalResult:
+    with alone():
+        return nuif_core.canonicalize(doc)
+
+
+def wait_until(cond, seconds: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
+    """Poll ``cond`` every 10 ms for at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not cond():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_the_spin_switch_refuses_a_negative_spin_and_returns_the_old_one() -> None:
+    with pytest.raises(ValueError):
+        compiled._set_thread_spin(-1)
+    old = compiled._set_thread_spin(7)
+    try:
+        assert compiled._set_thread_spin(old) == 7
+    finally:
+        compiled._set_thread_spin(old)
+
+
+@needs_threads
+def test_by_default_mid_size_inputs_are_shared_with_a_spinning_thread() -> None:
+    old = compiled._set_hot(None, None)
+    compiled._set_hot(*old)
+    assert old == (32 << 10, 128 << 10)
+    old_spin = compiled._set_thread_spin(0)
+    compiled._set_thread_spin(old_spin)
+    assert old_spin == 100
+
+
+@needs_threads
+def test_large_inputs_reuse_the_pooled_thread() -> None:
+    doc = corpus.load("ui", "1MiB")
+    want = reference(doc)
+    assert nuif_core.canonicalize(doc) == want  # a thread is in the pool after this
+    created0, reused0, _ = compiled._thread_counts()
+    for _ in range(5):
+        assert nuif_core.canonicalize(doc) == want
+    created1, reused1, idle = compiled._thread_counts()
+    # every call hands its split walk and its hashing to pooled threads: at least five jobs went
+    # to a thread already there, and fewer threads started than the ten jobs
+    assert reused1 - reused0 >= 5
+    assert created1 - created0 < 10
+    assert 1 <= idle <= 4
+
+
+@needs_threads
+def test_without_the_pool_each_job_starts_a_thread_and_results_are_the_same() -> None:
+    doc = corpus.load("strings", "1MiB")
+    want = reference(doc)
+    old = compiled._set_thread_pool(False)
+    try:
+        assert old is True
+        assert wait_until(lambda: compiled._thread_counts()[2] == 0), "idle threads did not exit"
+        created0, reused0, _ = compiled._thread_counts()
+        for _ in range(3):
+            assert nuif_core.canonicalize(doc) == want
+        created1, reused1, _ = compiled._thread_counts()
+        assert reused1 == reused0
+        assert created1 - created0 >= 3
+        assert wait_until(lambda: compiled._thread_counts()[2] == 0)
+    finally:
+        compiled._set_thread_pool(old)
+    nuif_core.canonicalize(doc)
+    assert wait_until(lambda: compiled._thread_counts()[2] >= 1), "the pool keeps no thread again"
+
+
+@needs_threads
+@pytest.mark.parametrize("shape", corpus.SHAPES)
+def test_mid_size_inputs_are_split_only_while_a_pooled_thread_spins(shape: str) -> None:
+    doc = corpus.load(shape, "64KiB")
+    want = reference(doc)
+    with spinning(0):  # nothing spins: walked alone, every time
+        assert wait_until(lambda: not compiled._thread_hot())
+        walks = compiled._split_walks()
+        for _ in range(5):
+            assert nuif_core.canonicalize(doc) == want
+        assert compiled._split_walks() == walks
+        assert not compiled._thread_hot()
+    with spinning(2_000_000):  # two seconds: spinning through the loop, however loaded the machine
+        assert nuif_core.canonicalize(doc) == want  # alone, and a thread is left spinning
+        assert wait_until(compiled._thread_hot), "no thread spins after a mid-size call"
+        walks = compiled._split_walks()
+        for _ in range(5):
+            assert nuif_core.canonicalize(doc) == want
+        assert compiled._split_walks() > walks
+        # outside 32-128 KiB a spinning thread changes nothing below the split walk's own 512 KiB
+        for size in (16 << 10, 256 << 10):
+            other = corpus.load(shape, size)
+            other_want = reference(other)
+            walks = compiled._split_walks()
+            assert nuif_core.canonicalize(other) == other_want
+            assert compiled._split_walks() == walks, size
+    assert wait_until(lambda: not compiled._thread_hot()), "a thread still spins after the spin"
+
+
+@needs_threads
+def test_mid_size_errors_are_the_same_while_a_thread_spins() -> None:
+    doc = corpus.load("ui", "64KiB")
+    cut = doc[: len(doc) * 3 // 4] + b"\x01" + doc[len(doc) * 3 // 4 :]
+    with alone():
+        with pytest.raises(nuif_core.NuifError) as alone_err:
+            nuif_core.canonicalize(cut)
+    with spinning(2_000_000):
+        nuif_core.canonicalize(doc)
+        assert wait_until(compiled._thread_hot)
+        walks = compiled._split_walks()
+        with pytest.raises(nuif_core.NuifError) as split_err:
+            nuif_core.canonicalize(cut)
+        assert compiled._split_walks() == walks + 1
+    assert split_err.value.to_dict() == alone_err.value.to_dict()
+
+
+@needs_threads
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_child_starts_with_an_empty_pool() -> None:
+    doc = corpus.load("numbers", "1MiB")
+    want = reference(doc)
+    assert nuif_core.canonicalize(doc) == want
+    assert compiled._thread_counts()[0] >= 1
+    pid = os.fork()
+    if pid == 0:  # the child: no test machinery past this point, only an exit status
+        code = 1
+        try:
+            empty = compiled._thread_counts() == (0, 0, 0)
+            same = nuif_core.canonicalize(doc) == want
+            code = 0 if empty and same and compiled._thread_counts()[0] >= 1 else 1
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 60
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child did not finish in 60 s")
+        time.sleep(0.01)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+@pytest.mark.parametrize(
+    ("value", "spin", "warns"),
+    [("0", 0, False), ("250", 250, False), ("abc", 100, True), ("-5", 100, True),
+     ("2000000", 100, True)],
+)
+def test_the_spin_comes_from_the_environment(value: str, spin: int, warns: bool) -> None:
+    code = (
+        "import warnings; warnings.simplefilter('always')\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    from nuif_core import _codec\n"
+        "    c = _codec.compiled()\n"
+        "print(c._set_thread_spin(0), sum(issubclass(x.category, RuntimeWarning) and\n"
+        "      'NUIF_THREAD_SPIN_US' in str(x.message) for x in w))\n"
+    )
+    env = dict(os.environ, NUIF_THREAD_SPIN_US=value)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=60, check=True).stdout.split()
+    assert out == [str(spin), "1" if warns else "0"]
