@@ -3,11 +3,13 @@
 The split walk's helper, the index pipe's worker and the hashing thread all run on the pool of
 ``csrc/nuif_indexpipe.h`` (``nuif_thread_spawn``): a thread that finished a job waits there for the
 next one, first spinning for ``_set_thread_spin`` microseconds, then asleep.  Inputs from 32 KiB
-to 128 KiB are parsed with the split walk only while a pooled thread is spinning (it starts at
+to 2/3 KiB per microsecond of the spin are parsed with the split walk only while a pooled thread
+is spinning (it starts at
 once; a sleeping one takes ~20 us to wake, which the split walk of such an input does not win
 back).  Here: the pool is reused, can be switched off, starts empty in a forked child; the
 mid-size split happens exactly when a thread spins and leaves the canonical text as it is; the
-spin's switch and environment variable refuse what they cannot do.
+spin's switch and environment variable refuse what they cannot do, and the sizes shared follow
+the spin.
 """
 
 from __future__ import annotations
@@ -34,12 +36,19 @@ needs_threads = pytest.mark.skipif(
 
 
 @contextmanager
-def spinning(us: int) -> Iterator[None]:
+def spinning(us: int, hot: tuple[int, int] | None = None) -> Iterator[None]:
+    """Pooled threads spin ``us`` microseconds; ``hot``: the sizes split while one spins (else
+    those that follow the spin)."""
+    old_hot = compiled._set_hot(None, None)
+    compiled._set_hot(*old_hot)
     old = compiled._set_thread_spin(us)
+    if hot is not None:
+        compiled._set_hot(*hot)
     try:
         yield
     finally:
         compiled._set_thread_spin(old)
+        compiled._set_hot(*old_hot)
 
 
 @contextmanager
@@ -83,12 +92,20 @@ def test_the_spin_switch_refuses_a_negative_spin_and_returns_the_old_one() -> No
 
 @needs_threads
 def test_by_default_mid_size_inputs_are_shared_with_a_spinning_thread() -> None:
+    """From 32 KiB up to 2/3 KiB per microsecond of the spin (200 us: 133 KiB)."""
     old = compiled._set_hot(None, None)
     compiled._set_hot(*old)
-    assert old == (32 << 10, 128 << 10)
     old_spin = compiled._set_thread_spin(0)
-    compiled._set_thread_spin(old_spin)
-    assert old_spin == 100
+    try:
+        assert old_spin == 200
+        assert old == (32 << 10, 200 * 682)
+        assert compiled._set_hot(None, None) == (32 << 10, 0)  # no spin: no mid-size split
+        compiled._set_hot(*old)
+        compiled._set_thread_spin(50)
+        assert compiled._set_hot(None, None) == (32 << 10, 50 * 682)
+    finally:
+        compiled._set_thread_spin(old_spin)
+        compiled._set_hot(*old)
 
 
 @needs_threads
@@ -140,14 +157,16 @@ def test_mid_size_inputs_are_split_only_while_a_pooled_thread_spins(shape: str) 
             assert nuif_core.canonicalize(doc) == want
         assert compiled._split_walks() == walks
         assert not compiled._thread_hot()
-    with spinning(2_000_000):  # two seconds: spinning through the loop, however loaded the machine
+    # two seconds: spinning through the loop, however loaded the machine (the sizes shared as by
+    # default)
+    with spinning(2_000_000, (32 << 10, 200 * 682)):
         assert nuif_core.canonicalize(doc) == want  # alone, and a thread is left spinning
         assert wait_until(compiled._thread_hot), "no thread spins after a mid-size call"
         walks = compiled._split_walks()
         for _ in range(5):
             assert nuif_core.canonicalize(doc) == want
         assert compiled._split_walks() > walks
-        # outside 32-128 KiB a spinning thread changes nothing below the split walk's own 512 KiB
+        # outside 32-133 KiB a spinning thread changes nothing below the split walk's own 512 KiB
         for size in (16 << 10, 256 << 10):
             other = corpus.load(shape, size)
             other_want = reference(other)
@@ -164,7 +183,7 @@ def test_mid_size_errors_are_the_same_while_a_thread_spins() -> None:
     with alone():
         with pytest.raises(nuif_core.NuifError) as alone_err:
             nuif_core.canonicalize(cut)
-    with spinning(2_000_000):
+    with spinning(2_000_000, (32 << 10, 200 * 682)):
         nuif_core.canonicalize(doc)
         assert wait_until(compiled._thread_hot)
         walks = compiled._split_walks()
@@ -205,8 +224,8 @@ def test_a_forked_child_starts_with_an_empty_pool() -> None:
 
 @pytest.mark.parametrize(
     ("value", "spin", "warns"),
-    [("0", 0, False), ("250", 250, False), ("abc", 100, True), ("-5", 100, True),
-     ("2000000", 100, True)],
+    [("0", 0, False), ("250", 250, False), ("abc", 200, True), ("-5", 200, True),
+     ("2000000", 200, True), ("\u00b2", 200, True)],
 )
 def test_the_spin_comes_from_the_environment(value: str, spin: int, warns: bool) -> None:
     code = (

@@ -44,7 +44,7 @@ int nuif_ipipe_available(void);
 /* The codec's second threads, kept.  fn(arg) runs on a thread of a small process-wide pool: an
  * idle pooled thread when there is one, else a new one (which the kernel may start only after
  * tens or hundreds of microseconds when the caller keeps its CPU busy), which joins the pool
- * when fn returns.  A thread that joins the pool spins for a while (nuif_thread_set_spin, 100 us
+ * when fn returns.  A thread that joins the pool spins for a while (nuif_thread_set_spin, 200 us
  * by default), so that a job given to it then starts within a microsecond; then it sleeps (a job
  * given to it then starts once the kernel wakes it: ~20 us here), and after NUIF_POOL_KEEP_S
  * seconds without a job it exits.  At most NUIF_POOL_IDLE threads wait in the pool; a forked

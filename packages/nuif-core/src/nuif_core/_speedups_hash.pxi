@@ -37,26 +37,30 @@ if _usable_cpus() >= 2:
         _indexed_min = 1024 * 1024
         _split_min = 512 * 1024
         _split_hot_min = 32 * 1024
-        _split_hot_max = 128 * 1024
 # NUIF_THREAD_SPIN_US: how long a pooled thread spins for its next job before it sleeps
-# (csrc/nuif_indexpipe.h; 100 by default; 0: never, and then no input below _split_min is
+# (csrc/nuif_indexpipe.h; 200 by default; 0: never, and then no input below _split_min is
 # shared); read once, at import; a value that is not a whole number from 0 to 1000000 is
 # ignored with a RuntimeWarning (docs/format.md, "Threads").
 def _spin_from_env():
+    """NUIF_THREAD_SPIN_US's microseconds, or None (not set, or not valid: warned)."""
     import os
     v = os.environ.get("NUIF_THREAD_SPIN_US", "").strip()
     if not v:
-        return
-    us = int(v) if v.isdigit() else -1
+        return None
+    us = int(v) if v.isascii() and v.isdigit() else -1
     if not 0 <= us <= 1000000:
         import warnings
         warnings.warn(f"NUIF_THREAD_SPIN_US={v!r} ignored: it must be a whole number of "
                       f"microseconds from 0 to 1000000", RuntimeWarning, stacklevel=2)
-        return
-    nuif_thread_set_spin(us)
+        return None
+    return us
 
 
-_spin_from_env()
+_env_spin = _spin_from_env()
+if _env_spin is not None:
+    nuif_thread_set_spin(_env_spin)
+if _split_hot_min != PY_SSIZE_T_MAX:
+    _split_hot_max = nuif_thread_spin() * HOT_BYTES_PER_US
 cdef Py_ssize_t _pipe_step = 128 * 1024
 cdef bint _pipe_fault = False
 

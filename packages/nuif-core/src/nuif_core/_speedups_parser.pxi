@@ -68,14 +68,18 @@ cdef Py_ssize_t _split_min = PY_SSIZE_T_MAX
 # Inputs from _split_hot_min to _split_hot_max bytes go to the split walk too, but only when a
 # pooled thread is spinning (csrc/nuif_indexpipe.h, nuif_thread_hot): waking a sleeping one takes
 # ~20 us here, which the split walk of a 64 KiB input does not win back (it was 15-30 % slower),
-# while a spinning one starts within a microsecond (15-25 % faster at 32-128 KiB for `ui` and
-# `numbers`).  When none is spinning, such an input is walked alone and a thread is left spinning
-# for the next call (nuif_thread_warm): a program canonicalizing documents one after the other
-# gets the split walk from its second call on.  Above 128 KiB a call outlasts the spin (100 us),
-# so the thread would be asleep again at the next call.  Set in _speedups_hash.pxi
-# (``_set_hot``; PY_SSIZE_T_MAX: never; docs/parser-design.md, "Threads kept").
+# while a spinning one starts within a microsecond.  When none is spinning, such an input is
+# walked alone and a thread is left spinning for the next call (nuif_thread_warm): a program
+# canonicalizing documents one after the other gets the split walk from its second call on.
+# The spin must outlast the rest of a call after the helper's part (about half of it, ~1 us per
+# KiB here) and the caller's own time between calls, so _split_hot_max follows the spin: 2/3 KiB
+# per microsecond of it (HOT_BYTES_PER_US; 128 KiB at the default 200 us).  Larger inputs would
+# mostly find the thread asleep again, and their warm-ups cost (measured at 128 KiB with a 100 us
+# spin: 5-30 % slower; with 200 us: the split walk nearly every call).  Set in
+# _speedups_hash.pxi (``_set_hot``, ``_set_thread_spin``; docs/parser-design.md, "Threads kept").
 cdef Py_ssize_t _split_hot_min = PY_SSIZE_T_MAX
 cdef Py_ssize_t _split_hot_max = 0
+cdef Py_ssize_t HOT_BYTES_PER_US = 2048 // 3  # 2/3 KiB
 cdef size_t SPLIT_ARENA_KEEP = 4 << 20
 cdef int _split_permille = 500
 cdef S2Split _s2_split

@@ -132,11 +132,15 @@ def _set_hot(object min_bytes, object max_bytes):
 
 def _set_thread_spin(long us):
     """How long a pooled thread spins for its next job before it sleeps, in microseconds (0:
-    never); returns the old value (csrc/nuif_indexpipe.h)."""
+    never), and with it the largest input the split walk shares with a spinning thread (2/3 KiB
+    per microsecond); returns the old value (csrc/nuif_indexpipe.h)."""
+    global _split_hot_max
     if us < 0:
         raise ValueError("the spin must not be negative")
     old = nuif_thread_spin()
     nuif_thread_set_spin(us)
+    if _split_hot_min != PY_SSIZE_T_MAX:  # the mid-size split walk follows the spin
+        _split_hot_max = us * HOT_BYTES_PER_US
     return old
 
 
