@@ -16,8 +16,8 @@
  *                                         the worker has not, digest into d (0) or -1; hp is gone
  *   nuif_hashpipe_abort(hp);              error path: stop; hp is gone
  *
- * After finish or abort the worker no longer reads the buffer; the (detached) thread may still
- * be exiting for a moment.
+ * After finish or abort the worker no longer reads the buffer; its thread goes back to the
+ * codec's pool (nuif_thread_spawn, csrc/nuif_indexpipe.h).
  * The worker never touches Python objects and needs no GIL.  Built only with OpenSSL and POSIX
  * threads; elsewhere start() returns NULL and the caller hashes as before.
  */

@@ -538,10 +538,14 @@ nuif_helper *nuif_helper_start(void (*fn)(void *), void *arg) {
 }
 
 void nuif_helper_join(nuif_helper *h) {
+#ifndef NUIF_PLANT_JOIN_EARLY /* tests/core/pool_harness.c: a planted bug it must catch */
     pthread_mutex_lock(&nuif_helper_mu);
     while (!h->done) pthread_cond_wait(&nuif_helper_cv, &nuif_helper_mu);
     pthread_mutex_unlock(&nuif_helper_mu);
     free(h);
+#else
+    (void)h; /* returns before the helper is done (and leaks h, which it may still use) */
+#endif
 }
 
 void nuif_helper_yield(void) { sched_yield(); }
