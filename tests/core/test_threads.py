@@ -21,11 +21,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import pytest
-
 import nuif_core
-from benchmarks import corpus
+import pytest
 from nuif_core import _codec
+
+from benchmarks import corpus
 
 compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
 
@@ -180,9 +180,8 @@ def test_mid_size_inputs_are_split_only_while_a_pooled_thread_spins(shape: str) 
 def test_mid_size_errors_are_the_same_while_a_thread_spins() -> None:
     doc = corpus.load("ui", "64KiB")
     cut = doc[: len(doc) * 3 // 4] + b"\x01" + doc[len(doc) * 3 // 4 :]
-    with alone():
-        with pytest.raises(nuif_core.NuifError) as alone_err:
-            nuif_core.canonicalize(cut)
+    with alone(), pytest.raises(nuif_core.NuifError) as alone_err:
+        nuif_core.canonicalize(cut)
     with spinning(2_000_000, (32 << 10, 200 * 682)):
         nuif_core.canonicalize(doc)
         assert wait_until(compiled._thread_hot)
