@@ -288,7 +288,7 @@ static size_t nuif_pool_nidle, nuif_pool_created, nuif_pool_reused;
 static size_t nuif_pool_nbusy; /* threads running a job (written under the lock) */
 static size_t nuif_pool_max = NUIF_POOL_IDLE; /* nuif_thread_set_pool */
 static long nuif_pool_spin_ns = NUIF_POOL_SPIN_US * 1000L; /* nuif_thread_set_spin */
-static int nuif_pool_spinning; /* 1 while a thread spins (atomic) */
+static nuif_slot *nuif_pool_spinner; /* the idle slot whose thread spins, or NULL (atomic) */
 
 /* In a forked child only the forking thread exists: the pool starts again empty (the slots of
  * the parent's threads are abandoned, a few bytes each). */
@@ -296,7 +296,7 @@ static void nuif_pool_child(void) {
     pthread_mutex_init(&nuif_pool_mu, NULL);
     nuif_pool_idle = NULL;
     nuif_pool_nidle = nuif_pool_created = nuif_pool_reused = nuif_pool_nbusy = 0;
-    nuif_pool_spinning = 0;
+    nuif_pool_spinner = NULL;
 }
 
 static void nuif_pool_init(void) { pthread_atfork(NULL, NULL, nuif_pool_child); }
@@ -334,16 +334,9 @@ static long nuif_pool_ns_since(const struct timespec *t0) {
 }
 
 /* Spin (the lock not held) until w has a job or the spin (read again as it goes: lowering it
- * cuts a spin short) has passed since t0 -- unless another thread is spinning already: one is
- * enough (each call shares its work with one thread), and on a 2-CPU machine a second would take
- * the CPU from the caller. */
+ * cuts a spin short) has passed since t0. */
 static void nuif_pool_spin(nuif_slot *w, const struct timespec *t0) {
     unsigned k;
-    int none = 0;
-    if (!__atomic_compare_exchange_n(&nuif_pool_spinning, &none, 1, 0, __ATOMIC_ACQ_REL,
-                                     __ATOMIC_RELAXED)) {
-        return;
-    }
     for (k = 1; __atomic_load_n(&w->fn, __ATOMIC_ACQUIRE) == NULL; k++) {
         NUIF_POOL_RELAX();
         if (k % 64 == 0) {
@@ -353,14 +346,13 @@ static void nuif_pool_spin(nuif_slot *w, const struct timespec *t0) {
             nuif_pool_step_aside(w);
         }
     }
-    __atomic_store_n(&nuif_pool_spinning, 0, __ATOMIC_RELEASE);
 }
 
 static void *nuif_pool_run(void *arg) {
     nuif_slot *w = (nuif_slot *)arg, **q;
     struct timespec until;
     void *(*fn)(void *);
-    int rc;
+    int rc, spin;
 #if NUIF_POOL_ASIDE
     if (sched_getaffinity(0, sizeof(w->allowed), &w->allowed) != 0) CPU_ZERO(&w->allowed);
 #endif
@@ -375,11 +367,17 @@ static void *nuif_pool_run(void *arg) {
         w->next = nuif_pool_idle;
         nuif_pool_idle = w;
         nuif_pool_nidle++;
+        /* one thread spins at a time: each call shares its work with one thread, and on a
+         * 2-CPU machine a second spinner would take the CPU from the caller */
+        spin = __atomic_load_n(&nuif_pool_spin_ns, __ATOMIC_RELAXED) > 0 &&
+               nuif_pool_spinner == NULL;
+        if (spin) __atomic_store_n(&nuif_pool_spinner, w, __ATOMIC_RELEASE);
         clock_gettime(CLOCK_MONOTONIC, &until);
-        if (__atomic_load_n(&nuif_pool_spin_ns, __ATOMIC_RELAXED) > 0) {
+        if (spin) {
             pthread_mutex_unlock(&nuif_pool_mu);
             nuif_pool_spin(w, &until);
             pthread_mutex_lock(&nuif_pool_mu);
+            if (nuif_pool_spinner == w) __atomic_store_n(&nuif_pool_spinner, NULL, __ATOMIC_RELEASE);
         }
         until.tv_sec += NUIF_POOL_KEEP_S;
         while (w->fn == NULL) {
@@ -402,7 +400,7 @@ out:
     return NULL;
 }
 
-int nuif_thread_hot(void) { return __atomic_load_n(&nuif_pool_spinning, __ATOMIC_ACQUIRE) != 0; }
+int nuif_thread_hot(void) { return __atomic_load_n(&nuif_pool_spinner, __ATOMIC_ACQUIRE) != NULL; }
 
 static void *nuif_pool_nothing(void *arg) { return arg; }
 
@@ -421,7 +419,7 @@ void nuif_thread_set_spin(long us) {
 long nuif_thread_spin(void) { return __atomic_load_n(&nuif_pool_spin_ns, __ATOMIC_RELAXED) / 1000L; }
 
 int nuif_thread_spawn(void *(*fn)(void *), void *arg) {
-    nuif_slot *w;
+    nuif_slot *w, **q;
     pthread_condattr_t ca;
     pthread_attr_t attr;
     pthread_t thread;
@@ -430,9 +428,13 @@ int nuif_thread_spawn(void *(*fn)(void *), void *arg) {
     pthread_once(&nuif_pool_once, nuif_pool_init);
     nuif_pool_note_caller();
     pthread_mutex_lock(&nuif_pool_mu);
-    w = nuif_pool_idle;
+    /* the spinning thread first (it starts at once), else the last one to become idle */
+    w = nuif_pool_spinner != NULL ? nuif_pool_spinner : nuif_pool_idle;
     if (w != NULL) {
-        nuif_pool_idle = w->next;
+        for (q = &nuif_pool_idle; *q != w; q = &(*q)->next) {
+        }
+        *q = w->next;
+        if (w == nuif_pool_spinner) __atomic_store_n(&nuif_pool_spinner, NULL, __ATOMIC_RELEASE);
         nuif_pool_nidle--;
         nuif_pool_reused++;
         __atomic_store_n(&nuif_pool_nbusy, nuif_pool_nbusy + 1, __ATOMIC_RELAXED);
