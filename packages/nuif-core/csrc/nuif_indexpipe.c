@@ -242,11 +242,12 @@ void nuif_ipipe_stop(nuif_ipipe *ip) {
 int nuif_ipipe_available(void) { return 1; }
 
 /* The pool (nuif_thread_spawn).  Each pooled thread has a slot.  A thread that has run its job
- * puts its slot on the idle list, then first spins for up to nuif_pool_spin_ns, watching its
- * slot for a next job (`spinning`: a job handed to it now starts within a microsecond), then
- * waits on its slot's condition variable (a job handed to it now starts once the kernel wakes
- * it: ~20 us on the 2-CPU VM this was measured on, where an idle CPU is halted), for
- * NUIF_POOL_KEEP_S seconds at most. */
+ * puts its slot on the idle list; unless another one is spinning already (nuif_pool_spinner), it
+ * then spins for up to nuif_pool_spin_ns, watching its slot for a next job (a job handed to it
+ * now starts within a microsecond, and spawn hands the next job to it first); then it waits on
+ * its slot's condition variable (a job handed to it now starts once the kernel wakes it: ~20 us
+ * on the 2-CPU VM this was measured on, where an idle CPU is halted), for NUIF_POOL_KEEP_S
+ * seconds at most. */
 #define NUIF_POOL_IDLE 4
 #define NUIF_POOL_KEEP_S 30
 #ifndef NUIF_POOL_SPIN_US
@@ -290,16 +291,34 @@ static size_t nuif_pool_max = NUIF_POOL_IDLE; /* nuif_thread_set_pool */
 static long nuif_pool_spin_ns = NUIF_POOL_SPIN_US * 1000L; /* nuif_thread_set_spin */
 static nuif_slot *nuif_pool_spinner; /* the idle slot whose thread spins, or NULL (atomic) */
 
-/* In a forked child only the forking thread exists: the pool starts again empty (the slots of
- * the parent's threads are abandoned, a few bytes each). */
+static pthread_mutex_t nuif_helper_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t nuif_helper_cv = PTHREAD_COND_INITIALIZER;
+
+/* fork: the pool's locks are held across it, so that the child gets them in a known state; in
+ * the child only the forking thread exists, so the pool starts again empty (the slots of the
+ * parent's threads are abandoned, a few bytes each). */
+static void nuif_pool_prepare(void) {
+    pthread_mutex_lock(&nuif_pool_mu);
+    pthread_mutex_lock(&nuif_helper_mu);
+}
+
+static void nuif_pool_parent(void) {
+    pthread_mutex_unlock(&nuif_helper_mu);
+    pthread_mutex_unlock(&nuif_pool_mu);
+}
+
 static void nuif_pool_child(void) {
-    pthread_mutex_init(&nuif_pool_mu, NULL);
+    pthread_mutex_unlock(&nuif_helper_mu);
+    pthread_cond_init(&nuif_helper_cv, NULL); /* its waiters, if any, are not in the child */
     nuif_pool_idle = NULL;
     nuif_pool_nidle = nuif_pool_created = nuif_pool_reused = nuif_pool_nbusy = 0;
     nuif_pool_spinner = NULL;
+    pthread_mutex_unlock(&nuif_pool_mu);
 }
 
-static void nuif_pool_init(void) { pthread_atfork(NULL, NULL, nuif_pool_child); }
+static void nuif_pool_init(void) {
+    pthread_atfork(nuif_pool_prepare, nuif_pool_parent, nuif_pool_child);
+}
 
 static void nuif_slot_free(nuif_slot *w) {
     pthread_cond_destroy(&w->wake);
@@ -380,9 +399,9 @@ static void *nuif_pool_run(void *arg) {
             if (nuif_pool_spinner == w) __atomic_store_n(&nuif_pool_spinner, NULL, __ATOMIC_RELEASE);
         }
         until.tv_sec += NUIF_POOL_KEEP_S;
+        rc = 0;
         while (w->fn == NULL) {
-            rc = pthread_cond_timedwait(&w->wake, &nuif_pool_mu, &until);
-            if (w->fn == NULL && (rc != 0 || nuif_pool_max == 0)) {
+            if (rc != 0 || nuif_pool_max == 0) {
                 /* kept long enough (or the pool was turned off, or the wait failed): leave the
                  * idle list and exit */
                 for (q = &nuif_pool_idle; *q != w; q = &(*q)->next) {
@@ -391,6 +410,7 @@ static void *nuif_pool_run(void *arg) {
                 nuif_pool_nidle--;
                 goto out;
             }
+            rc = pthread_cond_timedwait(&w->wake, &nuif_pool_mu, &until);
         }
         pthread_mutex_unlock(&nuif_pool_mu);
     }
@@ -512,9 +532,6 @@ struct nuif_helper {
     void *arg;
     int done;
 };
-
-static pthread_mutex_t nuif_helper_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t nuif_helper_cv = PTHREAD_COND_INITIALIZER;
 
 static void *nuif_helper_run(void *arg) {
     nuif_helper *h = (nuif_helper *)arg;
