@@ -166,7 +166,9 @@ int main(void) {
     nuif_thread_set_spin(200);
     helpers((void *)(intptr_t)2000);
     nuif_thread_counts(&created, &reused, &idle);
-    if (created < 1 || created > 20 || reused < 1980) fail("the pool was not reused", (long)created);
+    if (created < 1 || created > 20 || reused < 1980) {
+        fail("the pool was not reused", (long)created);
+    }
 
     /* 2. not spinning, then no pool at all */
     nuif_thread_set_spin(0);

@@ -6,12 +6,12 @@
  * moves `hashed` to `to`.  At the end the writer takes over: it takes `done` and hashes whatever
  * is left itself.  So the writer never waits for the worker to be *scheduled* (on a busy machine
  * a new thread may not run for milliseconds): if the worker never ran, the writer hashes
- * everything, as it would without a pipe.  The worker is a pooled thread (nuif_thread_spawn).  The writer only waits while the worker is in the
- * middle of a slice (`busy`), and only where the buffer is about to move or go away (hold, the
- * end of finish, abort): slices are short (64 KiB, ~50 us).  The structure is freed by
- * whichever side lets go of it last.  After the writer let go, the worker makes no OpenSSL call
- * (the writer frees both contexts itself): a worker finishing when the process ends cannot race
- * libcrypto's own clean-up at exit.
+ * everything, as it would without a pipe.  The worker is a pooled thread (nuif_thread_spawn).
+ * The writer only waits while the worker is in the middle of a slice (`busy`), and only where
+ * the buffer is about to move or go away (hold, the end of finish, abort): slices are short
+ * (64 KiB, ~50 us).  The structure is freed by whichever side lets go of it last.  After the
+ * writer let go, the worker makes no OpenSSL call (the writer frees both contexts itself): a
+ * worker finishing when the process ends cannot race libcrypto's own clean-up at exit.
  */
 /* pthreads: POSIX, which a strict -std=c11 hides unless asked for */
 #if NUIF_HAVE_PTHREADS && !defined(_POSIX_C_SOURCE) && !defined(_WIN32)

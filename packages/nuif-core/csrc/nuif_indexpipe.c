@@ -396,7 +396,9 @@ static void *nuif_pool_run(void *arg) {
             pthread_mutex_unlock(&nuif_pool_mu);
             nuif_pool_spin(w, &until);
             pthread_mutex_lock(&nuif_pool_mu);
-            if (nuif_pool_spinner == w) __atomic_store_n(&nuif_pool_spinner, NULL, __ATOMIC_RELEASE);
+            if (nuif_pool_spinner == w) {
+                __atomic_store_n(&nuif_pool_spinner, NULL, __ATOMIC_RELEASE);
+            }
         }
         until.tv_sec += NUIF_POOL_KEEP_S;
         rc = 0;
@@ -436,7 +438,9 @@ void nuif_thread_set_spin(long us) {
     __atomic_store_n(&nuif_pool_spin_ns, us > 0 ? us * 1000L : 0, __ATOMIC_RELAXED);
 }
 
-long nuif_thread_spin(void) { return __atomic_load_n(&nuif_pool_spin_ns, __ATOMIC_RELAXED) / 1000L; }
+long nuif_thread_spin(void) {
+    return __atomic_load_n(&nuif_pool_spin_ns, __ATOMIC_RELAXED) / 1000L;
+}
 
 int nuif_thread_spawn(void *(*fn)(void *), void *arg) {
     nuif_slot *w, **q;

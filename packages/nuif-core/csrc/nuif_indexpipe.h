@@ -41,17 +41,18 @@ void nuif_ipipe_stop(nuif_ipipe *ip);
 /* 1 when start() can return a pipe (built with threads), else 0. */
 int nuif_ipipe_available(void);
 
-/* The codec's second threads, kept.  fn(arg) runs on a thread of a small process-wide pool: an
- * idle pooled thread when there is one, else a new one (which the kernel may start only after
- * tens or hundreds of microseconds when the caller keeps its CPU busy), which joins the pool
- * when fn returns.  A thread that joins the pool spins for a while (nuif_thread_set_spin, 200 us
- * by default), so that a job given to it then starts within a microsecond; then it sleeps (a job
- * given to it then starts once the kernel wakes it: ~20 us here), and after NUIF_POOL_KEEP_S
- * seconds without a job it exits.  At most NUIF_POOL_IDLE threads wait in the pool; a forked
- * child starts with an empty pool.  Every signal is blocked on pooled threads, so signals keep
- * going to the interpreter's threads.  0: fn(arg) runs (the caller's synchronisation says when
- * it is done); -1: no thread (not built with threads, or none could start): the caller does
- * without. */
+/* The codec's second threads, kept.  fn(arg) runs on a thread of a small process-wide pool: an idle
+ * pooled thread when there is one, else a new one (which the kernel may start only after tens or
+ * hundreds of microseconds when the caller keeps its CPU busy), which joins the pool when fn
+ * returns.  A thread that joins the pool spins for a while (nuif_thread_set_spin, 200 us by
+ * default), so that a job given to it then starts within a microsecond; then it sleeps (a job given
+ * to it then starts once the kernel wakes it: ~20 us here), and after NUIF_POOL_KEEP_S seconds
+ * without a job it exits.  One thread spins at a time, and a job goes to it first; on Linux a
+ * pooled thread that finds itself on the CPU its caller gave work from moves to another.  At most
+ * NUIF_POOL_IDLE threads wait in the pool; a forked child starts with an empty pool.  Every signal
+ * is blocked on pooled threads, so signals keep going to the interpreter's threads.  0: fn(arg)
+ * runs (the caller's synchronisation says when it is done); -1: no thread (not built with threads,
+ * or none could start): the caller does without. */
 int nuif_thread_spawn(void *(*fn)(void *), void *arg);
 /* 1 when a pooled thread is spinning now: a job given to it starts at once (so work too small
  * to be worth waking a thread for may be shared). */

@@ -73,7 +73,7 @@ cdef Py_ssize_t _split_min = PY_SSIZE_T_MAX
 # canonicalizing documents one after the other gets the split walk from its second call on.
 # The spin must outlast the rest of a call after the helper's part (about half of it, ~1 us per
 # KiB here) and the caller's own time between calls, so _split_hot_max follows the spin: 2/3 KiB
-# per microsecond of it (HOT_BYTES_PER_US; 128 KiB at the default 200 us).  Larger inputs would
+# per microsecond of it (HOT_BYTES_PER_US; 133 KiB at the default 200 us).  Larger inputs would
 # mostly find the thread asleep again, and their warm-ups cost (measured at 128 KiB with a 100 us
 # spin: 5-30 % slower; with 200 us: the split walk nearly every call).  Set in
 # _speedups_hash.pxi (``_set_hot``, ``_set_thread_spin``; docs/parser-design.md, "Threads kept").
