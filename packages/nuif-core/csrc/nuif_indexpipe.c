@@ -264,6 +264,14 @@ int nuif_ipipe_available(void) { return 1; }
 #define NUIF_POOL_ASIDE 0
 #endif
 
+/* The keep-alive wait is timed on the monotonic clock (immune to the clock being set) where
+ * condition variables can use it; macOS's cannot, so there it is the wall clock. */
+#if defined(__APPLE__)
+#define NUIF_POOL_WAIT_CLOCK CLOCK_REALTIME
+#else
+#define NUIF_POOL_WAIT_CLOCK CLOCK_MONOTONIC
+#endif
+
 #if defined(__x86_64__) || defined(__i386__)
 #define NUIF_POOL_RELAX() __builtin_ia32_pause()
 #elif defined(__aarch64__)
@@ -369,7 +377,7 @@ static void nuif_pool_spin(nuif_slot *w, const struct timespec *t0) {
 
 static void *nuif_pool_run(void *arg) {
     nuif_slot *w = (nuif_slot *)arg, **q;
-    struct timespec until;
+    struct timespec spun, until;
     void *(*fn)(void *);
     int rc, spin;
 #if NUIF_POOL_ASIDE
@@ -390,16 +398,17 @@ static void *nuif_pool_run(void *arg) {
          * 2-CPU machine a second spinner would take the CPU from the caller */
         spin = __atomic_load_n(&nuif_pool_spin_ns, __ATOMIC_RELAXED) > 0 &&
                nuif_pool_spinner == NULL;
-        if (spin) __atomic_store_n(&nuif_pool_spinner, w, __ATOMIC_RELEASE);
-        clock_gettime(CLOCK_MONOTONIC, &until);
         if (spin) {
+            __atomic_store_n(&nuif_pool_spinner, w, __ATOMIC_RELEASE);
+            clock_gettime(CLOCK_MONOTONIC, &spun);
             pthread_mutex_unlock(&nuif_pool_mu);
-            nuif_pool_spin(w, &until);
+            nuif_pool_spin(w, &spun);
             pthread_mutex_lock(&nuif_pool_mu);
             if (nuif_pool_spinner == w) {
                 __atomic_store_n(&nuif_pool_spinner, NULL, __ATOMIC_RELEASE);
             }
         }
+        clock_gettime(NUIF_POOL_WAIT_CLOCK, &until);
         until.tv_sec += NUIF_POOL_KEEP_S;
         rc = 0;
         while (w->fn == NULL) {
@@ -474,12 +483,13 @@ int nuif_thread_spawn(void *(*fn)(void *), void *arg) {
     w->fn = fn;
     w->arg = arg;
     w->next = NULL;
-    /* the keep-alive wait is measured on the monotonic clock (immune to the clock being set) */
     if (pthread_condattr_init(&ca) != 0) {
         free(w);
         return -1;
     }
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+#if !defined(__APPLE__)
+    pthread_condattr_setclock(&ca, NUIF_POOL_WAIT_CLOCK);
+#endif
     rc = pthread_cond_init(&w->wake, &ca);
     pthread_condattr_destroy(&ca);
     if (rc != 0) {
