@@ -451,13 +451,38 @@ long nuif_thread_spin(void) {
     return __atomic_load_n(&nuif_pool_spin_ns, __ATOMIC_RELAXED) / 1000L;
 }
 
-int nuif_thread_spawn(void *(*fn)(void *), void *arg) {
-    nuif_slot *w, **q;
+/* w's condition variable and thread (0), or -1 with nothing left to undo but w itself. */
+static int nuif_pool_start(nuif_slot *w) {
     pthread_condattr_t ca;
     pthread_attr_t attr;
     pthread_t thread;
     sigset_t all, old;
     int rc;
+    if (pthread_condattr_init(&ca) != 0) return -1;
+#if !defined(__APPLE__)
+    pthread_condattr_setclock(&ca, NUIF_POOL_WAIT_CLOCK);
+#endif
+    rc = pthread_cond_init(&w->wake, &ca);
+    pthread_condattr_destroy(&ca);
+    if (rc != 0) return -1;
+    if (pthread_attr_init(&attr) != 0) {
+        pthread_cond_destroy(&w->wake);
+        return -1;
+    }
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    /* the thread starts with every signal blocked: signals keep going to the interpreter */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(&thread, &attr, nuif_pool_run, w);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) pthread_cond_destroy(&w->wake);
+    return rc != 0 ? -1 : 0;
+}
+
+int nuif_thread_spawn(void *(*fn)(void *), void *arg) {
+    nuif_slot *w, **q;
+    int rc = -1;
     pthread_once(&nuif_pool_once, nuif_pool_init);
     nuif_pool_note_caller();
     pthread_mutex_lock(&nuif_pool_mu);
@@ -477,43 +502,21 @@ int nuif_thread_spawn(void *(*fn)(void *), void *arg) {
         pthread_mutex_unlock(&nuif_pool_mu);
         return 0;
     }
-    pthread_mutex_unlock(&nuif_pool_mu);
-    w = (nuif_slot *)malloc(sizeof(*w));
-    if (w == NULL) return -1;
-    w->fn = fn;
-    w->arg = arg;
-    w->next = NULL;
-    if (pthread_condattr_init(&ca) != 0) {
-        free(w);
-        return -1;
-    }
-#if !defined(__APPLE__)
-    pthread_condattr_setclock(&ca, NUIF_POOL_WAIT_CLOCK);
-#endif
-    rc = pthread_cond_init(&w->wake, &ca);
-    pthread_condattr_destroy(&ca);
-    if (rc != 0) {
-        free(w);
-        return -1;
-    }
-    if (pthread_attr_init(&attr) != 0) {
-        nuif_slot_free(w);
-        return -1;
-    }
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    sigfillset(&all);
-    pthread_mutex_lock(&nuif_pool_mu);
+    /* none idle: a new thread, counted busy from here (undone below if it cannot start) */
     __atomic_store_n(&nuif_pool_nbusy, nuif_pool_nbusy + 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&nuif_pool_mu);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    rc = pthread_create(&thread, &attr, nuif_pool_run, w);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&attr);
+    w = (nuif_slot *)malloc(sizeof(*w));
+    if (w != NULL) {
+        w->fn = fn;
+        w->arg = arg;
+        w->next = NULL;
+        rc = nuif_pool_start(w);
+    }
     pthread_mutex_lock(&nuif_pool_mu);
-    if (rc != 0) {
+    if (w == NULL || rc != 0) {
         __atomic_store_n(&nuif_pool_nbusy, nuif_pool_nbusy - 1, __ATOMIC_RELAXED);
         pthread_mutex_unlock(&nuif_pool_mu);
-        nuif_slot_free(w);
+        free(w);
         return -1;
     }
     nuif_pool_created++;
@@ -521,15 +524,19 @@ int nuif_thread_spawn(void *(*fn)(void *), void *arg) {
     return 0;
 }
 
-void nuif_thread_set_pool(int on) {
+
+int nuif_thread_set_pool(int on) {
     nuif_slot *w;
+    int old;
     pthread_once(&nuif_pool_once, nuif_pool_init);
     pthread_mutex_lock(&nuif_pool_mu);
+    old = nuif_pool_max != 0;
     nuif_pool_max = on ? NUIF_POOL_IDLE : 0;
     if (!on) { /* wake the idle threads with nothing to do: they exit */
         for (w = nuif_pool_idle; w != NULL; w = w->next) pthread_cond_signal(&w->wake);
     }
     pthread_mutex_unlock(&nuif_pool_mu);
+    return old;
 }
 
 void nuif_thread_counts(size_t *created, size_t *reused, size_t *idle) {
@@ -614,7 +621,10 @@ int nuif_thread_spawn(void *(*fn)(void *), void *arg) {
     (void)arg;
     return -1;
 }
-void nuif_thread_set_pool(int on) { (void)on; }
+int nuif_thread_set_pool(int on) {
+    (void)on;
+    return 1;
+}
 int nuif_thread_hot(void) { return 0; }
 void nuif_thread_warm(void) {}
 void nuif_thread_set_spin(long us) { (void)us; }

@@ -67,8 +67,8 @@ long nuif_thread_spin(void);
  * the fork) started; *idle: threads waiting in the pool now. */
 void nuif_thread_counts(size_t *created, size_t *reused, size_t *idle);
 /* Tests: 0 empties the pool and keeps it empty (every job gets a new thread, as before the pool
- * was there); 1 keeps idle threads again. */
-void nuif_thread_set_pool(int on);
+ * was there); 1 keeps idle threads again.  Returns the old setting. */
+int nuif_thread_set_pool(int on);
 
 /* A helper thread for the parser's split walk (csrc/nuif_stage2.h): fn(arg) runs on a pooled
  * thread (nuif_thread_spawn); join waits for it to return and frees the handle.  NULL: no thread

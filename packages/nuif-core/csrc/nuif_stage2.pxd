@@ -24,7 +24,7 @@ cdef extern from "nuif_indexpipe.h":
     void nuif_ipipe_set_lazy_worker(int on) noexcept nogil
     void nuif_ipipe_last_counts(size_t* by_worker, size_t* chunks) noexcept nogil
     void nuif_thread_counts(size_t* created, size_t* reused, size_t* idle) noexcept nogil
-    void nuif_thread_set_pool(int on) noexcept nogil
+    int nuif_thread_set_pool(int on) noexcept nogil
     int nuif_thread_hot() noexcept nogil
     void nuif_thread_warm() noexcept nogil
     void nuif_thread_set_spin(long us) noexcept nogil

@@ -201,9 +201,6 @@ def _index_pipe_counts():
     return w, c
 
 
-cdef bint _thread_pool = True
-
-
 def _thread_counts():
     """``(created, reused, idle)`` of the codec's thread pool (csrc/nuif_indexpipe.h): threads
     it started, jobs an idle pooled thread took, and threads idle in it now."""
@@ -220,11 +217,7 @@ def _thread_hot():
 def _set_thread_pool(bint on):
     """Keep the codec's idle threads for the next job (True, the default) or not (False: each
     job starts a thread of its own; idle ones exit).  Returns the old setting."""
-    global _thread_pool
-    old = _thread_pool
-    _thread_pool = on
-    nuif_thread_set_pool(on)
-    return old
+    return nuif_thread_set_pool(on) != 0
 
 
 def _tape(bytes data not None, Py_ssize_t max_depth, bint indexed, bint direct=False):
