@@ -28,7 +28,7 @@ from ._schema import Checker, iter_nodes, normalize, outline
 __all__ = [
     "Text", "as_bytes", "canonical_bytes", "canonical_json", "canonicalize", "document_hash",
     "document_model", "dumps", "hash_bytes", "inspect", "is_canonical", "loads", "node_hash",
-    "parse_canonical", "parse_document", "validate",
+    "parse_canonical", "parse_document", "python_canonicalize", "python_validate", "validate",
 ]
 
 #: what the operations accept as a document or JSON text
@@ -167,18 +167,30 @@ def validate(
         if limits is None and type(text) is bytes and len(text) <= _DEFAULT_BYTES:
             # as in canonicalize: nothing resolved before the compiled call
             report = _codec.valid_report(text, _DEFAULT_DEPTH, _DEFAULT_NODES, ValidationReport)
-            if report is not None:
-                return report  # type: ignore[no-any-return]
             data, lim = text, Limits.DEFAULT
         else:
             data, lim = _bytes_and_limits(text, limits)
             # the fast path: parse, §3 check, canonical text, hash and the report in one call
             report = _codec.valid_report(data, lim.max_depth, lim.max_nodes, ValidationReport)
-            if report is not None:
-                return report  # type: ignore[no-any-return]
+    except NuifError as err:
+        return _error_report(err)
+    if report is not None:
+        return report  # type: ignore[no-any-return]
+    return _validate_checked(data, lim, max_diagnostics)
+
+
+def _error_report(err: NuifError) -> ValidationReport:
+    """``validate``'s report of a text error: not valid, that error its only diagnostic."""
+    return ValidationReport(False, None, (Diagnostic.from_error(err),))
+
+
+def _validate_checked(data: bytes, lim: Limits, max_diagnostics: int) -> ValidationReport:
+    """``validate``'s Python path, once the fast path has answered None: every schema problem
+    (up to ``max_diagnostics``), or the report of a document only Python handles."""
+    try:
         value, checker = _parse_checked(data, lim, max_diagnostics)
     except NuifError as err:
-        return ValidationReport(False, None, (Diagnostic.from_error(err),))
+        return _error_report(err)
     if checker.found:
         return ValidationReport(False, None, diagnostics(checker, data), checker.truncated)
     canonical = _codec.dumps(normalize(value), lim.max_depth)
@@ -202,7 +214,12 @@ def canonicalize(text: Text, *, limits: Limits | None = None) -> CanonicalResult
         result = _codec.canonical_result(data, lim.max_depth, lim.max_nodes, CanonicalResult)
         if result is not None:
             return result  # type: ignore[no-any-return]
-    # a schema problem (raised here), or a document only Python handles
+    return _canonicalize_checked(data, lim)
+
+
+def _canonicalize_checked(data: bytes, lim: Limits) -> CanonicalResult:
+    """``canonicalize``'s Python path, once the fast path has answered None: raises the schema
+    problem, or returns the result of a document only Python handles."""
     canonical = _checked_canonical(data, lim)[0]
     return CanonicalResult(canonical, _codec.hash_bytes(canonical), canonical != data)
 
@@ -309,3 +326,18 @@ def dumps(value: Any, *, limits: Limits | None = None) -> bytes:
     (or a cycle) is NUIF_DEPTH.
     """
     return _codec.dumps(value, resolve_limits(limits).max_depth)
+
+
+# ---------------------------------------------------------------------------------------------
+# the front doors (docs/format.md, after "canonicalize makes one call"): with the compiled codec,
+# the exported canonicalize and validate are its functions, which take the common call (bytes
+# within the default limits, the compiled codec in use) with no Python frame and hand every
+# other call to the Python functions above, kept here under these names
+python_canonicalize = canonicalize
+python_validate = validate
+_doors = _codec.front_doors(
+    canonicalize, _canonicalize_checked, validate, _validate_checked, _error_report,
+    CanonicalResult, ValidationReport, Limits.DEFAULT,
+)
+if _doors is not None:
+    canonicalize, validate = _doors

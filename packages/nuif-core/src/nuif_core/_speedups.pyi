@@ -3,6 +3,7 @@
 # (``_codec_py``) have the twin's signatures; arguments of other types are handed to the twin,
 # which raises its own errors.
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, TypeVar
 
 R = TypeVar("R")
@@ -24,6 +25,21 @@ def canonical_result(
 def valid_report(
     data: bytes, max_depth: int, max_nodes: int, make: Callable[[bool, str, tuple[()], bool], R]
 ) -> R | None: ...
+
+# the front doors (bound once by nuif_core._document; see docs/format.md)
+def bind_front_doors(
+    codec: ModuleType,
+    canonicalize_py: Callable[..., Any],
+    canonical_rest: Callable[[bytes, Any], Any],
+    validate_py: Callable[..., Any],
+    validate_rest: Callable[[bytes, Any, int], Any],
+    error_report: Callable[[Any], Any],
+    result_cls: type,
+    report_cls: type,
+    limits: Any,
+) -> tuple[Callable[..., Any], Callable[..., Any]]: ...
+def canonicalize(text: Any, *, limits: Any = None) -> Any: ...
+def validate(text: Any, *, limits: Any = None, max_diagnostics: int = 100) -> Any: ...
 def inspect_summary(
     data: bytes,
     max_depth: int,

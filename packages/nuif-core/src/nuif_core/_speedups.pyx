@@ -42,6 +42,7 @@ includes, one job each (docs/architecture.md, "The compiled codec", has the map)
     _speedups_dump.pxi      Python values to RFC 8785 bytes (dumps)
     _speedups_spans.pxi     node spans of a canonical document
     _speedups_switches.pxi  test switches
+    _speedups_doors.pxi     the front doors of canonicalize and validate
 
 C-only helpers are headers in csrc/, each declared for Cython by the .pxd of the same name there.
 """
@@ -125,6 +126,7 @@ include "_speedups_inspect.pxi"
 include "_speedups_dump.pxi"
 include "_speedups_spans.pxi"
 include "_speedups_switches.pxi"
+include "_speedups_doors.pxi"
 
 
 cdef inline bint _compiled_args(object data, object max_depth, object max_nodes=0,
@@ -186,13 +188,17 @@ def canonical_result(data, max_depth, max_nodes, make):
     ``CanonicalResult``, its instance is allocated and its three slots set here (``_filled``)."""
     if not _compiled_args(data, max_depth, max_nodes):
         return _tw().canonical_result(data, max_depth, max_nodes, make)
+    return _canonical_result(<bytes>data, max_depth, max_nodes, make)
+
+
+cdef object _canonical_result(bytes data, object max_depth, object max_nodes, object make):
     cdef unsigned char digest[32]
     cdef bint got = False
-    canonical = _document_text(<bytes>data, max_depth, max_nodes, digest, &got)
+    canonical = _document_text(data, max_depth, max_nodes, digest, &got)
     if canonical is None:
         return None
     h = _hash_text(canonical, digest if got else NULL)
-    return _filled(make, _RESULT_FIELDS, (canonical, h, not _same_bytes(canonical, <bytes>data)))
+    return _filled(make, _RESULT_FIELDS, (canonical, h, not _same_bytes(canonical, data)))
 
 
 def valid_report(data, max_depth, max_nodes, make):
@@ -200,9 +206,13 @@ def valid_report(data, max_depth, max_nodes, make):
     problem (see ``_codec_py.valid_report``); ``ValidationReport``'s slots are set here."""
     if not _compiled_args(data, max_depth, max_nodes):
         return _tw().valid_report(data, max_depth, max_nodes, make)
+    return _valid_report(<bytes>data, max_depth, max_nodes, make)
+
+
+cdef object _valid_report(bytes data, object max_depth, object max_nodes, object make):
     cdef unsigned char digest[32]
     cdef bint got = False
-    canonical = _document_text(<bytes>data, max_depth, max_nodes, digest, &got)
+    canonical = _document_text(data, max_depth, max_nodes, digest, &got)
     if canonical is None:
         return None
     return _filled(make, _REPORT_FIELDS, (True, _hash_text(canonical, digest if got else NULL),
