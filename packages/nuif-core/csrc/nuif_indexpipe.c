@@ -433,6 +433,12 @@ out:
 
 int nuif_thread_hot(void) { return __atomic_load_n(&nuif_pool_spinner, __ATOMIC_ACQUIRE) != NULL; }
 
+long long nuif_clock_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 static void *nuif_pool_nothing(void *arg) { return arg; }
 
 void nuif_thread_warm(void) {
@@ -626,6 +632,7 @@ int nuif_thread_set_pool(int on) {
     return 1;
 }
 int nuif_thread_hot(void) { return 0; }
+long long nuif_clock_ns(void) { return 0; }
 void nuif_thread_warm(void) {}
 void nuif_thread_set_spin(long us) { (void)us; }
 long nuif_thread_spin(void) { return 0; }

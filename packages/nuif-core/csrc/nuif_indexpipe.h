@@ -57,6 +57,9 @@ int nuif_thread_spawn(void *(*fn)(void *), void *arg);
 /* 1 when a pooled thread is spinning now: a job given to it starts at once (so work too small
  * to be worth waking a thread for may be shared). */
 int nuif_thread_hot(void);
+/* A monotonic clock in nanoseconds, for timing the work shared with a spinning thread; 0
+ * always where the build has no threads (and so shares nothing). */
+long long nuif_clock_ns(void);
 /* Unless a pooled thread is spinning already, give one nothing to do, so that it spins after it
  * (a caller about to be called again soon, with work worth sharing only with a spinning thread). */
 void nuif_thread_warm(void);

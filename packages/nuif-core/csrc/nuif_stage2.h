@@ -894,6 +894,12 @@ static void nuif_s2_split_run(void *arg) {
     NUIF_S2_STORE(&sp->finished, 1);
 }
 
+/* A token's place in nuif_s2_splice's tables: its kind, then its F_DBL and F_ESC flags. */
+static inline unsigned nuif_s2_shift_at(const nuif_tok *t) {
+    return ((unsigned)t->kind << 2) | ((t->flags & NUIF_F_DBL) ? 2u : 0u) |
+           ((t->flags & NUIF_F_ESC) ? 1u : 0u);
+}
+
 /* The split walk at pos, an array element after a comma, at depth `depth`: takes the helper's
  * segment that starts there, if there is one (waiting for the helper to finish it).  1: taken
  * (its closing bracket at s->seg_end), 0: parse on, -1: out of memory.  Also moves s->seg_at to
@@ -903,6 +909,8 @@ NUIF_S2_NOINLINE int nuif_s2_splice(nuif_s2 *s, size_t pos, size_t depth) {
     const nuif_s2 *w = &sp->w;
     const nuif_s2_seg *g;
     size_t k, m, nt, dt, da, dord, dd, spins;
+    uint32_t add0[32], add2[32];
+    unsigned x;
     nuif_tok *t;
     for (;;) {
         k = s->seg_next;
@@ -944,17 +952,24 @@ NUIF_S2_NOINLINE int nuif_s2_splice(nuif_s2 *s, size_t pos, size_t depth) {
     dord = s->order_len - g->order0;
     dd = s->doubles_len - g->dbl0;
     t = s->tape + s->ntok;
+    /* what each token's first and third words gain, by its kind and its F_ESC and F_DBL flags
+     * (nuif_s2_shift_at): a container's end, an object's order_at, an escaped string's at, a
+     * double's dbl; nothing else moves (a member name's quote is a place in the shared input).
+     * A table, not a branch per token: kinds alternate from one token to the next. */
+    memset(add0, 0, sizeof add0);
+    memset(add2, 0, sizeof add2);
+    for (m = 0; m < 4; m++) {
+        add0[(NUIF_T_ARR << 2) | m] = add0[(NUIF_T_OBJ << 2) | m] = (uint32_t)dt;
+        add2[(NUIF_T_OBJ << 2) | m] = (uint32_t)dord;
+    }
+    add0[(NUIF_T_STR << 2) | 1] = add0[(NUIF_T_STR << 2) | 3] = (uint32_t)da;
+    add2[(NUIF_T_FLT << 2) | 2] = add2[(NUIF_T_FLT << 2) | 3] = (uint32_t)dd;
     nuif_s2_lock(&sp->lock); /* the helper, parsing on, must not move its buffers meanwhile */
     if (nt > 0) memcpy(t, w->tape + g->tok0, nt * sizeof(nuif_tok));
     for (m = 0; m < nt; m++, t++) {
-        if (t->kind >= NUIF_T_ARR) {
-            t->end += (uint32_t)dt;
-            if (t->kind == NUIF_T_OBJ) t->order_at += (uint32_t)dord;
-        } else if (t->kind == NUIF_T_STR) {
-            if (t->flags & NUIF_F_ESC) t->at += (uint32_t)da;
-        } else if (t->kind == NUIF_T_FLT && (t->flags & NUIF_F_DBL)) {
-            t->dbl += (uint32_t)dd;
-        }
+        x = nuif_s2_shift_at(t);
+        t->end += add0[x];      /* the word of at and end */
+        t->order_at += add2[x]; /* the word of quote, dbl and order_at */
     }
     if (g->arena1 > g->arena0) {
         memcpy(s->arena + s->arena_len, w->arena + g->arena0, g->arena1 - g->arena0);

@@ -165,7 +165,9 @@ def canonical_json(data, max_depth):
     cdef bytes b = <bytes>data
     cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     parser.parse_tape()
-    return _write_canonical(parser)
+    canonical = _write_canonical(parser)
+    _hot_done(parser)
+    return canonical
 
 
 def canonical_document(data, max_depth, max_nodes):

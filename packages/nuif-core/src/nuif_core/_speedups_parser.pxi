@@ -79,6 +79,34 @@ cdef Py_ssize_t _split_min = PY_SSIZE_T_MAX
 # _speedups_hash.pxi (``_set_hot``, ``_set_thread_spin``; docs/parser-design.md, "Threads kept").
 cdef Py_ssize_t _split_hot_min = PY_SSIZE_T_MAX
 cdef Py_ssize_t _split_hot_max = 0
+# Whether the mid-size split pays is measured, not assumed (docs/parser-design.md, "The mid-size
+# split's record"): with the other CPU busy, a shared call waits now and then a whole scheduler
+# slice for its helper (`ui` 64 KiB: 2.3x the time alone on average, with another process
+# running on the second CPU), and on a quiet machine the gain is 0.93-1.34x by shape and minute.
+# So each mid-size call is timed from the start of its walk to the end of its text (_hot_done),
+# per KiB of input, and kept with the last HOT_RING calls of its kind, shared or alone;
+# _hot_ns_split and _hot_ns_alone are their means (0: no call yet), each call counted at most 3
+# times the mean it joins.  Means, not medians: most shared calls on a busy machine are as fast
+# as on a quiet one, so a median says "faster" while the calls take twice as long in all.  The
+# cap, because on a quiet machine one preempted call (0.7 ms among 70 us ones) would otherwise
+# turn the record for the next few hundred calls; a stall every few calls still shows.  A call is offered to a spinning thread unless the shared
+# mean is above 97 % of the alone one (a split must save something to be worth the other CPU),
+# and one call in _hot_trial (chosen by a xorshift generator) goes the other way, so that both
+# records stay current; a trial of the split, when walking alone is the better, leaves a thread
+# spinning (_hot_probe) so that the next call can take it.  _hot_guard off: every mid-size call
+# is offered (tests).
+cdef enum:
+    HOT_RING = 16
+cdef double _hot_ring[2][HOT_RING]  # [0]: alone, [1]: shared; the newest at _hot_next - 1
+cdef int _hot_len[2]
+cdef int _hot_next[2]
+cdef double _hot_ns_split = 0.0
+cdef double _hot_ns_alone = 0.0
+cdef uint32_t _hot_rng = 2463534242u
+cdef uint32_t _hot_trial = 16
+cdef bint _hot_probe = False
+cdef bint _hot_guard = True
+_hot_len[0] = _hot_len[1] = _hot_next[0] = _hot_next[1] = 0
 cdef Py_ssize_t HOT_BYTES_PER_US = 2048 // 3  # 2/3 KiB
 cdef size_t SPLIT_ARENA_KEEP = 4 << 20
 cdef int _split_permille = 500
@@ -130,6 +158,10 @@ cdef class _Parser:
     cdef double* doubles            # numbers kept as doubles (F_DBL tokens point here)
     cdef Py_ssize_t doubles_len
     cdef Py_ssize_t doubles_cap
+    # the mid-size split's record: when this call's walk was timed (_hot_offers_split), its
+    # start and whether it was shared; _hot_done records the time to the end of the writer
+    cdef long long hot_t0
+    cdef bint hot_split
     # write: hash the text while writing it (large texts; see _pipe_min) into digest
     cdef bint want_digest
     cdef bint has_digest
@@ -160,6 +192,7 @@ cdef class _Parser:
         self.kcache = NULL
         self.want_digest = False
         self.has_digest = False
+        self.hot_t0 = 0
         if not tape_mode:
             self.conts = []
             self.keys = []
@@ -482,6 +515,8 @@ cdef class _Parser:
         cdef S2 s
         cdef int rc
         cdef bint hot = False
+        cdef bint timed = False
+        cdef long long t0 = 0
         s.p = self.p
         s.n = <size_t>self.n
         s.max_depth = <size_t>self.max_depth if self.max_depth > 0 else 0
@@ -506,13 +541,19 @@ cdef class _Parser:
         if direct and self.n >= _split_min:
             hot = True
         elif direct and _split_hot_min <= self.n <= _split_hot_max:
-            hot = nuif_thread_hot()
-            if not hot:
-                nuif_thread_warm()  # walk alone; the next call may find a spinning thread
+            timed = True
+            if _hot_offers_split():
+                hot = nuif_thread_hot()
+                if not hot:
+                    nuif_thread_warm()  # walk alone; the next call may find a spinning thread
+            t0 = nuif_clock_ns()
         if hot:
             _s2_split.start = <size_t>self.n * <size_t>_split_permille // 1000
             s.split = &_s2_split
         rc = nuif_s2_parse(&s)
+        if timed and rc == S2_OK:  # recorded once the text is written (_hot_done)
+            self.hot_t0 = t0
+            self.hot_split = hot
         if s.split != NULL:
             _split_last = s.spliced
             _split_count += 1
@@ -641,6 +682,63 @@ cdef class _Parser:
         if t.kind == T_ARR or t.kind == T_OBJ:
             return t.end
         return v + 1
+
+
+cdef inline bint _hot_offers_split() noexcept:
+    """Whether a mid-size walk is offered to a spinning thread (see _hot_ns_split)."""
+    global _hot_rng, _hot_probe
+    cdef bint split
+    if not _hot_guard or _hot_probe:
+        return True
+    split = (_hot_ns_split == 0.0 or _hot_ns_alone == 0.0
+             or _hot_ns_split <= 0.97 * _hot_ns_alone)
+    if _hot_trial > 0:
+        _hot_rng ^= _hot_rng << 13
+        _hot_rng ^= _hot_rng >> 17
+        _hot_rng ^= _hot_rng << 5
+        if _hot_rng % _hot_trial == 0:  # a trial the other way
+            if split:
+                return False
+            _hot_probe = True
+            return True
+    return split
+
+
+cdef inline void _hot_done(_Parser parser) noexcept:
+    """After the writer: keep the time of a timed mid-size call, from the start of its walk to
+    the end of its text, per KiB of input, in the average of its kind (split or alone).  Not the
+    walk alone: a shared walk leaves the caller part of the input and tape it did not read
+    itself, which the writer then fetches (``strings`` 64 KiB: the walk twice as fast shared,
+    the call 6 % slower)."""
+    global _hot_ns_split, _hot_ns_alone, _hot_probe
+    if parser.hot_t0 == 0 or parser.n <= 0:
+        return
+    cdef long long ns = nuif_clock_ns() - parser.hot_t0
+    parser.hot_t0 = 0
+    if ns <= 0:
+        return
+    if parser.hot_split:
+        _hot_probe = False
+        _hot_ns_split = _hot_keep(1, <double>ns * 1024.0 / <double>parser.n)
+    else:
+        _hot_ns_alone = _hot_keep(0, <double>ns * 1024.0 / <double>parser.n)
+
+
+cdef double _hot_keep(int kind, double per_kib) noexcept:
+    """Keep ``per_kib`` in record ``kind`` (0 alone, 1 shared), at most 3 times the record's mean
+    once it has 4 calls, and return its new mean."""
+    cdef double total = 0.0
+    cdef double mean = kind and _hot_ns_split or _hot_ns_alone
+    cdef int i
+    if _hot_len[kind] >= 4 and per_kib > 3.0 * mean:
+        per_kib = 3.0 * mean
+    _hot_ring[kind][_hot_next[kind]] = per_kib
+    _hot_next[kind] = (_hot_next[kind] + 1) % HOT_RING
+    if _hot_len[kind] < HOT_RING:
+        _hot_len[kind] += 1
+    for i in range(_hot_len[kind]):
+        total += _hot_ring[kind][i]
+    return total / _hot_len[kind]
 
 
 cdef _Parser _new_parser(bytes data, Py_ssize_t max_depth, object max_depth_obj, bint tape_mode):

@@ -78,6 +78,7 @@ cdef object _document_text(bytes b, object max_depth, object max_nodes,
         keep.append(parser)
     parser.want_digest = digest != NULL
     canonical = _write_canonical(parser)
+    _hot_done(parser)
     if parser.has_digest:
         memcpy(digest, parser.digest, 32)
         got[0] = True

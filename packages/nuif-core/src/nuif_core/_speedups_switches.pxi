@@ -144,6 +144,30 @@ def _set_thread_spin(long us):
     return old
 
 
+def _hot_record_state():
+    """The mid-size split's record: ``(split, alone, probe)``, the means of the last calls'
+    nanoseconds per KiB shared with a spinning thread and alone (0.0: none yet), and whether a
+    trial of the split is due."""
+    return _hot_ns_split, _hot_ns_alone, bool(_hot_probe)
+
+
+def _set_hot_record(double split, double alone, bint guard=True, int trial=16):
+    """Start the mid-size split's records afresh, each with the one call ``split`` or ``alone``
+    (0.0: none; see ``_hot_record_state``), the probe cleared; ``guard``: the records decide
+    (off: every mid-size call is offered to a spinning thread); ``trial``: one call in how many
+    tries the other way (0: none).  Returns the old ``(split, alone, guard, trial)``."""
+    global _hot_ns_split, _hot_ns_alone, _hot_probe, _hot_guard, _hot_trial
+    if split < 0.0 or alone < 0.0 or trial < 0:
+        raise ValueError("the records and the trial rate must not be negative")
+    old = (_hot_ns_split, _hot_ns_alone, bool(_hot_guard), <int>_hot_trial)
+    _hot_len[0] = _hot_len[1] = _hot_next[0] = _hot_next[1] = 0
+    _hot_ns_alone = _hot_keep(0, alone) if alone > 0.0 else 0.0
+    _hot_ns_split = _hot_keep(1, split) if split > 0.0 else 0.0
+    _hot_probe = False
+    _hot_guard, _hot_trial = guard, <uint32_t>trial
+    return old
+
+
 def _split_taken():
     """How many of its helper's segments the last split walk took."""
     return _split_last
