@@ -81,20 +81,20 @@ cdef Py_ssize_t _split_hot_min = PY_SSIZE_T_MAX
 cdef Py_ssize_t _split_hot_max = 0
 # Whether the mid-size split pays is measured, not assumed (docs/parser-design.md, "The mid-size
 # split's record"): with the other CPU busy, a shared call waits now and then a whole scheduler
-# slice for its helper (`ui` 64 KiB: 2.3x the time alone on average, with another process
-# running on the second CPU), and on a quiet machine the gain is 0.93-1.34x by shape and minute.
-# So each mid-size call is timed from the start of its walk to the end of its text (_hot_done),
-# per KiB of input, and kept with the last HOT_RING calls of its kind, shared or alone;
+# slice for its helper (64 KiB calls took 1.7-2.6x their time alone with another process running
+# on the second CPU), and on a quiet machine the gain is 0.82-1.36x by shape and minute.  So
+# each mid-size call is timed from the start of its walk to the end of its text (_hot_done), per
+# KiB of input, and kept with the last HOT_RING calls of its kind, shared or alone;
 # _hot_ns_split and _hot_ns_alone are their means (0: no call yet), each call counted at most 3
-# times the mean it joins.  Means, not medians: most shared calls on a busy machine are as fast
-# as on a quiet one, so a median says "faster" while the calls take twice as long in all.  The
-# cap, because on a quiet machine one preempted call (0.7 ms among 70 us ones) would otherwise
-# turn the record for the next few hundred calls; a stall every few calls still shows.  A call is offered to a spinning thread unless the shared
-# mean is above 97 % of the alone one (a split must save something to be worth the other CPU),
-# and one call in _hot_trial (chosen by a xorshift generator) goes the other way, so that both
-# records stay current; a trial of the split, when walking alone is the better, leaves a thread
-# spinning (_hot_probe) so that the next call can take it.  _hot_guard off: every mid-size call
-# is offered (tests).
+# times the mean it joins (_hot_keep).  Means, not medians: most shared calls on a busy machine
+# are as fast as on a quiet one, so a median says "faster" while the calls take twice as long in
+# all.  The cap, because on a quiet machine one preempted call (0.7 ms among 70 us ones) would
+# otherwise turn the record for the next few hundred calls; a stall every few calls still shows.
+# A call is offered to a spinning thread unless the shared mean is above 97 % of the alone one
+# (a split must save something to be worth the other CPU), and one call in _hot_trial (chosen by
+# a xorshift generator) goes the other way, so that both records stay current; a trial of the
+# split, when walking alone is the better, leaves a thread spinning (_hot_probe) so that the
+# next call can take it.  _hot_guard off: every mid-size call is offered (tests).
 cdef enum:
     HOT_RING = 16
 cdef double _hot_ring[2][HOT_RING]  # [0]: alone, [1]: shared; the newest at _hot_next - 1
@@ -706,7 +706,7 @@ cdef inline bint _hot_offers_split() noexcept:
 
 cdef inline void _hot_done(_Parser parser) noexcept:
     """After the writer: keep the time of a timed mid-size call, from the start of its walk to
-    the end of its text, per KiB of input, in the average of its kind (split or alone).  Not the
+    the end of its text, per KiB of input, in the record of its kind (split or alone).  Not the
     walk alone: a shared walk leaves the caller part of the input and tape it did not read
     itself, which the writer then fetches (``strings`` 64 KiB: the walk twice as fast shared,
     the call 6 % slower)."""
@@ -728,7 +728,7 @@ cdef double _hot_keep(int kind, double per_kib) noexcept:
     """Keep ``per_kib`` in record ``kind`` (0 alone, 1 shared), at most 3 times the record's mean
     once it has 4 calls, and return its new mean."""
     cdef double total = 0.0
-    cdef double mean = kind and _hot_ns_split or _hot_ns_alone
+    cdef double mean = _hot_ns_split if kind else _hot_ns_alone
     cdef int i
     if _hot_len[kind] >= 4 and per_kib > 3.0 * mean:
         per_kib = 3.0 * mean
