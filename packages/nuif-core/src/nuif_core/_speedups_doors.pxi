@@ -27,9 +27,9 @@ cdef object _door_nodes = None
 
 def bind_front_doors(codec, canonicalize_py, canonical_rest, validate_py, validate_rest,
                      error_report, result_cls, report_cls, limits):
-    """Bind the Python side of the doors (called once, by ``nuif_core._document``) and return
-    the doors ``(canonicalize, validate)``, with the Python functions' names, docstrings and
-    signatures (``__wrapped__``)."""
+    """Bind the Python side of the doors (called once, by ``nuif_core._document`` through
+    ``_codec.front_doors``, which then gives the doors the Python functions' names, docstrings
+    and signatures) and return the doors ``(canonicalize, validate)``."""
     global _door_codec, _door_own_result, _door_own_report, _door_canonicalize
     global _door_canonical_rest, _door_validate, _door_validate_rest, _door_error_report
     global _door_result_cls, _door_report_cls, _door_limits, _door_max_bytes
