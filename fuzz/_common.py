@@ -227,6 +227,8 @@ def main(test_one_input: Callable[[bytes], None]) -> None:
 
     ``NUIF_FUZZ_HASHPIPE=STEP`` (``run.py --hashpipe STEP``): every canonical text is hashed on
     the hashing thread while it is written, fed every STEP bytes (csrc/nuif_hashpipe.h).
+    ``NUIF_FUZZ_FOLLOW=STEP`` (``run.py --follow STEP``): every canonical text is hashed by a
+    follower on a pooled thread, right behind the writer, fed every STEP bytes (the same file).
     ``NUIF_FUZZ_SCRATCH=BYTES`` (``run.py --scratch BYTES``): the writer keeps output scratch
     buffers of at most BYTES, so longer texts move into their bytes object while they are written
     (``_speedups_buffer.pxi``)."""
@@ -235,6 +237,11 @@ def main(test_one_input: Callable[[bytes], None]) -> None:
     step = int(os.environ.get("NUIF_FUZZ_HASHPIPE", "0") or 0)
     if step > 0:
         _codec.compiled()._set_hashpipe(0, step)
+        _codec.compiled()._set_follow(0, 1)  # which would take every text below 4 MiB
+    step = int(os.environ.get("NUIF_FUZZ_FOLLOW", "0") or 0)
+    if step > 0:
+        _codec.compiled()._set_hashpipe(0, 1 << 20)
+        _codec.compiled()._set_follow(1 << 40, step)
     scratch = int(os.environ.get("NUIF_FUZZ_SCRATCH", "0") or 0)
     if scratch > 0:
         _codec.compiled()._set_scratch_keep(scratch)

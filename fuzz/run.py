@@ -254,6 +254,10 @@ def main() -> int:
     ap.add_argument("--hashpipe", type=int, default=0, metavar="STEP",
                     help="hash every canonical text on the hashing thread, fed every STEP bytes "
                     "(default: only documents of 512 KiB and more, which fuzz inputs never are)")
+    ap.add_argument("--follow", type=int, default=0, metavar="STEP",
+                    help="hash every canonical text with a follower on a pooled thread, fed every "
+                    "STEP bytes (default: only texts of mid-size calls shared with a spinning "
+                    "thread, and of documents from 512 KiB, which fuzz inputs never are)")
     ap.add_argument("--scratch", type=int, default=0, metavar="BYTES",
                     help="keep output scratch buffers of at most BYTES, so texts move from the "
                     "scratch into their bytes object while they are written (default: 4 MiB, "
@@ -275,6 +279,9 @@ def main() -> int:
     if args.hashpipe > 0:
         env = {**env, "NUIF_FUZZ_HASHPIPE": str(args.hashpipe)}
         label += f"-hashpipe{args.hashpipe}"
+    if args.follow > 0:
+        env = {**env, "NUIF_FUZZ_FOLLOW": str(args.follow)}
+        label += f"-follow{args.follow}"
     if args.scratch > 0:
         env = {**env, "NUIF_FUZZ_SCRATCH": str(args.scratch)}
         label += f"-scratch{args.scratch}"

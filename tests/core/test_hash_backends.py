@@ -146,11 +146,14 @@ needs_pipe = pytest.mark.skipif(not HAVE_PIPE, reason="built without OpenSSL or 
 
 @contextmanager
 def hashpipe(min_bytes: int, step: int, *, fault: bool = False) -> Iterator[None]:
+    """The pipe from ``min_bytes``, and no follower (which would take the texts below 4 MiB)."""
     old = compiled._set_hashpipe(min_bytes, step, fault)
+    old_follow = compiled._set_follow(0, 1)
     try:
         yield
     finally:
         compiled._set_hashpipe(*old)
+        compiled._set_follow(*old_follow)
 
 
 def threads() -> int | None:
@@ -233,6 +236,148 @@ def test_an_error_while_writing_stops_the_thread_and_the_next_call_works() -> No
     with hashpipe(0, 16):
         assert nuif_core.canonicalize(text) == result
     assert settled(before)
+
+
+# -- the follower (csrc/nuif_hashpipe.h) ------------------------------------------------------------
+# The text of a call that shared its walk with a spinning pooled thread (32-133 KiB, while the
+# mid-size split's record says sharing pays), and of an input from the pipe's 512 KiB up to
+# 4 MiB, is hashed by a follower: the pooled thread, reading right behind the writer.  With the
+# pipe's threshold at 0 (``follower``), every document takes it whether or not a thread spins; a
+# follower that has not started when the writer is done is taken over (the writer hashes all).
+
+@contextmanager
+def follower(step: int, *, fault: bool = False) -> Iterator[None]:
+    old_pipe = compiled._set_hashpipe(0, 1 << 20)
+    old = compiled._set_follow(1 << 40, step, fault)
+    try:
+        yield
+    finally:
+        compiled._set_follow(*old)
+        compiled._set_hashpipe(*old_pipe)
+
+
+def followed(text: bytes, tries: int = 50) -> tuple[nuif_core.CanonicalResult, int]:
+    """canonicalize ``text`` until a follower hashed part of it (at most ``tries`` calls: the
+    first may find no thread in the pool); the result and the bytes the follower hashed."""
+    for _ in range(tries):
+        started = compiled._follow_last()[0]
+        result = nuif_core.canonicalize(text)
+        now, hashed = compiled._follow_last()
+        if now > started and hashed > 0:
+            return result, hashed
+    return result, 0
+
+
+@needs_pipe
+@pytest.mark.parametrize("step", [1, 7, 64, 1000, 1 << 20])
+def test_the_digest_a_follower_hashes_is_hashlibs(step: int) -> None:
+    from benchmarks.corpus import load
+
+    for text in (load("ui", 64 * 1024), load("strings", 64 * 1024), growing_document(3000)):
+        serial = nuif_core.canonicalize(text)
+        with follower(step):
+            for _ in range(3):
+                assert nuif_core.canonicalize(text) == serial
+            report = nuif_core.validate(text)
+        assert serial.hash == expected(serial.canonical)
+        assert report.valid and report.hash == serial.hash
+
+
+@needs_pipe
+def test_a_follower_hashes_the_text_but_its_last_partial_block() -> None:
+    from benchmarks.corpus import load
+
+    text = load("ui", 64 * 1024)
+    serial = nuif_core.canonicalize(text)
+    with follower(2048):
+        result, hashed = followed(text)
+    assert result == serial
+    # the follower reads whole 64-byte blocks: it stops at the last one the writer finished
+    assert hashed == len(serial.canonical) // 64 * 64
+
+
+@needs_pipe
+def test_the_output_grows_while_a_follower_hashes_it() -> None:
+    text = growing_document(20000)
+    result = nuif_core.canonicalize(text)
+    assert len(result.canonical) > 4 * len(text)  # the buffer (input size + 64) grew, twice+
+    # every call starts in a scratch buffer of the input's size + 64 (a larger one is not kept)
+    old_keep = compiled._set_scratch_keep(len(text) + 64)
+    try:
+        for step in (1, 3, 4096):
+            with follower(step):
+                got, hashed = followed(text)
+            assert got == result
+            # the first growth ends the follower (the buffer moves): it had hashed no further
+            assert 0 < hashed <= len(text) + 64
+    finally:
+        compiled._set_scratch_keep(old_keep)
+
+
+@needs_pipe
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(attr_names, values, max_size=6), st.integers(min_value=1, max_value=200))
+def test_any_document_hashes_the_same_with_and_without_a_follower(attrs: dict, step: int) -> None:
+    doc = {"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": attrs}}
+    text = json.dumps(doc, indent=1, ensure_ascii=False).encode()
+    serial = nuif_core.canonicalize(text)
+    with follower(step):
+        assert nuif_core.canonicalize(text) == serial
+        assert nuif_core.canonicalize(text) == serial
+    assert serial.hash == expected(serial.canonical)
+
+
+@needs_pipe
+def test_an_error_while_writing_stops_the_follower_and_the_next_call_works() -> None:
+    text = growing_document(2000)
+    result = nuif_core.canonicalize(text)
+    with follower(16, fault=True):
+        for _ in range(20):
+            with pytest.raises(MemoryError, match="injected by _set_follow"):
+                nuif_core.canonicalize(text)
+    with follower(16):
+        got, hashed = followed(text)
+    assert got == result and hashed > 0
+
+
+@needs_pipe
+def test_the_follower_switch_refuses_nonsense() -> None:
+    with pytest.raises(ValueError):
+        compiled._set_follow(1, 0)
+    with pytest.raises(ValueError):
+        compiled._set_follow(-1, 1)
+    old = compiled._set_follow(0, 1)
+    compiled._set_follow(*old)
+    assert old == (4 << 20, 2048, False)  # the default: below 4 MiB, fed every 2 KiB
+
+
+@needs_pipe
+@pytest.mark.skipif(compiled.split_backend() != "thread",
+                    reason="the mid-size split needs threads and a second usable CPU")
+def test_a_mid_size_call_shared_with_a_spinning_thread_is_hashed_by_a_follower() -> None:
+    """By default: no pipe below 512 KiB, so the follower comes with the shared walk only."""
+    from benchmarks.corpus import load
+
+    text = load("numbers", 64 * 1024)
+    serial = nuif_core.canonicalize(text)
+    old_spin = compiled._set_thread_spin(2_000_000)  # spinning through the test
+    old_record = compiled._set_hot_record(0.0, 0.0, False, 16)  # every mid-size call shared
+    try:
+        walks = compiled._split_walks()
+        got, hashed = followed(text)
+        assert compiled._split_walks() > walks
+        assert got == serial and hashed == len(serial.canonical) // 64 * 64
+        # walked alone (the split switched off), the same call hashes its text itself
+        old_hot = compiled._set_hot(None, None)
+        try:
+            started = compiled._follow_last()[0]
+            assert nuif_core.canonicalize(text) == serial
+            assert compiled._follow_last()[0] == started
+        finally:
+            compiled._set_hot(*old_hot)
+    finally:
+        compiled._set_thread_spin(old_spin)
+        compiled._set_hot_record(*old_record)
 
 
 def test_no_thread_below_the_threshold_or_without_openssl() -> None:

@@ -42,6 +42,37 @@ void nuif_hashpipe_abort(nuif_hashpipe *hp);
 /* 1 when start() can return a pipe (OpenSSL and threads were built in), else 0. */
 int nuif_hashpipe_available(void);
 
+/* The follower: SHA-256 of a mid-size text on the pooled thread that spins now (the one the split
+ * walk's helper just gave back), reading right behind the writer.  The hashing pipe above hands
+ * over slices under a lock, each on a copied context, which costs more than it saves below a few
+ * hundred KiB; the follower shares one context and two counters, and only while a pooled thread
+ * is spinning, so that it starts within a microsecond.  One follower at a time, driven by the
+ * thread that writes (callers hold the GIL):
+ *
+ *   nuif_hashfollow_start(base, hot)  0: a follower hashes base[0, n) as n is fed; -1: none
+ *                                     (hot and no spinning thread, no such build: hash the text
+ *                                     yourself); without hot, a sleeping or new pooled thread
+ *                                     may take the job (for large texts, which outlast its wake)
+ *   nuif_hashfollow_feed(n)           bytes [0, n) of base are final (n never decreases)
+ *   h = nuif_hashfollow_stop(n)       all of [0, n) is fed and the follower is over: it reads base
+ *                                     no more, and [0, h) is hashed (h <= n; h = 0 when it never
+ *                                     started: then it never will); call once per start, before
+ *                                     base moves or is freed
+ *   nuif_hashfollow_end(base, h, n, digest)
+ *                                     after stop: hash base[h, n) and write the digest (0), or -1
+ *
+ * stop waits while the follower hashes the rest of what was fed (at most one piece past what it
+ * had reached), so a follower descheduled in the middle of a piece holds the writer up until the
+ * kernel runs it again; the mid-size split's record (which times the whole call) turns sharing
+ * off where that happens often. */
+int nuif_hashfollow_start(const unsigned char *base, int hot_only);
+void nuif_hashfollow_feed(size_t n);
+size_t nuif_hashfollow_stop(size_t n);
+int nuif_hashfollow_end(const unsigned char *base, size_t h, size_t n, unsigned char *digest);
+/* Tests: of the last stopped follower, the bytes it hashed itself (0 when it never started);
+ * *started: followers started since the process did. */
+size_t nuif_hashfollow_last(size_t *started);
+
 #ifdef __cplusplus
 }
 #endif

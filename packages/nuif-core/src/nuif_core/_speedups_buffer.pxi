@@ -29,6 +29,8 @@ cdef class _Buf:
     cdef Py_ssize_t n           # bytes written
     cdef Py_ssize_t cap         # bytes allocated
     cdef nuif_hashpipe* pipe  # hashing b[0:n) on another thread (write), or NULL
+    cdef bint follow          # a follower hashes b[0:n) (write; csrc/nuif_hashpipe.h)
+    cdef Py_ssize_t follow_from  # where the writer goes on hashing, once a move ended it
 
     cdef int init(self, Py_ssize_t cap) except -1:
         """Set up a buffer made by ``_new_buf``."""
@@ -39,6 +41,8 @@ cdef class _Buf:
         self.b = NULL
         self.n = 0
         self.pipe = NULL
+        self.follow = False
+        self.follow_from = 0
         if cap > SCRATCH_KEEP:
             self._direct(cap)
         elif _spare != NULL and _spare_cap >= cap:
@@ -94,6 +98,9 @@ cdef class _Buf:
             # the buffer may move: the hashing thread must not be reading it (it waits for the
             # feed below; on a MemoryError, write() stops it)
             nuif_hashpipe_hold(self.pipe)
+        if self.follow:  # the follower stops before the buffer moves; the writer hashes the rest
+            self.follow = False
+            self.follow_from = nuif_hashfollow_stop(self.n)
         if self.ob != NULL:
             _PyBytes_Resize(&self.ob, newcap)
             self.b = PyBytes_AS_STRING(<object>self.ob)

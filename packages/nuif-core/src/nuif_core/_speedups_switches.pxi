@@ -66,6 +66,27 @@ def _set_hashpipe(Py_ssize_t min_bytes, Py_ssize_t step, bint fault=False):
     return old
 
 
+def _set_follow(Py_ssize_t max_bytes, Py_ssize_t step, bint fault=False):
+    """Hash the texts of inputs below ``max_bytes`` with a follower (when the call shared its
+    walk, or its input is of the pipe's ``min_bytes`` or more), fed every ``step`` bytes
+    (``max_bytes`` = 0: never); ``fault``: the first feed raises MemoryError (the error path).
+    Returns the old triple."""
+    global _follow_max, _follow_step, _follow_fault
+    if step < 1 or max_bytes < 0:
+        raise ValueError("step must be positive and max_bytes not negative")
+    old = (_follow_max, _follow_step, _follow_fault)
+    _follow_max, _follow_step, _follow_fault = max_bytes, step, fault
+    return old
+
+
+def _follow_last():
+    """(followers started so far, bytes of its text the last one hashed itself: 0 when it never
+    started)."""
+    cdef size_t started = 0
+    cdef size_t hashed = nuif_hashfollow_last(&started)
+    return started, hashed
+
+
 def _set_openssl(bint on):
     """Hash through libcrypto (when built with it) or hashlib. Returns the old state."""
     global _openssl
@@ -281,3 +302,4 @@ def _index_count(bytes data not None):
         total += nuif_s1_chunk(_s1_route, &st, p, n, start, end, idx)
         start = end
     return total if nuif_s1_ok(&st) else None
+

@@ -84,8 +84,9 @@ cdef inline int _write_number(_Parser parser, _Buf out, const Tok* tk,
 
 cdef object _write_canonical(_Parser parser):
     """The RFC 8785 text of the value on the tape, members marked F_SKIP left out; with
-    ``parser.want_digest``, a large text's SHA-256 goes to ``parser.digest`` as it is written
-    (``parser.has_digest``).  The container stack stays inline in this loop (the hot path of
+    ``parser.want_digest``, the SHA-256 of a large text, or of a mid-size one whose walk was
+    shared, goes to ``parser.digest`` as it is written (``parser.has_digest``), by a follower
+    or the hashing pipe (csrc/nuif_hashpipe.h).  The container stack stays inline in this loop (the hot path of
     every canonicalization); strings and numbers go through inline helpers."""
     cdef _Buf out = _new_buf(parser.n + 64)
     cdef Tok* tape = parser.tape
@@ -105,6 +106,7 @@ cdef object _write_canonical(_Parser parser):
     cdef nuif_hashpipe* pipe = NULL
     cdef Py_ssize_t feed_at = PY_SSIZE_T_MAX
     cdef int rc
+    cdef bint follow = False
     open_next = <Py_ssize_t*>PyMem_Malloc(cap * (2 * sizeof(Py_ssize_t) + 2))
     if open_next == NULL:
         raise MemoryError()
@@ -112,7 +114,12 @@ cdef object _write_canonical(_Parser parser):
     open_is_obj = <uint8_t*>(open_end + cap)
     open_first = open_is_obj + cap
     parser.has_digest = False
-    if parser.want_digest and _openssl and parser.n >= _pipe_min:
+    if (parser.want_digest and _openssl and parser.n < _follow_max
+          and ((parser.hot_split and parser.hot_t0 != 0) or parser.n >= _pipe_min)
+          and nuif_hashfollow_start(<const unsigned char*>out.b, parser.n < _pipe_min) == 0):
+        follow = out.follow = True
+        feed_at = _follow_step
+    elif parser.want_digest and _openssl and parser.n >= _pipe_min:
         pipe = nuif_hashpipe_start()  # NULL: hashed afterwards, as for small texts
         if pipe != NULL:
             out.pipe = pipe
@@ -146,10 +153,18 @@ cdef object _write_canonical(_Parser parser):
             else:
                 out.put(b"null", 4)
             if out.n >= feed_at:  # another step of the text is final: hash it meanwhile
-                if _pipe_fault:
+                if out.follow:
+                    if _follow_fault:
+                        raise MemoryError("injected by _set_follow (testing)")
+                    nuif_hashfollow_feed(out.n)
+                    feed_at = out.n + _follow_step
+                elif pipe == NULL:  # the buffer moved and ended the follower: no more feeds
+                    feed_at = PY_SSIZE_T_MAX
+                elif _pipe_fault:
                     raise MemoryError("injected by _set_hashpipe (testing)")
-                nuif_hashpipe_feed(pipe, <const unsigned char*>out.b, out.n)
-                feed_at = out.n + _pipe_step
+                else:
+                    nuif_hashpipe_feed(pipe, <const unsigned char*>out.b, out.n)
+                    feed_at = out.n + _pipe_step
             # the next value to write: close finished containers, then a member's name or a comma
             while top > 0:
                 if open_next[top - 1] == open_end[top - 1]:
@@ -174,6 +189,12 @@ cdef object _write_canonical(_Parser parser):
                 break
             else:
                 break
+        if follow:
+            if out.follow:
+                out.follow = False
+                out.follow_from = nuif_hashfollow_stop(out.n)
+            parser.has_digest = nuif_hashfollow_end(<const unsigned char*>out.b, out.follow_from,
+                                                    out.n, parser.digest) == 0
         if pipe != NULL:  # the last part, then the digest (the buffer moves in finish)
             out.pipe = NULL
             with nogil:
@@ -182,6 +203,9 @@ cdef object _write_canonical(_Parser parser):
             parser.has_digest = rc == 0
     finally:
         PyMem_Free(open_next)
+        if out.follow:  # an error while writing: the follower must not read the buffer any more
+            out.follow = False
+            nuif_hashfollow_stop(out.n)
         if pipe != NULL:  # an error while writing: stop the hashing thread
             out.pipe = NULL
             nuif_hashpipe_abort(pipe)
