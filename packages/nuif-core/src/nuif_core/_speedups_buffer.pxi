@@ -136,9 +136,25 @@ cdef class _Buf:
         self.n += 1
         return 0
 
-    cdef object finish(self):
-        """The text as a bytes object of its size; the buffer is spent."""
+    cdef object copy_out(self):
+        """In scratch mode, the text as a new bytes object, the scratch left as it is (a follower
+        may still be hashing it); None in direct mode."""
         cdef PyObject* ob
+        if self.ob != NULL:
+            return None
+        ob = _bytes_new(NULL, self.n)
+        memcpy(PyBytes_AS_STRING(<object>ob), self.b, self.n)
+        r = <object>ob
+        Py_DECREF(r)  # drop the reference _bytes_new gave; r holds one
+        return r
+
+    cdef object finish(self, object copied=None):
+        """The text as a bytes object of its size (``copied``, when ``copy_out`` made it since the
+        last write); the buffer is spent."""
+        cdef PyObject* ob
+        if copied is not None and self.ob == NULL:
+            self._release()
+            return copied
         if self.ob == NULL:
             ob = _bytes_new(NULL, self.n)
             if self.n >= (4 << 20) and _huge:

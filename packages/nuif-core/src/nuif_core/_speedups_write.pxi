@@ -107,6 +107,7 @@ cdef object _write_canonical(_Parser parser):
     cdef Py_ssize_t feed_at = PY_SSIZE_T_MAX
     cdef int rc
     cdef bint follow = False
+    cdef object copied = None
     open_next = <Py_ssize_t*>PyMem_Malloc(cap * (2 * sizeof(Py_ssize_t) + 2))
     if open_next == NULL:
         raise MemoryError()
@@ -191,6 +192,8 @@ cdef object _write_canonical(_Parser parser):
                 break
         if follow:
             if out.follow:
+                # the bytes object first: the follower hashes the rest of the text meanwhile
+                copied = out.copy_out()
                 out.follow = False
                 out.follow_from = nuif_hashfollow_stop(out.n)
             parser.has_digest = nuif_hashfollow_end(<const unsigned char*>out.b, out.follow_from,
@@ -209,4 +212,4 @@ cdef object _write_canonical(_Parser parser):
         if pipe != NULL:  # an error while writing: stop the hashing thread
             out.pipe = NULL
             nuif_hashpipe_abort(pipe)
-    return out.finish()
+    return out.finish(copied)
