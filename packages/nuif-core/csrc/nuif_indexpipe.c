@@ -433,22 +433,6 @@ out:
 
 int nuif_thread_hot(void) { return __atomic_load_n(&nuif_pool_spinner, __ATOMIC_ACQUIRE) != NULL; }
 
-int nuif_thread_hot_soon(long max_ns) {
-    struct timespec t0;
-    unsigned k;
-    if (nuif_thread_hot()) return 1;
-    if (__atomic_load_n(&nuif_pool_nbusy, __ATOMIC_RELAXED) == 0 ||
-        __atomic_load_n(&nuif_pool_spin_ns, __ATOMIC_RELAXED) == 0) {
-        return 0; /* no job is about to end: no thread is about to spin */
-    }
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (k = 1; !nuif_thread_hot(); k++) {
-        NUIF_POOL_RELAX();
-        if (k % 16 == 0 && nuif_pool_ns_since(&t0) > max_ns) return 0;
-    }
-    return 1;
-}
-
 long long nuif_clock_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -648,10 +632,6 @@ int nuif_thread_set_pool(int on) {
     return 1;
 }
 int nuif_thread_hot(void) { return 0; }
-int nuif_thread_hot_soon(long max_ns) {
-    (void)max_ns;
-    return 0;
-}
 long long nuif_clock_ns(void) { return 0; }
 void nuif_thread_warm(void) {}
 void nuif_thread_set_spin(long us) { (void)us; }

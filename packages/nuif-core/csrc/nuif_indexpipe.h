@@ -57,10 +57,6 @@ int nuif_thread_spawn(void *(*fn)(void *), void *arg);
 /* 1 when a pooled thread is spinning now: a job given to it starts at once (so work too small
  * to be worth waking a thread for may be shared). */
 int nuif_thread_hot(void);
-/* nuif_thread_hot, or, while a pooled thread is still finishing a job (it spins right after it:
- * a caller back within a microsecond or two of its last job's end finds it there), 1 once it
- * spins, waiting at most max_ns nanoseconds. */
-int nuif_thread_hot_soon(long max_ns);
 /* A monotonic clock in nanoseconds, for timing the work shared with a spinning thread; 0
  * always where the build has no threads (and so shares nothing). */
 long long nuif_clock_ns(void);

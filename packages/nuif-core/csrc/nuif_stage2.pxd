@@ -26,7 +26,6 @@ cdef extern from "nuif_indexpipe.h":
     void nuif_thread_counts(size_t* created, size_t* reused, size_t* idle) noexcept nogil
     int nuif_thread_set_pool(int on) noexcept nogil
     int nuif_thread_hot() noexcept nogil
-    int nuif_thread_hot_soon(long max_ns) noexcept nogil
     long long nuif_clock_ns() noexcept nogil
     void nuif_thread_warm() noexcept nogil
     void nuif_thread_set_spin(long us) noexcept nogil

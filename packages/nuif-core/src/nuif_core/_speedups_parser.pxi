@@ -108,11 +108,6 @@ cdef bint _hot_probe = False
 cdef bint _hot_guard = True
 _hot_len[0] = _hot_len[1] = _hot_next[0] = _hot_next[1] = 0
 cdef Py_ssize_t HOT_BYTES_PER_US = 2048 // 3  # 2/3 KiB
-# A call that finds no thread spinning while a pooled thread is finishing a job waits this long
-# for it to spin: the follower that hashed the last call's text (csrc/nuif_hashpipe.h) returns
-# to the pool a moment after that call's text was done, and a caller looping over documents is
-# back sooner (`strings` 64 KiB: 43 % of the calls found no thread spinning, 100 % with the wait).
-cdef long HOT_SOON_NS = 3000
 cdef size_t SPLIT_ARENA_KEEP = 4 << 20
 cdef int _split_permille = 500
 cdef S2Split _s2_split
@@ -547,12 +542,11 @@ cdef class _Parser:
             hot = True
         elif direct and _split_hot_min <= self.n <= _split_hot_max:
             timed = True
-            t0 = nuif_clock_ns()
             if _hot_offers_split():
-                # the last call's follower may be a moment from spinning again (HOT_SOON_NS)
-                hot = nuif_thread_hot_soon(HOT_SOON_NS)
+                hot = nuif_thread_hot()
                 if not hot:
                     nuif_thread_warm()  # walk alone; the next call may find a spinning thread
+            t0 = nuif_clock_ns()
         if hot:
             _s2_split.start = <size_t>self.n * <size_t>_split_permille // 1000
             s.split = &_s2_split
