@@ -12,7 +12,10 @@
  *   4. hashing pipes: texts of 0 bytes to 1 MiB fed in steps, moved (hold, then a new buffer)
  *      and finished, or aborted, each digest compared with libcrypto's one-shot SHA-256;
  *   5. index pipes: the index of 256 KiB of JSON-like bytes read chunk by chunk, compared with the
- *      index stage 1 builds on this thread.
+ *      index stage 1 builds on this thread;
+ *   6. followers: texts of 0 bytes to 1 MiB fed in steps, ended half-way and moved (the writer
+ *      hashing the rest), finished (compared) or stopped as after an error; at least one of them
+ *      must have been hashed by the follower itself.
  *
  * Every job checks its own result; a data race or a wrong count makes the run fail (TSan exits
  * with 66 on a report).  The last line: "pool harness: <jobs> jobs, <failures> failures".
@@ -125,6 +128,43 @@ static void hash_one(size_t n, size_t step, int move, int abort_it) {
     free(text);
 }
 
+/* One text through a follower: fed every `step` bytes, ended and moved to a new buffer
+ * half-way when `move` (the writer hashes the rest), then finished (compared) or, when
+ * `abort_it`, only stopped (the writer's error path).  Returns the bytes the follower hashed. */
+static size_t follow_one(size_t n, size_t step, int move, int abort_it) {
+    unsigned char *text = (unsigned char *)malloc(n ? n : 1), *moved, want[32], got[32];
+    size_t at, i, from = 0, by_follower = 0;
+    int on = 1;
+    for (i = 0; i < n; i++) text[i] = (unsigned char)next_random();
+    if (nuif_hashfollow_start(text, 0) != 0) {
+        fail("no follower", (long)n);
+        free(text);
+        return 0;
+    }
+    for (at = step; at < n; at += step) {
+        if (on) nuif_hashfollow_feed(at);
+        if (on && move && at >= n / 2 && at - step < n / 2) {
+            from = by_follower = nuif_hashfollow_stop(at); /* the follower reads text no more */
+            on = 0;
+            moved = (unsigned char *)malloc(n);
+            memcpy(moved, text, n);
+            memset(text, 0xA5, n); /* a follower still reading the old buffer would hash this */
+            free(text);
+            text = moved;
+        }
+    }
+    if (on) from = by_follower = nuif_hashfollow_stop(n);
+    if (from > n || from % 64 != 0) fail("follower stopped off a block", (long)from);
+    if (!abort_it) {
+        if (nuif_hashfollow_end(text, from, n, got) != 0) fail("follower failed", (long)n);
+        sha256(text, n, want);
+        if (memcmp(want, got, 32) != 0) fail("follower's digest differs", (long)n);
+    }
+    __atomic_add_fetch(&jobs, 1, __ATOMIC_RELAXED);
+    free(text);
+    return by_follower;
+}
+
 /* The index of p through an index pipe, chunk by chunk, against stage 1 on this thread. */
 static void index_one(const uint8_t *p, size_t n, size_t chunk) {
     int route = nuif_s1_route();
@@ -195,6 +235,15 @@ int main(void) {
         hash_one(n, 65536, 1, 0);
         hash_one(n, 997, 1, k % 2);
     }
+
+    /* 6. followers (one at a time, as under the GIL); the pool's thread spins between them */
+    for (k = 0, n = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        n += follow_one(sizes[k], 2048, 0, 0);
+        n += follow_one(sizes[k], 1, 0, sizes[k] > 5000); /* one-byte feeds, or stopped */
+        n += follow_one(sizes[k], 65536, 1, 0);
+        n += follow_one(sizes[k], 997, 1, k % 2);
+    }
+    if (n == 0) fail("no follower hashed anything itself", 0);
 
     /* 5. index pipes over JSON-like bytes (strings, escapes, structure) */
     n = 256 << 10;

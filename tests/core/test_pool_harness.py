@@ -1,11 +1,12 @@
 """The codec's thread pool and its users under ThreadSanitizer (tests/core/pool_harness.c).
 
 The harness is built with gcc's ``-fsanitize=thread`` from ``csrc/nuif_indexpipe.c`` (the pool,
-the split walk's helper, the index pipe) and ``csrc/nuif_hashpipe.c`` (the hashing thread, with
-libcrypto), and drives them as the codec does and harder (several callers at once, the spin and
-the pool switched while jobs run); see its header comment.  It must finish with no report and no
-failure, and a planted bug (``-DNUIF_PLANT_JOIN_EARLY``: joining a helper returns before it is
-done) must make it fail.
+the split walk's helper, the index pipe) and ``csrc/nuif_hashpipe.c`` (the hashing thread and
+the follower, with libcrypto), and drives them as the codec does and harder (several callers at
+once, the spin and the pool switched while jobs run); see its header comment.  It must finish
+with no report and no failure, and each planted bug (``-DNUIF_PLANT_JOIN_EARLY``: joining a
+helper returns before it is done; ``-DNUIF_PLANT_FOLLOW_EARLY``: stopping a follower returns
+before it is done) must make it fail.
 
 Needs gcc with ThreadSanitizer's runtime (Debian's gcc brings it) and OpenSSL's headers
 (``libssl-dev``): without them the tests skip, or fail where ``NUIF_REQUIRE_OPENSSL=1`` (CI) says
@@ -28,7 +29,7 @@ HARNESS = Path(__file__).with_name("pool_harness.c")
 FLAGS = ["-fsanitize=thread", "-g", "-O1", "-std=c11", "-Wall", "-Wextra", "-Werror",
          "-Wno-unused-function", "-DNUIF_HAVE_PTHREADS=1", "-DNUIF_HAVE_OPENSSL=1", f"-I{CSRC}"]
 SUMMARY = re.compile(r"^pool harness: (\d+) jobs, (\d+) failures", re.MULTILINE)
-JOBS = 2000 + 300 + 100 + 3000 + 8 * 4 + 20  # the harness's helpers, pipes and indexes
+JOBS = 2000 + 300 + 100 + 3000 + 8 * 4 + 8 * 4 + 20  # helpers, pipes, followers, indexes
 
 
 def build(out: Path, *extra: str) -> Path:
@@ -63,8 +64,9 @@ def test_the_pool_and_its_users_have_no_race_and_no_failure(tmp_path: Path) -> N
     assert (int(m.group(1)), int(m.group(2))) == (JOBS, 0)
 
 
-def test_a_planted_early_join_is_caught(tmp_path: Path) -> None:
-    done = run(build(tmp_path, "-DNUIF_PLANT_JOIN_EARLY"))
+@pytest.mark.parametrize("plant", ["-DNUIF_PLANT_JOIN_EARLY", "-DNUIF_PLANT_FOLLOW_EARLY"])
+def test_a_planted_early_join_is_caught(tmp_path: Path, plant: str) -> None:
+    done = run(build(tmp_path, plant))
     assert done.returncode != 0
     m = SUMMARY.search(done.stdout)
     failed = m is not None and int(m.group(2)) > 0
