@@ -321,6 +321,36 @@ def test_the_record_switch_refuses_negative_values_and_returns_the_old_setting()
 
 
 @needs_threads
+def test_the_record_times_a_hashed_call_to_the_end_of_its_hash(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shared call's text is hashed by the follower while it is written, so its record runs to
+    the end of the hash; a call walked alone must be timed to the end of its hash too, else
+    walking alone looks faster by the whole hash (and `strings` 64 KiB was kept alone, 1.14x
+    slower).  Here the hash of a call walked alone is made 20 ms late: its record shows it."""
+    import hashlib
+
+    doc = corpus.load("strings", "64KiB")
+    want = reference(doc)
+    late_s = 0.020
+
+    def late_sha256(data: bytes):  # type: ignore[no-untyped-def]
+        time.sleep(late_s)
+        return hashlib.sha256(data)
+
+    monkeypatch.setattr(compiled, "_sha256", late_sha256)
+    old_ssl = compiled._set_openssl(False)  # the hash through hashlib (now: late_sha256)
+    try:
+        # walking alone the better by far, and no trials: every call walks alone, timed
+        with spinning(2_000_000, record=(1e9, 1.0, True, 0)):
+            assert nuif_core.canonicalize(doc) == want
+            _, alone, _ = compiled._hot_record_state()
+    finally:
+        compiled._set_openssl(old_ssl)
+    # the record: the seed (1.0) and this call, per KiB of input
+    assert alone >= (late_s * 1e9 * 1024 / len(doc)) / 2
+
+
+@needs_threads
 def test_by_default_the_record_guards_and_fills_in_from_the_first_calls() -> None:
     """A fresh process: the guard is on, one call in 16 is a trial, and mid-size calls in a loop
     measure both ways (the first walks alone, a later one finds the thread it left spinning)."""

@@ -200,6 +200,7 @@ cdef object _canonical_result(bytes data, object max_depth, object max_nodes, ob
     if canonical is None:
         return None
     h = _hash_text(canonical, digest if got else NULL)
+    _hot_settle()
     return _filled(make, _RESULT_FIELDS, (canonical, h, not _same_bytes(canonical, data)))
 
 
@@ -217,8 +218,9 @@ cdef object _valid_report(bytes data, object max_depth, object max_nodes, object
     canonical = _document_text(data, max_depth, max_nodes, digest, &got)
     if canonical is None:
         return None
-    return _filled(make, _REPORT_FIELDS, (True, _hash_text(canonical, digest if got else NULL),
-                                          (), False))
+    h = _hash_text(canonical, digest if got else NULL)
+    _hot_settle()
+    return _filled(make, _REPORT_FIELDS, (True, h, (), False))
 
 
 def inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref):
@@ -245,6 +247,7 @@ def inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref):
     if canonical is None:
         return None
     h = _hash_text(canonical, digest if got else NULL)
+    _hot_settle()
     count, deepest, kinds, root, outline, truncated = _tree_summary(<_Parser>keep[0],
                                                                     outline_limit, entry, ref)
     return _filled(make, _INSPECTION_FIELDS, (h, _same_bytes(canonical, b), PyBytes_GET_SIZE(b),

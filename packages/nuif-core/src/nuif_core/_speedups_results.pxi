@@ -78,7 +78,10 @@ cdef object _document_text(bytes b, object max_depth, object max_nodes,
         keep.append(parser)
     parser.want_digest = digest != NULL
     canonical = _write_canonical(parser)
-    _hot_done(parser)
+    if digest != NULL:
+        _hot_defer(parser)  # timed to the end of its hash: the caller calls _hot_settle
+    else:
+        _hot_done(parser)
     if parser.has_digest:
         memcpy(digest, parser.digest, 32)
         got[0] = True
