@@ -19,9 +19,9 @@ cdef Py_ssize_t _pipe_min = PY_SSIZE_T_MAX
 # thread (the mid-size split), or of an input of _pipe_min bytes and more, is hashed by a
 # *follower* instead (csrc/nuif_hashpipe.h): the pooled thread the split walk's helper gave back,
 # reading the text right behind the writer, fed every _follow_step bytes.  Measured in one process
-# (docs/parser-design.md, "The hash behind the writer"): 64 KiB `ui` 1.14-1.16x and `numbers`
-# 1.09-1.11x faster than hashing after the writer, 1 MiB 1.04-1.12x faster than the pipe; at
-# 16 MiB the pipe is as fast or faster (`strings` 0.95), so it keeps the largest texts.
+# (docs/parser-design.md, "The hash behind the writer"): 64 KiB 1.09-1.11x faster than hashing
+# after the writer, 1 MiB 1.07-1.13x faster than the pipe; at 16 MiB the pipe is as fast or
+# faster (`strings` 0.95), so it keeps the largest texts.
 cdef Py_ssize_t _follow_max = 4 << 20
 cdef Py_ssize_t _follow_step = 2048
 cdef bint _follow_fault = False
