@@ -242,6 +242,7 @@ def main(test_one_input: Callable[[bytes], None]) -> None:
     if step > 0:
         _codec.compiled()._set_hashpipe(0, 1 << 20)
         _codec.compiled()._set_follow(1 << 40, step)
+        _codec.compiled()._set_big_record(0.0, 0.0, False)  # the follower, never the pipe
     scratch = int(os.environ.get("NUIF_FUZZ_SCRATCH", "0") or 0)
     if scratch > 0:
         _codec.compiled()._set_scratch_keep(scratch)

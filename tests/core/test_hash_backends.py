@@ -249,9 +249,11 @@ def test_an_error_while_writing_stops_the_thread_and_the_next_call_works() -> No
 def follower(step: int, *, fault: bool = False) -> Iterator[None]:
     old_pipe = compiled._set_hashpipe(0, 1 << 20)
     old = compiled._set_follow(1 << 40, step, fault)
+    old_record = compiled._set_big_record(0.0, 0.0, False)  # the follower, never the pipe
     try:
         yield
     finally:
+        compiled._set_big_record(*old_record)
         compiled._set_follow(*old)
         compiled._set_hashpipe(*old_pipe)
 
@@ -378,6 +380,83 @@ def test_a_mid_size_call_shared_with_a_spinning_thread_is_hashed_by_a_follower()
     finally:
         compiled._set_thread_spin(old_spin)
         compiled._set_hot_record(*old_record)
+
+
+# From the pipe's 512 KiB up (below 4 MiB), the follower and the pipe are each timed, and a record
+# of the last 16 calls with each decides, one call in 16 going the other way: a follower that a
+# busy second CPU deschedules holds the writer up, the pipe never does.
+needs_big = pytest.mark.skipif(compiled.hashpipe_backend() != "thread",
+                               reason="no hashing thread here (built without, or one CPU)")
+
+
+@contextmanager
+def big_record(follow: float, pipe: float, trial: int) -> Iterator[None]:
+    old = compiled._set_big_record(follow, pipe, True, trial)
+    try:
+        yield
+    finally:
+        compiled._set_big_record(*old)
+
+
+def big_text() -> bytes:
+    from benchmarks.corpus import load
+
+    text = load("ui", 1 << 20)
+    assert 512 * 1024 <= len(text) < 4 << 20
+    return text
+
+
+@needs_big
+def test_from_512_kib_a_follower_recorded_slower_than_the_pipe_is_not_used() -> None:
+    text = big_text()
+    want = nuif_core.canonicalize(text)
+    with big_record(1e9, 1.0, 0):  # the follower far slower, no trials
+        started = compiled._follow_last()[0]
+        for _ in range(3):
+            assert nuif_core.canonicalize(text) == want
+        assert compiled._follow_last()[0] == started
+        follow, pipe = compiled._big_record_state()
+    assert follow == 1e9 and pipe > 1.0  # the pipe's calls were kept
+
+
+@needs_big
+def test_from_512_kib_a_follower_recorded_faster_is_used_and_timed() -> None:
+    text = big_text()
+    want = nuif_core.canonicalize(text)
+    with big_record(1.0, 1e9, 0):
+        started = compiled._follow_last()[0]
+        for _ in range(3):
+            assert nuif_core.canonicalize(text) == want
+        assert compiled._follow_last()[0] == started + 3
+        follow, pipe = compiled._big_record_state()
+    assert follow > 1.0 and pipe == 1e9
+
+
+@needs_big
+def test_from_512_kib_trials_go_the_way_the_record_does_not_take() -> None:
+    text = big_text()
+    want = nuif_core.canonicalize(text)
+    with big_record(1.0, 1e9, 1):  # every call a trial: the pipe, though the follower leads
+        started = compiled._follow_last()[0]
+        for _ in range(3):
+            assert nuif_core.canonicalize(text) == want
+        assert compiled._follow_last()[0] == started
+        follow, pipe = compiled._big_record_state()
+    assert follow == 1.0 and pipe < 1e9
+
+
+def test_the_big_record_switch_refuses_negative_values_and_returns_the_old_setting() -> None:
+    with pytest.raises(ValueError):
+        compiled._set_big_record(-1.0, 0.0)
+    with pytest.raises(ValueError):
+        compiled._set_big_record(0.0, 0.0, True, -1)
+    old = compiled._set_big_record(2.0, 3.0, False, 4)
+    try:
+        assert compiled._big_record_state() == (2.0, 3.0)
+        assert compiled._set_big_record(0.0, 0.0) == (2.0, 3.0, False, 4)
+        assert compiled._big_record_state() == (0.0, 0.0)
+    finally:
+        compiled._set_big_record(*old)
 
 
 def test_no_thread_below_the_threshold_or_without_openssl() -> None:

@@ -25,6 +25,50 @@ cdef Py_ssize_t _pipe_min = PY_SSIZE_T_MAX
 cdef Py_ssize_t _follow_max = 4 << 20
 cdef Py_ssize_t _follow_step = 2048
 cdef bint _follow_fault = False
+# From _pipe_min up, the writer waits for a follower that is in the middle of its blocks, and a
+# follower descheduled there (another process busy on the second CPU) holds the call up: with a
+# Python loop pinned to it, `strings` 1 MiB took 1.35x the time with the follower that it took
+# with the pipe, which never waits for its thread to be scheduled.  So in that range each call's
+# writer is timed, from its start to the text and its digest, per KiB of input, into a record
+# of the last HOT_RING calls with the follower and with the pipe (_ring_keep, as the mid-size
+# split's); the follower is used unless its mean is above the pipe's, and one call in
+# _big_trial (xorshift) goes the other way, so that both stay current.  _big_guard off: always
+# the follower (tests).
+cdef Ring2 _big_rings  # [0]: the pipe, [1]: the follower
+_big_rings.len[0] = _big_rings.len[1] = _big_rings.next[0] = _big_rings.next[1] = 0
+cdef double _big_ns_pipe = 0.0
+cdef double _big_ns_follow = 0.0
+cdef uint32_t _big_rng = 88172645u
+cdef uint32_t _big_trial = 16
+cdef bint _big_guard = True
+
+
+cdef inline bint _big_offers_follow() noexcept:
+    """Whether the text of an input from _pipe_min up is hashed by a follower (else the pipe)."""
+    global _big_rng
+    cdef bint follow
+    if not _big_guard:
+        return True
+    follow = _big_ns_follow == 0.0 or _big_ns_pipe == 0.0 or _big_ns_follow <= _big_ns_pipe
+    if _big_trial > 0:
+        _big_rng ^= _big_rng << 13
+        _big_rng ^= _big_rng >> 17
+        _big_rng ^= _big_rng << 5
+        if _big_rng % _big_trial == 0:
+            return not follow
+    return follow
+
+
+cdef void _big_keep(bint follow, long long t0, Py_ssize_t n) noexcept:
+    """Keep the time since ``t0`` of the writer of a text of ``n`` input bytes."""
+    global _big_ns_pipe, _big_ns_follow
+    cdef long long ns = nuif_clock_ns() - t0
+    if ns <= 0 or n <= 0 or t0 == 0:
+        return
+    if follow:
+        _big_ns_follow = _ring_keep(&_big_rings, 1, <double>ns * 1024.0 / <double>n, _big_ns_follow)
+    else:
+        _big_ns_pipe = _ring_keep(&_big_rings, 0, <double>ns * 1024.0 / <double>n, _big_ns_pipe)
 
 
 def _usable_cpus():

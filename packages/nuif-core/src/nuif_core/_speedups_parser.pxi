@@ -97,16 +97,19 @@ cdef Py_ssize_t _split_hot_max = 0
 # next call can take it.  _hot_guard off: every mid-size call is offered (tests).
 cdef enum:
     HOT_RING = 16
-cdef double _hot_ring[2][HOT_RING]  # [0]: alone, [1]: shared; the newest at _hot_next - 1
-cdef int _hot_len[2]
-cdef int _hot_next[2]
+# the last HOT_RING calls of two kinds, each kind's newest at next[kind] - 1 (_ring_keep)
+cdef struct Ring2:
+    double v[2][HOT_RING]
+    int len[2]
+    int next[2]
+cdef Ring2 _hot_rings  # [0]: alone, [1]: shared
 cdef double _hot_ns_split = 0.0
 cdef double _hot_ns_alone = 0.0
 cdef uint32_t _hot_rng = 2463534242u
 cdef uint32_t _hot_trial = 16
 cdef bint _hot_probe = False
 cdef bint _hot_guard = True
-_hot_len[0] = _hot_len[1] = _hot_next[0] = _hot_next[1] = 0
+_hot_rings.len[0] = _hot_rings.len[1] = _hot_rings.next[0] = _hot_rings.next[1] = 0
 cdef Py_ssize_t HOT_BYTES_PER_US = 2048 // 3  # 2/3 KiB
 cdef size_t SPLIT_ARENA_KEEP = 4 << 20
 cdef int _split_permille = 500
@@ -758,20 +761,24 @@ cdef void _hot_record(long long t0, bint split, Py_ssize_t n) noexcept:
 
 
 cdef double _hot_keep(int kind, double per_kib) noexcept:
-    """Keep ``per_kib`` in record ``kind`` (0 alone, 1 shared), at most 3 times the record's mean
-    once it has 4 calls, and return its new mean."""
+    """Keep ``per_kib`` in record ``kind`` (0 alone, 1 shared) and return its new mean."""
+    return _ring_keep(&_hot_rings, kind, per_kib, _hot_ns_split if kind else _hot_ns_alone)
+
+
+cdef double _ring_keep(Ring2* r, int kind, double x, double mean) noexcept:
+    """Keep ``x`` in ``r``'s ring ``kind``, at most 3 times that ring's ``mean`` once it has 4
+    calls, and return the ring's new mean."""
     cdef double total = 0.0
-    cdef double mean = _hot_ns_split if kind else _hot_ns_alone
     cdef int i
-    if _hot_len[kind] >= 4 and per_kib > 3.0 * mean:
-        per_kib = 3.0 * mean
-    _hot_ring[kind][_hot_next[kind]] = per_kib
-    _hot_next[kind] = (_hot_next[kind] + 1) % HOT_RING
-    if _hot_len[kind] < HOT_RING:
-        _hot_len[kind] += 1
-    for i in range(_hot_len[kind]):
-        total += _hot_ring[kind][i]
-    return total / _hot_len[kind]
+    if r.len[kind] >= 4 and x > 3.0 * mean:
+        x = 3.0 * mean
+    r.v[kind][r.next[kind]] = x
+    r.next[kind] = (r.next[kind] + 1) % HOT_RING
+    if r.len[kind] < HOT_RING:
+        r.len[kind] += 1
+    for i in range(r.len[kind]):
+        total += r.v[kind][i]
+    return total / r.len[kind]
 
 
 cdef _Parser _new_parser(bytes data, Py_ssize_t max_depth, object max_depth_obj, bint tape_mode):

@@ -181,11 +181,32 @@ def _set_hot_record(double split, double alone, bint guard=True, int trial=16):
     if split < 0.0 or alone < 0.0 or trial < 0:
         raise ValueError("the records and the trial rate must not be negative")
     old = (_hot_ns_split, _hot_ns_alone, bool(_hot_guard), <int>_hot_trial)
-    _hot_len[0] = _hot_len[1] = _hot_next[0] = _hot_next[1] = 0
+    _hot_rings.len[0] = _hot_rings.len[1] = _hot_rings.next[0] = _hot_rings.next[1] = 0
     _hot_ns_alone = _hot_keep(0, alone) if alone > 0.0 else 0.0
     _hot_ns_split = _hot_keep(1, split) if split > 0.0 else 0.0
     _hot_probe = False
     _hot_guard, _hot_trial = guard, <uint32_t>trial
+    return old
+
+
+def _big_record_state():
+    """The record of texts from the pipe's threshold up: ``(follower, pipe)``, the means of the
+    last calls' writer nanoseconds per KiB of input with each (0.0: none yet)."""
+    return _big_ns_follow, _big_ns_pipe
+
+
+def _set_big_record(double follow, double pipe, bint guard=True, int trial=16):
+    """Start that record afresh, each side with the one call ``follow`` or ``pipe`` (0.0: none);
+    ``guard``: the record decides (off: always the follower); ``trial``: one call in how many
+    goes the other way (0: none).  Returns the old ``(follow, pipe, guard, trial)``."""
+    global _big_ns_follow, _big_ns_pipe, _big_guard, _big_trial
+    if follow < 0.0 or pipe < 0.0 or trial < 0:
+        raise ValueError("the records and the trial rate must not be negative")
+    old = (_big_ns_follow, _big_ns_pipe, bool(_big_guard), <int>_big_trial)
+    _big_rings.len[0] = _big_rings.len[1] = _big_rings.next[0] = _big_rings.next[1] = 0
+    _big_ns_pipe = _ring_keep(&_big_rings, 0, pipe, 0.0) if pipe > 0.0 else 0.0
+    _big_ns_follow = _ring_keep(&_big_rings, 1, follow, 0.0) if follow > 0.0 else 0.0
+    _big_guard, _big_trial = guard, <uint32_t>trial
     return old
 
 

@@ -108,6 +108,8 @@ cdef object _write_canonical(_Parser parser):
     cdef int rc
     cdef bint follow = False
     cdef object copied = None
+    cdef long long big_t0 = 0
+    cdef bint big_follow = False
     open_next = <Py_ssize_t*>PyMem_Malloc(cap * (2 * sizeof(Py_ssize_t) + 2))
     if open_next == NULL:
         raise MemoryError()
@@ -115,8 +117,11 @@ cdef object _write_canonical(_Parser parser):
     open_is_obj = <uint8_t*>(open_end + cap)
     open_first = open_is_obj + cap
     parser.has_digest = False
+    if parser.want_digest and _openssl and _pipe_min <= parser.n < _follow_max:
+        big_t0 = nuif_clock_ns()  # follower or pipe: the record decides (_big_offers_follow)
+        big_follow = _big_offers_follow()
     if (parser.want_digest and _openssl and parser.n < _follow_max
-          and ((parser.hot_split and parser.hot_t0 != 0) or parser.n >= _pipe_min)
+          and ((parser.hot_split and parser.hot_t0 != 0) or big_follow)
           and nuif_hashfollow_start(<const unsigned char*>out.b, parser.n < _pipe_min) == 0):
         follow = out.follow = True
         feed_at = _follow_step
@@ -212,4 +217,7 @@ cdef object _write_canonical(_Parser parser):
         if pipe != NULL:  # an error while writing: stop the hashing thread
             out.pipe = NULL
             nuif_hashpipe_abort(pipe)
-    return out.finish(copied)
+    text = out.finish(copied)
+    if big_t0 != 0 and parser.has_digest:
+        _big_keep(follow, big_t0, parser.n)
+    return text
