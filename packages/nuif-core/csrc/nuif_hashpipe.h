@@ -42,8 +42,8 @@ void nuif_hashpipe_abort(nuif_hashpipe *hp);
 /* 1 when start() can return a pipe (OpenSSL and threads were built in), else 0. */
 int nuif_hashpipe_available(void);
 
-/* The follower: SHA-256 of a mid-size text on the pooled thread that spins now (the one the split
- * walk's helper just gave back), reading right behind the writer.  The hashing pipe above hands
+/* The follower: SHA-256 of a text on a pooled thread (for a mid-size text, the one that spins
+ * now: the split walk's helper just gave it back), reading right behind the writer.  The hashing pipe above hands
  * over slices under a lock, each on a copied context, which costs more than it saves below a few
  * hundred KiB; the follower shares one context and two counters, and only while a pooled thread
  * is spinning, so that it starts within a microsecond.  One follower at a time, driven by the
@@ -63,8 +63,10 @@ int nuif_hashpipe_available(void);
  *
  * stop waits while the follower hashes the rest of what was fed (at most one piece past what it
  * had reached), so a follower descheduled in the middle of a piece holds the writer up until the
- * kernel runs it again; the mid-size split's record (which times the whole call) turns sharing
- * off where that happens often. */
+ * kernel runs it again.  The codec therefore uses it only where it is measured to pay: below
+ * 512 KiB the mid-size split's record (which times the whole call, hash included) turns sharing
+ * off where that happens often, and from 512 KiB a record of the writer's time with the
+ * follower and with the pipe picks one (_speedups_hash.pxi). */
 int nuif_hashfollow_start(const unsigned char *base, int hot_only);
 void nuif_hashfollow_feed(size_t n);
 size_t nuif_hashfollow_stop(size_t n);

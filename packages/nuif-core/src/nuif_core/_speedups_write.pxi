@@ -86,8 +86,8 @@ cdef object _write_canonical(_Parser parser):
     """The RFC 8785 text of the value on the tape, members marked F_SKIP left out; with
     ``parser.want_digest``, the SHA-256 of a large text, or of a mid-size one whose walk was
     shared, goes to ``parser.digest`` as it is written (``parser.has_digest``), by a follower
-    or the hashing pipe (csrc/nuif_hashpipe.h).  The container stack stays inline in this loop (the hot path of
-    every canonicalization); strings and numbers go through inline helpers."""
+    or the hashing pipe (csrc/nuif_hashpipe.h).  The container stack stays inline in this loop
+    (the hot path of every canonicalization); strings and numbers go through inline helpers."""
     cdef _Buf out = _new_buf(parser.n + 64)
     cdef Tok* tape = parser.tape
     cdef uint32_t* order = parser.order
