@@ -373,6 +373,31 @@ def test_a_mid_size_call_shared_with_a_spinning_thread_is_hashed_by_a_follower()
         compiled._set_hot_record(*old_record)
 
 
+@needs_pipe
+def test_a_process_that_exits_right_after_a_follower_hashed_exits_cleanly() -> None:
+    """The writer waits for its follower's last libcrypto call before it returns, and a follower
+    job that starts too late makes none: libcrypto's clean-up at exit races nothing."""
+    import subprocess
+    import sys
+
+    code = (
+        "import nuif_core\n"
+        "from nuif_core import _speedups as s\n"
+        "s._set_hashpipe(0, 1 << 20); s._set_follow(1 << 40, 64); s._set_big_record(0, 0, False)\n"
+        "text = b'{\"nuif\":0,\"root\":{\"id\":\"a\",\"kind\":\"b\",\"attrs\":{\"v\":[' + b','.join("
+        "[b'1E20'] * 3000) + b']}}}'\n"
+        "for _ in range(30):\n"
+        "    r = nuif_core.canonicalize(text)\n"
+        "print(s._follow_last()[0] >= 30, r.hash)\n"
+    )
+    want = nuif_core.canonicalize(growing_document(3000)).hash
+    for _ in range(8):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == ["True", want]
+
+
 # From the pipe's 512 KiB up (below 4 MiB), the follower and the pipe are each timed, and a record
 # of the last 16 calls with each decides, one call in 16 going the other way: a follower that a
 # busy second CPU deschedules holds the writer up, the pipe never does.
