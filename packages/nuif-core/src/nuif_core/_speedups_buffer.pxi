@@ -143,6 +143,8 @@ cdef class _Buf:
         if self.ob != NULL:
             return None
         ob = _bytes_new(NULL, self.n)
+        if self.n >= (4 << 20) and _huge:
+            nuif_hint_huge(PyBytes_AS_STRING(<object>ob), self.n)
         memcpy(PyBytes_AS_STRING(<object>ob), self.b, self.n)
         r = <object>ob
         Py_DECREF(r)  # drop the reference _bytes_new gave; r holds one
@@ -152,20 +154,14 @@ cdef class _Buf:
         """The text as a bytes object of its size (``copied``, when ``copy_out`` made it since the
         last write); the buffer is spent."""
         cdef PyObject* ob
-        if copied is not None and self.ob == NULL:
-            self._release()
-            return copied
         if self.ob == NULL:
-            ob = _bytes_new(NULL, self.n)
-            if self.n >= (4 << 20) and _huge:
-                nuif_hint_huge(PyBytes_AS_STRING(<object>ob), self.n)
-            memcpy(PyBytes_AS_STRING(<object>ob), self.b, self.n)
+            r = copied if copied is not None else self.copy_out()
             self._release()
-        else:
-            _PyBytes_Resize(&self.ob, self.n)
-            ob = self.ob
-            self.ob = NULL
-            self.b = NULL
+            return r
+        _PyBytes_Resize(&self.ob, self.n)
+        ob = self.ob
+        self.ob = NULL
+        self.b = NULL
         r = <object>ob
         Py_DECREF(r)  # drop the reference _bytes_new gave; r holds one
         return r

@@ -45,17 +45,12 @@ cdef bint _big_guard = True
 
 cdef inline bint _big_offers_follow() noexcept:
     """Whether the text of an input from _pipe_min up is hashed by a follower (else the pipe)."""
-    global _big_rng
     cdef bint follow
     if not _big_guard:
         return True
     follow = _big_ns_follow == 0.0 or _big_ns_pipe == 0.0 or _big_ns_follow <= _big_ns_pipe
-    if _big_trial > 0:
-        _big_rng ^= _big_rng << 13
-        _big_rng ^= _big_rng >> 17
-        _big_rng ^= _big_rng << 5
-        if _big_rng % _big_trial == 0:
-            return not follow
+    if _big_trial > 0 and _xorshift(&_big_rng) % _big_trial == 0:
+        return not follow
     return follow
 
 
@@ -63,7 +58,7 @@ cdef void _big_keep(bint follow, long long t0, Py_ssize_t n) noexcept:
     """Keep the time since ``t0`` of the writer of a text of ``n`` input bytes."""
     global _big_ns_pipe, _big_ns_follow
     cdef long long ns = nuif_clock_ns() - t0
-    if ns <= 0 or n <= 0 or t0 == 0:
+    if ns <= 0 or n <= 0:
         return
     if follow:
         _big_ns_follow = _ring_keep(&_big_rings, 1, <double>ns * 1024.0 / <double>n, _big_ns_follow)

@@ -689,22 +689,28 @@ cdef class _Parser:
 
 cdef inline bint _hot_offers_split() noexcept:
     """Whether a mid-size walk is offered to a spinning thread (see _hot_ns_split)."""
-    global _hot_rng, _hot_probe
+    global _hot_probe
     cdef bint split
     if not _hot_guard or _hot_probe:
         return True
     split = (_hot_ns_split == 0.0 or _hot_ns_alone == 0.0
              or _hot_ns_split <= 0.97 * _hot_ns_alone)
     if _hot_trial > 0:
-        _hot_rng ^= _hot_rng << 13
-        _hot_rng ^= _hot_rng >> 17
-        _hot_rng ^= _hot_rng << 5
-        if _hot_rng % _hot_trial == 0:  # a trial the other way
+        if _xorshift(&_hot_rng) % _hot_trial == 0:  # a trial the other way
             if split:
                 return False
             _hot_probe = True
             return True
     return split
+
+
+cdef inline uint32_t _xorshift(uint32_t* state) noexcept:
+    """The next number of a xorshift generator (the records' trials: not every n-th call, which
+    a program cycling through n documents would always land on the same one)."""
+    state[0] ^= state[0] << 13
+    state[0] ^= state[0] >> 17
+    state[0] ^= state[0] << 5
+    return state[0]
 
 
 cdef inline void _hot_done(_Parser parser) noexcept:

@@ -323,4 +323,3 @@ def _index_count(bytes data not None):
         total += nuif_s1_chunk(_s1_route, &st, p, n, start, end, idx)
         start = end
     return total if nuif_s1_ok(&st) else None
-
