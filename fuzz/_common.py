@@ -229,11 +229,17 @@ def main(test_one_input: Callable[[bytes], None]) -> None:
     the hashing thread while it is written, fed every STEP bytes (csrc/nuif_hashpipe.h).
     ``NUIF_FUZZ_FOLLOW=STEP`` (``run.py --follow STEP``): every canonical text is hashed by a
     follower on a pooled thread, right behind the writer, fed every STEP bytes (the same file).
+    ``NUIF_FUZZ_CRYPTO=HOW`` (``run.py --crypto HOW``): libcrypto's SHA-256 functions are bound
+    HOW first (``linked``, ``loaded`` as a release wheel finds them, ``none``; csrc/nuif_crypto.h).
     ``NUIF_FUZZ_SCRATCH=BYTES`` (``run.py --scratch BYTES``): the writer keeps output scratch
     buffers of at most BYTES, so longer texts move into their bytes object while they are written
     (``_speedups_buffer.pxi``)."""
     from nuif_core import _codec
 
+    crypto = os.environ.get("NUIF_FUZZ_CRYPTO", "")
+    if crypto:
+        _codec.compiled()._set_crypto(crypto)
+        assert _codec.compiled().crypto_binding()[0] == crypto, "libcrypto's functions not bound"
     step = int(os.environ.get("NUIF_FUZZ_HASHPIPE", "0") or 0)
     if step > 0:
         _codec.compiled()._set_hashpipe(0, step)

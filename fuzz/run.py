@@ -258,6 +258,9 @@ def main() -> int:
                     help="hash every canonical text with a follower on a pooled thread, fed every "
                     "STEP bytes (default: only texts of mid-size calls shared with a spinning "
                     "thread, and of documents from 512 KiB, which fuzz inputs never are)")
+    ap.add_argument("--crypto", choices=("linked", "loaded", "none"), default=None,
+                    help="bind libcrypto's SHA-256 functions this way first (csrc/nuif_crypto.h; "
+                    "loaded: as a release wheel finds the interpreter's; default: as imported)")
     ap.add_argument("--scratch", type=int, default=0, metavar="BYTES",
                     help="keep output scratch buffers of at most BYTES, so texts move from the "
                     "scratch into their bytes object while they are written (default: 4 MiB, "
@@ -282,6 +285,9 @@ def main() -> int:
     if args.follow > 0:
         env = {**env, "NUIF_FUZZ_FOLLOW": str(args.follow)}
         label += f"-follow{args.follow}"
+    if args.crypto is not None:
+        env = {**env, "NUIF_FUZZ_CRYPTO": args.crypto}
+        label += f"-crypto-{args.crypto}"
     if args.scratch > 0:
         env = {**env, "NUIF_FUZZ_SCRATCH": str(args.scratch)}
         label += f"-scratch{args.scratch}"

@@ -17,6 +17,10 @@
  *      hashing the rest), finished (compared) or stopped as after an error; at least one of them
  *      must have been hashed by the follower itself.
  *
+ * The pipes and followers hash with libcrypto's functions as csrc/nuif_crypto.c binds them: at
+ * link time, or (built with NUIF_HAVE_OPENSSL=0 and NUIF_HARNESS_LOADED) found at run time in
+ * the libcrypto this program loaded, as a release wheel finds the interpreter's.
+ *
  * Every job checks its own result; a data race or a wrong count makes the run fail (TSan exits
  * with 66 on a report).  The last line: "pool harness: <jobs> jobs, <failures> failures".
  */
@@ -28,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "nuif_crypto.h"
 #include "nuif_hashpipe.h"
 #include "nuif_indexpipe.h"
 #include "nuif_stage1.h"
@@ -201,6 +206,13 @@ int main(void) {
     static const size_t sizes[] = {0, 1, 63, 64, 1000, 65536, 100003, 1 << 20};
     const char *alphabet = "{}[]:, \"ab\\1e-.\n";
     uint8_t *json;
+
+#ifdef NUIF_HARNESS_LOADED
+    if (nuif_crypto_bind(NUIF_CRYPTO_LOADED, NULL) != NUIF_CRYPTO_LOADED) {
+        fail("libcrypto's functions were not found at run time", 0);
+    }
+#endif
+    if (nuif_crypto.update == NULL) fail("libcrypto's functions are not bound", 0);
 
     /* 1. one after another, spinning: one thread serves (nearly) all */
     nuif_thread_set_spin(200);

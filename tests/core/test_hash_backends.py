@@ -1,9 +1,11 @@
 """The compiled codec's SHA-256 routes give hashlib's digest.
 
-``_speedups.hash_bytes`` (and ``canonical_result``) call OpenSSL's libcrypto directly when the
-build linked it (``hash_backend() == "openssl"``; texts up to 64 KiB): its SHA256_Init/_Update/
-_Final where the build has them, else its EVP interface with one kept context.  Otherwise, and for
-larger texts or other buffers, ``hashlib.sha256``.  Every route must equal hashlib byte for byte.
+``_speedups.hash_bytes`` (and ``canonical_result``) call OpenSSL's libcrypto directly when its
+SHA-256 functions are bound (``hash_backend() == "openssl"``; texts up to 64 KiB): its
+SHA256_Init/_Update/_Final, linked by the build or found at import in the libcrypto the
+interpreter loaded (csrc/nuif_crypto.h), else, in a linked build, its EVP interface with one kept
+context.  Otherwise, and for larger texts or other buffers, ``hashlib.sha256``.  Every route must
+equal hashlib byte for byte.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ def through_hashlib() -> Iterator[None]:
 @contextmanager
 def through_evp() -> Iterator[None]:
     """The direct route through libcrypto's EVP interface instead of SHA256_Init/_Update/_Final
-    (what builds against an OpenSSL without its deprecated APIs use)."""
+    (what builds against an OpenSSL without its deprecated APIs use); in a build that linked no
+    libcrypto, hashlib."""
     old = compiled._set_sha_lowlevel(0)
     try:
         assert compiled._set_sha_lowlevel(-1) is False
@@ -549,3 +552,139 @@ def test_a_process_that_exits_right_after_hashing_on_the_thread_exits_cleanly() 
                              timeout=60)
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == want
+
+
+# -- where libcrypto's functions come from (csrc/nuif_crypto.h) ------------------------------------
+# A build that linked libcrypto binds SHA256_Init/_Update/_Final at link time ("linked"); one that
+# did not (the release wheels, NUIF_OPENSSL=OFF) binds them at import to the libcrypto the
+# interpreter already loaded for hashlib ("loaded"), after two known-answer digests; else none
+# is bound and hashlib hashes.  ``_set_crypto`` rebinds in-process, so a linked build (CI's) also
+# runs every route through functions found the way a release wheel finds them.
+
+BINDING = compiled.crypto_binding()
+
+
+def _can_load() -> bool:
+    """Whether this build can look libcrypto up among the loaded libraries (ELF platforms)."""
+    try:
+        old = compiled._set_crypto("loaded")
+    except ValueError:
+        return False
+    compiled._set_crypto(old[0])
+    return True
+
+
+CAN_LOAD = _can_load()
+
+
+@contextmanager
+def bound(how: str, prefix: str | None = None) -> Iterator[tuple[str, str]]:
+    """libcrypto's functions bound ``how`` for the block; the binding of before afterwards."""
+    before = compiled.crypto_binding()
+    old = compiled._set_crypto(how, prefix)
+    try:
+        yield compiled.crypto_binding()
+    finally:
+        compiled._set_crypto(old[0])
+        assert compiled.crypto_binding() == before
+
+
+def mapped_libcrypto() -> set[str]:
+    """The libcrypto files mapped into this process (Linux), as real paths."""
+    import os
+
+    with open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
+        return {os.path.realpath(line.split(None, 5)[5].strip()) for line in fh
+                if len(line.split(None, 5)) == 6 and "/libcrypto" in line}
+
+
+def test_the_binding_is_named_and_ci_links_libcrypto() -> None:
+    import os
+
+    how, path = BINDING
+    assert how in ("linked", "loaded", "none")
+    assert (path != "") == (how == "loaded")
+    if how != "none":  # the functions are bound: the direct route is in use
+        assert compiled.hash_backend() == "openssl"
+    if os.environ.get("NUIF_REQUIRE_OPENSSL") == "1":
+        assert how == "linked"
+
+
+@pytest.mark.skipif(not CAN_LOAD, reason="this build cannot look libcrypto up at import")
+def test_functions_found_in_the_loaded_libcrypto_hash_every_route_like_hashlib() -> None:
+    from benchmarks.corpus import load
+
+    texts = [load("ui", 64 * 1024), growing_document(3000),
+             b'{"nuif":0,"root":{"id":"a","kind":"b"}}']
+    results = [nuif_core.canonicalize(t) for t in texts]
+    with bound("loaded") as (how, path):
+        assert how == "loaded"
+        # the library the interpreter loaded, and no other: no second OpenSSL in the process
+        assert {__import__("os").path.realpath(path)} == mapped_libcrypto()
+        assert compiled.hash_backend() == "openssl" and compiled.hashpipe_backend() != "none"
+        for size in (0, 1, 55, 56, 64, 1000, LIMIT):
+            data = random.Random(size).randbytes(size)
+            assert compiled.hash_bytes(data) == expected(data)
+        for text, result in zip(texts, results):
+            assert nuif_core.canonicalize(text) == result
+            with hashpipe(0, 7):
+                assert nuif_core.canonicalize(text) == result
+            with follower(64):
+                got, hashed = followed(text)
+                assert got == result
+                assert hashed > 0 or len(result.canonical) < 64  # the loaded functions hashed
+
+
+@pytest.mark.skipif(not CAN_LOAD, reason="this build cannot look libcrypto up at import")
+def test_a_search_that_finds_no_library_leaves_hashlib_to_hash() -> None:
+    text = growing_document(3000)
+    result = nuif_core.canonicalize(text)
+    with bound("loaded", "libnuif-no-such-library") as (how, path):
+        assert (how, path) == ("none", "")
+        assert compiled.hashpipe_backend() == "none"
+        with follower(64):
+            started = compiled._follow_last()[0]
+            assert nuif_core.canonicalize(text) == result
+            assert compiled._follow_last()[0] == started  # no follower without the functions
+        with hashpipe(0, 1, fault=True):  # no pipe either, so its injected fault never fires
+            assert nuif_core.canonicalize(text) == result
+        data = b"x" * 1000
+        assert compiled.hash_bytes(data) == expected(data)
+    with bound("none") as (how, _):
+        assert how == "none" and compiled.hashpipe_backend() == "none"
+        assert nuif_core.canonicalize(text) == result
+
+
+def test_the_binding_switch_refuses_what_the_build_cannot_do() -> None:
+    with pytest.raises(ValueError, match="cannot bind"):
+        compiled._set_crypto("bogus")
+    if BINDING[0] != "linked":
+        with pytest.raises(ValueError, match="cannot bind"):
+            compiled._set_crypto("linked")
+    if not CAN_LOAD:
+        with pytest.raises(ValueError, match="cannot bind"):
+            compiled._set_crypto("loaded")
+    assert compiled.crypto_binding() == BINDING
+
+
+@pytest.mark.skipif(BINDING[0] != "loaded", reason="only a build that links no libcrypto")
+def test_an_interpreter_without_openssl_hashes_through_hashlib() -> None:
+    """Where hashlib does not use OpenSSL (no _hashlib), nothing is found and nothing is loaded:
+    hashlib's built-in SHA-256 hashes, with the same digests."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['_hashlib'] = None\n"  # as if the interpreter had no OpenSSL
+        "import nuif_core\n"
+        "from nuif_core import _speedups as s\n"
+        "r = nuif_core.canonicalize(b'{\"nuif\":0,\"root\":{\"id\":\"a\",\"kind\":\"b\"}}')\n"
+        "maps = open('/proc/self/maps').read()\n"
+        "print(s.crypto_binding()[0], s.hash_backend(), s.hashpipe_backend(), "
+        "'/libcrypto' in maps, r.hash)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    want = nuif_core.canonicalize(b'{"nuif":0,"root":{"id":"a","kind":"b"}}').hash
+    assert out.stdout.split() == ["none", "hashlib", "none", "False", want]

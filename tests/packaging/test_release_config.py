@@ -1,7 +1,8 @@
 """The release-wheel configuration (cibuildwheel, in packages/nuif-core/pyproject.toml) builds
 what docs/install.md promises: CPython 3.11-3.14 on Linux x86_64/aarch64 (manylinux and
-musllinux), macOS x86_64/arm64 and Windows AMD64, with the hashlib SHA-256 route, pinned build
-tools and a test command that runs existing tests against each wheel."""
+musllinux), macOS x86_64/arm64 and Windows AMD64, with no libcrypto linked or bundled (SHA-256
+from the interpreter's own, found at import, or hashlib), pinned build tools and a test command
+that runs existing tests against each wheel."""
 
 from __future__ import annotations
 
@@ -49,11 +50,13 @@ def test_cibuildwheel_builds_exactly_the_promised_wheels(platform: str) -> None:
     assert set(result.stdout.split()) == EXPECTED[platform]
 
 
-def test_release_wheels_hash_through_hashlib_not_a_bundled_libcrypto() -> None:
+def test_release_wheels_link_and_bundle_no_libcrypto_but_may_find_the_interpreters() -> None:
     assert _config()["config-settings"] == {"cmake.define.NUIF_OPENSSL": "OFF"}
-    # and CMake honours the switch: with it off neither libcrypto nor the hashing thread is used
     cmake = (CORE / "CMakeLists.txt").read_text()
+    # CMake honours the switch: with it off no libcrypto is looked for, so none is linked...
     assert re.search(r"if\(NUIF_OPENSSL\)\s+find_package\(OpenSSL", cmake)
+    # ... and the interpreter's is looked up at import instead, by default
+    assert re.search(r'option\(NUIF_OPENSSL_LOADED\s+"[^"]+"\s+ON\)', cmake)
 
 
 def _pins(lines: list[str]) -> dict[str, str]:

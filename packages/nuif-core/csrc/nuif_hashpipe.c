@@ -10,30 +10,27 @@
  * The writer only waits while the worker is in the middle of a slice (`busy`), and only where
  * the buffer is about to move or go away (hold, the end of finish, abort): slices are short
  * (64 KiB, ~50 us).  The structure is freed by whichever side lets go of it last.  After the
- * writer let go, the worker makes no OpenSSL call (the writer frees both contexts itself): a
- * worker finishing when the process ends cannot race libcrypto's own clean-up at exit.
+ * writer let go, the worker makes no OpenSSL call (both contexts are plain SHA256_CTX structs in
+ * the structure: nothing of libcrypto's is allocated or freed): a worker finishing when the
+ * process ends cannot race libcrypto's own clean-up at exit.
  */
 /* pthreads: POSIX, which a strict -std=c11 hides unless asked for */
 #if NUIF_HAVE_PTHREADS && !defined(_POSIX_C_SOURCE) && !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "nuif_hashpipe.h"
+#include "nuif_crypto.h"
 #include "nuif_indexpipe.h"
 
-#if NUIF_HAVE_OPENSSL && NUIF_HAVE_PTHREADS
-/* the follower's SHA256_Init/_Update/_Final: see csrc/nuif_sha256.c */
-#define OPENSSL_SUPPRESS_DEPRECATED 1
-#include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/opensslv.h>
-#include <openssl/sha.h>
+#if NUIF_HAVE_PTHREADS
+/* libcrypto's SHA256_Init/_Update/_Final, as bound by csrc/nuif_crypto.h; without them neither the
+ * pipe nor the follower starts */
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if !defined(OPENSSL_NO_DEPRECATED_3_0) && OPENSSL_VERSION_MAJOR == 3 && \
-    (defined(__GNUC__) || defined(__clang__))
+#if defined(__GNUC__) || defined(__clang__)
 #define NUIF_HF 1
 #else
 #define NUIF_HF 0
@@ -46,8 +43,8 @@ struct nuif_hashpipe {
     pthread_cond_t more; /* writer -> worker: new bytes, release, or stop */
     pthread_cond_t idle; /* worker -> writer: the slice in progress is over */
     /* everything below is shared, under mu */
-    EVP_MD_CTX *done;  /* the state after [0, hashed); the writer's once it took over */
-    EVP_MD_CTX *work;  /* the worker's scratch context */
+    nuif_sha256_ctx done; /* the state after [0, hashed); the writer's once it took over */
+    nuif_sha256_ctx work; /* the worker's scratch copy of it */
     const unsigned char *base;
     size_t avail;  /* bytes [0, avail) of base are final */
     size_t hashed;
@@ -58,20 +55,10 @@ struct nuif_hashpipe {
     int refs;      /* 2: writer and worker; the last to let go frees */
 };
 
-/* Take both contexts out of hp (the lock held; the worker idle or stopped) and free them here. */
-static void nuif_hashpipe_drop_contexts(nuif_hashpipe *hp) {
-    EVP_MD_CTX_free(hp->done);
-    EVP_MD_CTX_free(hp->work);
-    hp->done = NULL;
-    hp->work = NULL;
-}
-
 static void nuif_hashpipe_free(nuif_hashpipe *hp) {
     pthread_cond_destroy(&hp->idle);
     pthread_cond_destroy(&hp->more);
     pthread_mutex_destroy(&hp->mu);
-    EVP_MD_CTX_free(hp->done);
-    EVP_MD_CTX_free(hp->work);
     free(hp);
 }
 
@@ -88,7 +75,6 @@ static void *nuif_hashpipe_run(void *arg) {
     nuif_hashpipe *hp = (nuif_hashpipe *)arg;
     const unsigned char *base;
     size_t from, to;
-    EVP_MD_CTX *t;
     int ok;
     pthread_mutex_lock(&hp->mu);
     for (;;) {
@@ -104,13 +90,11 @@ static void *nuif_hashpipe_run(void *arg) {
         if (to - from > NUIF_HASHPIPE_SLICE) {
             to = from + NUIF_HASHPIPE_SLICE;
         }
-        ok = !hp->failed && EVP_MD_CTX_copy_ex(hp->work, hp->done) == 1;
+        ok = !hp->failed;
+        hp->work = hp->done;
         hp->busy = 1;
         pthread_mutex_unlock(&hp->mu);
-        ok = ok && EVP_DigestUpdate(hp->work, base + from, to - from) == 1;
-        if (!ok) {
-            ERR_clear_error(); /* still busy: the writer has not let go */
-        }
+        ok = ok && nuif_crypto.update(&hp->work, base + from, to - from) == 1;
         pthread_mutex_lock(&hp->mu);
         hp->busy = 0;
         pthread_cond_signal(&hp->idle);
@@ -119,9 +103,7 @@ static void *nuif_hashpipe_run(void *arg) {
             break;
         }
         if (!hp->stop) { /* commit the slice */
-            t = hp->done;
             hp->done = hp->work;
-            hp->work = t;
             hp->hashed = to;
         }
     }
@@ -129,34 +111,16 @@ static void *nuif_hashpipe_run(void *arg) {
     return NULL;
 }
 
-static EVP_MD *nuif_hashpipe_md = NULL;
-
 nuif_hashpipe *nuif_hashpipe_start(void) {
     nuif_hashpipe *hp;
-    if (nuif_hashpipe_md == NULL) { /* first use, under the caller's GIL */
-        nuif_hashpipe_md = EVP_MD_fetch(NULL, "SHA2-256", NULL);
-        if (nuif_hashpipe_md == NULL) {
-            ERR_clear_error();
-            return NULL;
-        }
+    if (nuif_crypto.update == NULL) {
+        return NULL;
     }
     hp = (nuif_hashpipe *)calloc(1, sizeof(*hp));
     if (hp == NULL) {
         return NULL;
     }
-    hp->done = EVP_MD_CTX_new();
-    hp->work = EVP_MD_CTX_new();
-    if (hp->done == NULL || hp->work == NULL ||
-        EVP_DigestInit_ex2(hp->done, nuif_hashpipe_md, NULL) != 1) {
-        ERR_clear_error();
-        EVP_MD_CTX_free(hp->done);
-        EVP_MD_CTX_free(hp->work);
-        free(hp);
-        return NULL;
-    }
-    if (pthread_mutex_init(&hp->mu, NULL) != 0) {
-        EVP_MD_CTX_free(hp->done);
-        EVP_MD_CTX_free(hp->work);
+    if (nuif_crypto.init(&hp->done) != 1 || pthread_mutex_init(&hp->mu, NULL) != 0) {
         free(hp);
         return NULL;
     }
@@ -196,27 +160,22 @@ void nuif_hashpipe_hold(nuif_hashpipe *hp) {
 
 int nuif_hashpipe_finish(nuif_hashpipe *hp, const unsigned char *base, size_t n,
                          unsigned char *digest) {
-    EVP_MD_CTX *ctx;
+    nuif_sha256_ctx ctx;
     size_t from;
-    unsigned int len = 0;
     int ok;
     /* take over: the state so far is ours; the worker stops after its slice, if any */
     pthread_mutex_lock(&hp->mu);
     hp->stop = 1;
     pthread_cond_signal(&hp->more);
     ctx = hp->done;
-    hp->done = NULL;
     from = hp->hashed;
     ok = !hp->failed;
     pthread_mutex_unlock(&hp->mu);
-    ok = ok && from <= n && EVP_DigestUpdate(ctx, base + from, n - from) == 1 &&
-         EVP_DigestFinal_ex(ctx, digest, &len) == 1 && len == 32;
-    EVP_MD_CTX_free(ctx);
-    ERR_clear_error();
+    ok = ok && from <= n && nuif_crypto.update(&ctx, base + from, n - from) == 1 &&
+         nuif_crypto.final(digest, &ctx) == 1;
     /* the caller may move or free the buffer next: no slice of the worker may still read it */
     pthread_mutex_lock(&hp->mu);
     nuif_hashpipe_wait_idle(hp);
-    nuif_hashpipe_drop_contexts(hp);
     nuif_hashpipe_release(hp);
     return ok ? 0 : -1;
 }
@@ -226,11 +185,10 @@ void nuif_hashpipe_abort(nuif_hashpipe *hp) {
     hp->stop = 1;
     pthread_cond_signal(&hp->more);
     nuif_hashpipe_wait_idle(hp);
-    nuif_hashpipe_drop_contexts(hp);
     nuif_hashpipe_release(hp);
 }
 
-int nuif_hashpipe_available(void) { return 1; }
+int nuif_hashpipe_available(void) { return nuif_crypto.update != NULL; }
 
 #if NUIF_HF
 /* The follower (see nuif_hashpipe.h).  `state` is the generation of the follower (counting
@@ -249,7 +207,7 @@ int nuif_hashpipe_available(void) { return 1; }
 enum { NUIF_HF_WAITING = 1, NUIF_HF_RUNNING = 2, NUIF_HF_TAKEN = 3, NUIF_HF_DONE = 4 };
 
 static struct {
-    SHA256_CTX ctx; /* the follower's while it runs; the writer's before and after */
+    nuif_sha256_ctx ctx; /* the follower's while it runs; the writer's before and after */
     const unsigned char *base;
     size_t hashed; /* [0, hashed) is in ctx: written by the follower before DONE */
     unsigned long gen;
@@ -275,7 +233,7 @@ static void *nuif_hashfollow_run(void *arg) {
         a = __atomic_load_n(&nuif_hf.avail, __ATOMIC_ACQUIRE) & ~(size_t)63;
         if (a > h) {
             take = a - h < NUIF_HF_PIECE ? a - h : NUIF_HF_PIECE;
-            SHA256_Update(&nuif_hf.ctx, base + h, take); /* 1 for any input */
+            nuif_crypto.update(&nuif_hf.ctx, base + h, take); /* 1 for any input */
             h += take;
             continue;
         }
@@ -295,7 +253,8 @@ static void *nuif_hashfollow_run(void *arg) {
 
 int nuif_hashfollow_start(const unsigned char *base, int hot_only) {
     unsigned long gen;
-    if ((hot_only && !nuif_thread_hot()) || SHA256_Init(&nuif_hf.ctx) != 1) {
+    if (nuif_crypto.update == NULL || (hot_only && !nuif_thread_hot()) ||
+        nuif_crypto.init(&nuif_hf.ctx) != 1) {
         return -1;
     }
     gen = ++nuif_hf.gen;
@@ -342,9 +301,8 @@ size_t nuif_hashfollow_stop(size_t n) {
 }
 
 int nuif_hashfollow_end(const unsigned char *base, size_t h, size_t n, unsigned char *digest) {
-    if (h > n || SHA256_Update(&nuif_hf.ctx, base + h, n - h) != 1 ||
-        SHA256_Final(digest, &nuif_hf.ctx) != 1) {
-        ERR_clear_error();
+    if (h > n || nuif_crypto.update(&nuif_hf.ctx, base + h, n - h) != 1 ||
+        nuif_crypto.final(digest, &nuif_hf.ctx) != 1) {
         return -1;
     }
     return 0;

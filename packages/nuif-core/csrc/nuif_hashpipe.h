@@ -3,7 +3,8 @@
  * Canonicalizing a large document is: parse, check, write the canonical text, hash it.  SHA-256
  * is serial and costs ~10-20 % of the whole at 1-16 MiB (1.1-1.3 GB/s with the CPU's SHA
  * instructions), so the writer hands finished parts of its output to a worker thread, which feeds
- * them to OpenSSL's SHA-256 (libcrypto: nothing here implements SHA-256) while the writer goes on.
+ * them to OpenSSL's SHA-256 (libcrypto's functions as nuif_crypto.h binds them: nothing here
+ * implements SHA-256) while the writer goes on.
  * When the writer is done, only the last part (at most one feed step) is left to hash.
  *
  * The protocol, all calls from the one writing thread:
@@ -18,8 +19,9 @@
  *
  * After finish or abort the worker no longer reads the buffer; its thread goes back to the
  * codec's pool (nuif_thread_spawn, csrc/nuif_indexpipe.h).
- * The worker never touches Python objects and needs no GIL.  Built only with OpenSSL and POSIX
- * threads; elsewhere start() returns NULL and the caller hashes as before.
+ * The worker never touches Python objects and needs no GIL.  Built only with POSIX threads, and
+ * only while libcrypto's functions are bound; elsewhere start() returns NULL and the caller
+ * hashes as before.
  */
 #ifndef NUIF_HASHPIPE_H
 #define NUIF_HASHPIPE_H
@@ -39,7 +41,7 @@ int nuif_hashpipe_finish(nuif_hashpipe *hp, const unsigned char *base, size_t n,
                          unsigned char *digest);
 void nuif_hashpipe_abort(nuif_hashpipe *hp);
 
-/* 1 when start() can return a pipe (OpenSSL and threads were built in), else 0. */
+/* 1 when start() can return a pipe (threads built in, libcrypto's functions bound), else 0. */
 int nuif_hashpipe_available(void);
 
 /* The follower: SHA-256 of a text on a pooled thread (for a mid-size text, the one that spins

@@ -70,6 +70,7 @@ from nuif_keysort cimport *
 from nuif_names cimport *
 from nuif_idset cimport *
 from nuif_sha256 cimport *
+from nuif_crypto cimport *
 from nuif_hashpipe cimport *
 from nuif_slots cimport *
 from nuif_stage2 cimport *
@@ -312,6 +313,17 @@ def float_backend():
 def hash_backend():
     """``"openssl"`` (libcrypto called directly, texts up to 64 KiB) or ``"hashlib"``."""
     return "openssl" if _openssl else "hashlib"
+
+
+def crypto_binding():
+    """Where libcrypto's SHA-256 functions come from (csrc/nuif_crypto.h): ``("linked", "")``
+    (the build linked libcrypto), ``("loaded", path)`` (the library the interpreter loaded for
+    hashlib, found at import) or ``("none", "")`` (hashlib hashes; the EVP route of a linked
+    build still hashes small texts)."""
+    cdef const char* path = NULL
+    cdef int how = nuif_crypto_binding(&path)
+    name = {NUIF_CRYPTO_LINKED: "linked", NUIF_CRYPTO_LOADED: "loaded"}.get(how, "none")
+    return name, path.decode("utf-8", "surrogateescape")
 
 
 def hashpipe_backend():

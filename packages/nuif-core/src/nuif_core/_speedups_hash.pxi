@@ -1,9 +1,24 @@
 # Part of _speedups.pyx (included there): SHA-256 of canonical texts, as ``"sha256:"`` + hex.
 
-# libcrypto directly (csrc/nuif_sha256.h) when the build linked it, for texts up to
-# SHA_DIRECT_MAX bytes; larger texts go through hashlib, which releases the GIL while it hashes
-# (the direct path shares one context and must not).  ``_set_openssl(False)`` switches to
-# hashlib so the tests can compare the two.
+# libcrypto directly (csrc/nuif_sha256.h), for texts up to SHA_DIRECT_MAX bytes, when its
+# functions are bound (csrc/nuif_crypto.h): linked by the build, or else found at import in the
+# libcrypto the interpreter loaded for hashlib (release wheels link none); larger texts go
+# through hashlib, which releases the GIL while it hashes (the direct path shares one context and
+# must not).  ``_set_openssl(False)`` switches to hashlib so the tests can compare the two.
+def _bind_loaded_crypto(prefix=None):
+    """Bind libcrypto's SHA-256 functions to a loaded library whose file name starts with
+    ``prefix`` (``"libcrypto"``), loading the interpreter's own first (``_hashlib``: hashlib has
+    imported it already where it uses OpenSSL); returns whether they are bound so."""
+    cdef bytes p = prefix.encode() if prefix is not None else b""
+    try:
+        import _hashlib  # noqa: F401 - only its libcrypto is wanted
+    except ImportError:  # an interpreter without OpenSSL: hashlib hashes
+        pass
+    return nuif_crypto_bind(NUIF_CRYPTO_LOADED, p) == NUIF_CRYPTO_LOADED
+
+
+if nuif_crypto_binding(NULL) == NUIF_CRYPTO_NONE and nuif_crypto_can(NUIF_CRYPTO_LOADED):
+    _bind_loaded_crypto()
 cdef bint _openssl = nuif_sha256_backend() == 1
 cdef Py_ssize_t SHA_DIRECT_MAX = 64 * 1024
 

@@ -95,6 +95,27 @@ def _set_openssl(bint on):
     return old
 
 
+def _set_crypto(str how, prefix=None):
+    """Bind libcrypto's SHA-256 functions anew (tests): ``"linked"`` (where the build linked
+    it), ``"loaded"`` (the first loaded library whose file name starts with ``prefix``,
+    ``"libcrypto"`` by default) or ``"none"``.  Returns the binding before, as
+    :func:`crypto_binding` gives it; raises ValueError when ``how`` is not one of the three or
+    this build cannot bind that way (a search that finds nothing leaves them unbound).  Also
+    re-reads the direct route (``_set_openssl(True)``).  Not while another thread hashes."""
+    global _openssl
+    cdef dict ways = {"none": NUIF_CRYPTO_NONE, "linked": NUIF_CRYPTO_LINKED,
+                      "loaded": NUIF_CRYPTO_LOADED}
+    if how not in ways or not nuif_crypto_can(ways[how]):
+        raise ValueError(f"cannot bind libcrypto's SHA-256 functions by {how!r} in this build")
+    old = crypto_binding()
+    if how == "loaded":
+        _bind_loaded_crypto(prefix)
+    else:
+        nuif_crypto_bind(ways[how], NULL)
+    _openssl = nuif_sha256_backend() == 1
+    return old
+
+
 def _set_sha_lowlevel(int on):
     """libcrypto's SHA256_Init/_Update/_Final (1, where built) or its EVP interface
     (0) for the direct route; -1 only asks.  Returns the old choice as a bool."""
