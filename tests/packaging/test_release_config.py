@@ -94,3 +94,14 @@ def test_test_command_runs_existing_tests_with_the_dev_pins() -> None:
         dev = _pins(d.split(";")[0] for d in tomllib.load(fh)["dependency-groups"]["dev"] if "==" in d)
     test_requires = _pins(config["test-requires"])
     assert test_requires == {name: dev[name] for name in test_requires}
+
+
+def test_every_build_switch_is_passed_explicitly_with_its_cmake_default() -> None:
+    """A build-dir kept between builds keeps CMake's cache: a switch one build set (``uv build
+    -C cmake.define.NUIF_OPENSSL=OFF``) would stay set in the next unless every build passes
+    every switch.  pyproject.toml's cmake.define does, with the defaults CMakeLists.txt gives."""
+    with open(CORE / "pyproject.toml", "rb") as fh:
+        defines = tomllib.load(fh)["tool"]["scikit-build"]["cmake"]["define"]
+    options = dict(re.findall(r'option\((NUIF_\w+)\s+"[^"]*"\s+(ON|OFF)\)',
+                              (CORE / "CMakeLists.txt").read_text()))
+    assert options and defines == options
