@@ -697,3 +697,72 @@ def test_an_interpreter_without_openssl_hashes_through_hashlib() -> None:
     assert out.returncode == 0, out.stderr
     want = nuif_core.canonicalize(b'{"nuif":0,"root":{"id":"a","kind":"b"}}').hash
     assert out.stdout.split() == ["none", "hashlib", "none", "False", want]
+
+
+FAKE_LIBCRYPTO = r"""
+/* SHA256_Init/_Update/_Final that hash right (libcrypto's, looked up in the loaded library), and,
+ * with WITH_VERSION, OpenSSL_version_num: whether the search takes it decides on the latter */
+#include <dlfcn.h>
+#include <stddef.h>
+static void *real(const char *name) {
+    void *h = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_NOLOAD);
+    if (h == NULL) h = dlopen("libcrypto.so.1.1", RTLD_NOW | RTLD_NOLOAD);
+    return h != NULL ? dlsym(h, name) : NULL;
+}
+int SHA256_Init(void *c) {
+    int (*f)(void *) = (int (*)(void *))real("SHA256_Init");
+    return f != NULL ? f(c) : 0;
+}
+int SHA256_Update(void *c, const void *p, size_t n) {
+    int (*f)(void *, const void *, size_t) = (int (*)(void *, const void *, size_t))real("SHA256_Update");
+    return f != NULL ? f(c, p, n) : 0;
+}
+int SHA256_Final(unsigned char *d, void *c) {
+    int (*f)(unsigned char *, void *) = (int (*)(unsigned char *, void *))real("SHA256_Final");
+    return f != NULL ? f(d, c) : 0;
+}
+#ifdef WITH_VERSION
+unsigned long OpenSSL_version_num(void) { return 0x30000000UL; }
+#endif
+"""
+
+
+@pytest.mark.skipif(not CAN_LOAD, reason="this build cannot look libcrypto up at import")
+def test_the_search_takes_only_a_library_with_openssls_api(tmp_path) -> None:
+    """A loaded library whose name matches and whose SHA256_* hash right is still passed over
+    unless it is OpenSSL's API (OpenSSL_version_num): another library's SHA256_Init may take a
+    larger context than OpenSSL's.  Each library is loaded first (ctypes), as _hashlib loads
+    libcrypto."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    gcc = shutil.which("gcc")
+    if gcc is None or not os.path.exists("/proc/self/maps"):
+        pytest.skip("needs gcc and /proc/self/maps")
+    if not mapped_libcrypto():
+        pytest.skip("this interpreter has loaded no shared libcrypto")
+    source = tmp_path / "fake.c"
+    source.write_text(FAKE_LIBCRYPTO)
+    libs = {}
+    for name, extra in (("libcrypto-nuif-plain", []), ("libcrypto-nuif-api", ["-DWITH_VERSION"])):
+        libs[name] = tmp_path / f"{name}.so"
+        subprocess.run([gcc, "-shared", "-fPIC", "-O1", *extra, str(source), "-o",
+                        str(libs[name]), "-ldl"], check=True, timeout=120)
+    code = (
+        "import ctypes, sys\n"
+        "from nuif_core import _speedups as s\n"
+        "import nuif_core\n"
+        "ctypes.CDLL(sys.argv[1])\n"
+        "s._set_crypto('loaded', sys.argv[2])\n"
+        "r = nuif_core.canonicalize(b'{\"nuif\":0,\"root\":{\"id\":\"a\",\"kind\":\"b\"}}')\n"
+        "print(*s.crypto_binding(), r.hash)\n"
+    )
+    want = nuif_core.canonicalize(b'{"nuif":0,"root":{"id":"a","kind":"b"}}').hash
+    for name, taken in (("libcrypto-nuif-plain", False), ("libcrypto-nuif-api", True)):
+        out = subprocess.run([sys.executable, "-c", code, str(libs[name]), name],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        expect = ["loaded", str(libs[name]), want] if taken else ["none", want]
+        assert out.stdout.split() == expect, name

@@ -134,7 +134,10 @@ static int nuif_crypto_open(const struct nuif_crypto_search *s, nuif_crypto_api 
         nuif_crypto_sym(handle, "SHA256_Init", &api->init);
         nuif_crypto_sym(handle, "SHA256_Update", &api->update);
         nuif_crypto_sym(handle, "SHA256_Final", &api->final);
-        if (api->init != NULL && api->update != NULL && api->final != NULL &&
+        /* OpenSSL's API (1.1 and later, LibreSSL, BoringSSL), so its SHA256_CTX: another library
+         * exporting these names (libmd's take a larger context) is not called at all */
+        if (dlsym(handle, "OpenSSL_version_num") != NULL && api->init != NULL &&
+            api->update != NULL && api->final != NULL &&
             nuif_crypto_answers(api, "abc", 3, nuif_kat_abc) &&
             nuif_crypto_answers(api, nuif_kat_long_msg, sizeof(nuif_kat_long_msg) - 1,
                                 nuif_kat_long)) {

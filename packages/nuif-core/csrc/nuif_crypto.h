@@ -13,8 +13,9 @@
  *           linked statically into _hashlib, an OpenSSL built without these functions): every
  *           text is hashed through hashlib, as before.  Same digests either way.
  *
- * A library found by loading is used only after it hashed two known-answer vectors (FIPS 180-2's
- * "abc" and its two-block message) to the known digests.  The context is OpenSSL's SHA256_CTX
+ * A library found by loading is used only when it is OpenSSL's API (it exports
+ * OpenSSL_version_num) and after it hashed two known-answer vectors (FIPS 180-2's "abc" and its
+ * two-block message) to the known digests.  The context is OpenSSL's SHA256_CTX
  * (the same layout in OpenSSL 1.1 and 3, LibreSSL and BoringSSL: 112 bytes), kept with spare
  * room after it.  Binding is not thread-safe: it happens at import (and in tests), never while a
  * call hashes.
