@@ -86,9 +86,58 @@ static int nuif_crypto_answers(const nuif_crypto_api *api, const void *p, size_t
 }
 
 /* POSIX lets dlsym's object pointer be converted to a function pointer; ISO C does not say how */
-static void nuif_crypto_sym(void *handle, const char *name, void *fn) {
+static void nuif_crypto_sym(void *handle, const char *name, void *fn, const void **base) {
     void *p = dlsym(handle, name);
+    Dl_info info;
     memcpy(fn, &p, sizeof(p));
+    /* the object that defines it (dlsym also searches the handle's dependencies) */
+    *base = p != NULL && dladdr(p, &info) != 0 ? info.dli_fbase : NULL;
+}
+
+/* The SHA-256 functions that `handle` (an already loaded object) or its dependencies define,
+ * when one object defines all three and OpenSSL_version_num (OpenSSL's API: 1.1 and later,
+ * LibreSSL, BoringSSL, so its SHA256_CTX; another library exporting these names, libmd's with a
+ * larger context, is never called) and they hash the known answers; that object's path into
+ * nuif_crypto_path and a reference to it kept.  Returns 1, or 0 (api cleared). */
+static int nuif_crypto_take(void *handle, nuif_crypto_api *api) {
+    const void *b_init, *b_update, *b_final, *b_version;
+    void *version = NULL, *own;
+    Dl_info info;
+    size_t len;
+    nuif_crypto_sym(handle, "SHA256_Init", &api->init, &b_init);
+    nuif_crypto_sym(handle, "SHA256_Update", &api->update, &b_update);
+    nuif_crypto_sym(handle, "SHA256_Final", &api->final, &b_final);
+    nuif_crypto_sym(handle, "OpenSSL_version_num", &version, &b_version);
+    if (b_init == NULL || b_init != b_update || b_init != b_final || b_init != b_version ||
+        dladdr(version, &info) == 0 || info.dli_fname == NULL ||
+        (len = strlen(info.dli_fname)) >= sizeof(nuif_crypto_path) ||
+        !nuif_crypto_answers(api, "abc", 3, nuif_kat_abc) ||
+        !nuif_crypto_answers(api, nuif_kat_long_msg, sizeof(nuif_kat_long_msg) - 1,
+                             nuif_kat_long)) {
+        memset(api, 0, sizeof(*api));
+        return 0;
+    }
+    /* already loaded: RTLD_NOLOAD only takes a reference, which is never given back, so the
+     * library cannot be unloaded under the bound functions */
+    own = dlopen(info.dli_fname, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (own == NULL) {
+        memset(api, 0, sizeof(*api));
+        return 0;
+    }
+    memcpy(nuif_crypto_path, info.dli_fname, len + 1);
+    return 1;
+}
+
+/* Through `object` (hashlib's _hashlib module): the libcrypto it uses. */
+static int nuif_crypto_open_via(const char *object, nuif_crypto_api *api) {
+    void *handle = dlopen(object, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    int ok;
+    if (handle == NULL) {
+        return 0;
+    }
+    ok = nuif_crypto_take(handle, api);
+    dlclose(handle); /* the reference taken by RTLD_NOLOAD just now; the library keeps its own */
+    return ok;
 }
 
 #define NUIF_CRYPTO_CANDIDATES 4
@@ -120,38 +169,28 @@ static int nuif_crypto_visit(struct dl_phdr_info *info, size_t size, void *arg) 
     return ++s->n == NUIF_CRYPTO_CANDIDATES;
 }
 
-/* The first candidate that has the three functions and hashes the known answers. */
+/* The first candidate that nuif_crypto_take accepts. */
 static int nuif_crypto_open(const struct nuif_crypto_search *s, nuif_crypto_api *api) {
-    int i;
+    int i, ok;
     void *handle;
     for (i = 0; i < s->n; i++) {
-        /* already loaded: RTLD_NOLOAD only takes a reference, which is never given back, so the
-         * library cannot be unloaded under the bound functions */
         handle = dlopen(s->names[i], RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
         if (handle == NULL) {
             continue;
         }
-        nuif_crypto_sym(handle, "SHA256_Init", &api->init);
-        nuif_crypto_sym(handle, "SHA256_Update", &api->update);
-        nuif_crypto_sym(handle, "SHA256_Final", &api->final);
-        /* OpenSSL's API (1.1 and later, LibreSSL, BoringSSL), so its SHA256_CTX: another library
-         * exporting these names (libmd's take a larger context) is not called at all */
-        if (dlsym(handle, "OpenSSL_version_num") != NULL && api->init != NULL &&
-            api->update != NULL && api->final != NULL &&
-            nuif_crypto_answers(api, "abc", 3, nuif_kat_abc) &&
-            nuif_crypto_answers(api, nuif_kat_long_msg, sizeof(nuif_kat_long_msg) - 1,
-                                nuif_kat_long)) {
-            memcpy(nuif_crypto_path, s->names[i], strlen(s->names[i]) + 1);
+        ok = nuif_crypto_take(handle, api);
+        dlclose(handle);
+        if (ok) {
             return 1;
         }
-        dlclose(handle);
     }
-    memset(api, 0, sizeof(*api));
     return 0;
 }
 #endif
 
-int nuif_crypto_bind(int how, const char *prefix) {
+int nuif_crypto_bind(int how, const char *prefix) { return nuif_crypto_bind_via(how, NULL, prefix); }
+
+int nuif_crypto_bind_via(int how, const char *via, const char *prefix) {
     static const nuif_crypto_api none = {NULL, NULL, NULL};
     (void)how; /* a build that can bind neither way */
     nuif_crypto = none;
@@ -169,15 +208,20 @@ int nuif_crypto_bind(int how, const char *prefix) {
     if (how == NUIF_CRYPTO_LOADED) {
         static struct nuif_crypto_search s; /* 4 KiB: not on the stack */
         nuif_crypto_api api;
-        memset(&s, 0, sizeof(s));
-        s.prefix = prefix != NULL && prefix[0] != '\0' ? prefix : "libcrypto";
-        dl_iterate_phdr(nuif_crypto_visit, &s);
-        if (nuif_crypto_open(&s, &api)) {
+        int found = via != NULL && via[0] != '\0' && nuif_crypto_open_via(via, &api);
+        if (!found) {
+            memset(&s, 0, sizeof(s));
+            s.prefix = prefix != NULL && prefix[0] != '\0' ? prefix : "libcrypto";
+            dl_iterate_phdr(nuif_crypto_visit, &s);
+            found = nuif_crypto_open(&s, &api);
+        }
+        if (found) {
             nuif_crypto = api;
             nuif_crypto_how = NUIF_CRYPTO_LOADED;
         }
     }
 #else
+    (void)via;
     (void)prefix;
 #endif
     return nuif_crypto_how;

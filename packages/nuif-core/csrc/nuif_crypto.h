@@ -5,10 +5,11 @@
  *   linked  the build linked libcrypto (NUIF_HAVE_OPENSSL: source builds that find OpenSSL 3 and
  *           its headers); bound when the module loads, nothing to look up;
  *   loaded  the build did not (release wheels: NUIF_OPENSSL=OFF; source builds without the
- *           headers): at import the codec looks for a libcrypto the interpreter has *already*
- *           loaded (the one its hashlib uses, through _hashlib) among the process's shared
- *           objects (dl_iterate_phdr), takes a reference to it with RTLD_NOLOAD and looks the
- *           three functions up.  No second OpenSSL is ever loaded, and a wheel bundles none;
+ *           headers): at import the codec takes the libcrypto the interpreter has *already*
+ *           loaded for hashlib: the one its _hashlib module depends on (dlsym through it,
+ *           dladdr), else the first among the process's shared objects (dl_iterate_phdr) named
+ *           libcrypto*; it takes a reference to it with RTLD_NOLOAD and looks the three
+ *           functions up.  No second OpenSSL is ever loaded, and a wheel bundles none;
  *   none    neither (Windows and macOS builds without libcrypto, an interpreter with OpenSSL
  *           linked statically into _hashlib, an OpenSSL built without these functions): every
  *           text is hashed through hashlib, as before.  Same digests either way.
@@ -54,6 +55,12 @@ enum { NUIF_CRYPTO_NONE = 0, NUIF_CRYPTO_LINKED = 1, NUIF_CRYPTO_LOADED = 2 };
  * platforms with dl_iterate_phdr), or NUIF_CRYPTO_NONE (unbind).  Returns how the functions are
  * bound afterwards: `how` when it worked, else NUIF_CRYPTO_NONE (unbound). */
 int nuif_crypto_bind(int how, const char *prefix);
+
+/* As nuif_crypto_bind, but NUIF_CRYPTO_LOADED first takes the libcrypto that the loaded object
+ * `via` (the path of hashlib's _hashlib module; NULL: none) uses, found with dlsym through it and
+ * dladdr, and searches by `prefix` only when that finds none: another libcrypto loaded earlier
+ * (one a wheel bundles, say) is not the interpreter's. */
+int nuif_crypto_bind_via(int how, const char *via, const char *prefix);
 
 /* How the functions are bound now (NUIF_CRYPTO_*), and the path of the loaded library ("" unless
  * NUIF_CRYPTO_LOADED). */

@@ -62,7 +62,7 @@ int nuif_sha256_backend(void) { return nuif_crypto.update != NULL; }
 #endif
 
 int nuif_sha256_lowlevel(int on) {
-    int old = nuif_lowlevel && nuif_crypto.update != NULL;
+    int old = nuif_lowlevel; /* the choice, bound or not: restoring it must not change it */
     if (on >= 0) {
         nuif_lowlevel = on;
     }

@@ -25,9 +25,10 @@ int nuif_sha256(const void *p, size_t n, unsigned char *out);
 /* 1 when nuif_sha256 is backed by libcrypto (bound functions, or a linked EVP), else 0. */
 int nuif_sha256_backend(void);
 
-/* Which libcrypto API nuif_sha256 calls: 1 = SHA256_Init/_Update/_Final (while bound), 0 = EVP
- * (a linked build; else nothing, and hashlib hashes).  on = 1 or 0 selects (testing), on = -1
- * only asks.  Returns the previous choice (0 while the functions are not bound). */
+/* Which libcrypto API nuif_sha256 calls: 1 = SHA256_Init/_Update/_Final (while they are bound,
+ * nuif_crypto.h), 0 = EVP (a linked build; else nothing, and hashlib hashes).  on = 1 or 0
+ * selects (testing), on = -1 only asks.  Returns the previous choice, whether or not the
+ * functions are bound now (nuif_crypto_binding says that). */
 int nuif_sha256_lowlevel(int on);
 
 #ifdef __cplusplus

@@ -6,15 +6,19 @@
 # through hashlib, which releases the GIL while it hashes (the direct path shares one context and
 # must not).  ``_set_openssl(False)`` switches to hashlib so the tests can compare the two.
 def _bind_loaded_crypto(prefix=None):
-    """Bind libcrypto's SHA-256 functions to a loaded library whose file name starts with
-    ``prefix`` (``"libcrypto"``), loading the interpreter's own first (``_hashlib``: hashlib has
-    imported it already where it uses OpenSSL); returns whether they are bound so."""
+    """Bind libcrypto's SHA-256 functions to the libcrypto the interpreter's hashlib uses (the
+    one its ``_hashlib`` module depends on; hashlib has imported it already where it uses
+    OpenSSL), else to the first loaded library whose file name starts with ``"libcrypto"``.
+    With ``prefix`` (tests), only the latter, by that prefix.  Returns whether they are bound."""
     cdef bytes p = prefix.encode() if prefix is not None else b""
+    cdef bytes via = b""
     try:
-        import _hashlib  # noqa: F401 - only its libcrypto is wanted
+        import _hashlib
     except ImportError:  # an interpreter without OpenSSL: hashlib hashes
-        pass
-    return nuif_crypto_bind(NUIF_CRYPTO_LOADED, p) == NUIF_CRYPTO_LOADED
+        _hashlib = None
+    if prefix is None and isinstance(getattr(_hashlib, "__file__", None), str):
+        via = _hashlib.__file__.encode()
+    return nuif_crypto_bind_via(NUIF_CRYPTO_LOADED, via, p) == NUIF_CRYPTO_LOADED
 
 
 if nuif_crypto_binding(NULL) == NUIF_CRYPTO_NONE and nuif_crypto_can(NUIF_CRYPTO_LOADED):

@@ -117,8 +117,9 @@ def _set_crypto(str how, prefix=None):
 
 
 def _set_sha_lowlevel(int on):
-    """libcrypto's SHA256_Init/_Update/_Final (1, where built) or its EVP interface
-    (0) for the direct route; -1 only asks.  Returns the old choice as a bool."""
+    """libcrypto's SHA256_Init/_Update/_Final (1, used while they are bound) or its EVP
+    interface (0, a linked build's; elsewhere hashlib) for the direct route; -1 only asks.
+    Returns the old choice as a bool, whether or not the functions are bound now."""
     if on not in (-1, 0, 1):
         raise ValueError("on must be -1, 0 or 1")
     return nuif_sha256_lowlevel(on) == 1
