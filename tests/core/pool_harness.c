@@ -208,7 +208,7 @@ int main(void) {
     uint8_t *json;
 
 #ifdef NUIF_HARNESS_LOADED
-    if (nuif_crypto_bind(NUIF_CRYPTO_LOADED, NULL) != NUIF_CRYPTO_LOADED) {
+    if (nuif_crypto_bind(NUIF_CRYPTO_LOADED, NULL, NULL) != NUIF_CRYPTO_LOADED) {
         fail("libcrypto's functions were not found at run time", 0);
     }
 #endif

@@ -33,6 +33,17 @@ def expected(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+def python_c(code: str, *args: str) -> str:
+    """The standard output of ``python -c code args`` in a new process, which must succeed."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
 @contextmanager
 def through_hashlib() -> Iterator[None]:
     old = compiled._set_openssl(False)
@@ -386,9 +397,6 @@ def test_a_mid_size_call_shared_with_a_spinning_thread_is_hashed_by_a_follower()
 def test_a_process_that_exits_right_after_a_follower_hashed_exits_cleanly() -> None:
     """The writer waits for its follower's last libcrypto call before it returns, and a follower
     job that starts too late makes none: libcrypto's clean-up at exit races nothing."""
-    import subprocess
-    import sys
-
     code = (
         "import nuif_core\n"
         "from nuif_core import _speedups as s\n"
@@ -401,10 +409,7 @@ def test_a_process_that_exits_right_after_a_follower_hashed_exits_cleanly() -> N
     )
     want = nuif_core.canonicalize(growing_document(3000)).hash
     for _ in range(8):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             timeout=60)
-        assert out.returncode == 0, out.stderr
-        assert out.stdout.split() == ["True", want]
+        assert python_c(code).split() == ["True", want]
 
 
 # From the pipe's 512 KiB up (below 4 MiB), the follower and the pipe are each timed, and a record
@@ -514,7 +519,6 @@ def test_ci_build_hashes_while_writing() -> None:
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity"), reason="Linux only")
 def test_a_process_allowed_on_one_cpu_never_starts_the_thread() -> None:
-    import subprocess
     import sys
 
     code = (
@@ -523,9 +527,7 @@ def test_a_process_allowed_on_one_cpu_never_starts_the_thread() -> None:
         "from nuif_core import _speedups as s\n"
         "print(s.hashpipe_backend(), s._set_hashpipe(1, 1)[0])\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    backend, threshold = out.stdout.split()
+    backend, threshold = python_c(code).split()
     assert int(threshold) == sys.maxsize  # the default threshold: never
     assert backend == ("off" if HAVE_PIPE else "none")  # and --version does not claim it
     if len(__import__("os").sched_getaffinity(0)) >= 2:  # this process: the thread from 512 KiB
@@ -538,9 +540,6 @@ def test_a_process_allowed_on_one_cpu_never_starts_the_thread() -> None:
 def test_a_process_that_exits_right_after_hashing_on_the_thread_exits_cleanly() -> None:
     """The worker may still be exiting when the interpreter ends and libcrypto cleans up at
     exit: after the writer lets go, the worker makes no OpenSSL call (csrc/nuif_hashpipe.c)."""
-    import subprocess
-    import sys
-
     code = (
         "import nuif_core\n"
         "from nuif_core import _speedups as s\n"
@@ -554,10 +553,7 @@ def test_a_process_that_exits_right_after_hashing_on_the_thread_exits_cleanly() 
     text = growing_document(3000)
     want = nuif_core.canonicalize(text).hash
     for _ in range(8):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             timeout=60)
-        assert out.returncode == 0, out.stderr
-        assert out.stdout.strip() == want
+        assert python_c(code).strip() == want
 
 
 # -- where libcrypto's functions come from (csrc/nuif_crypto.h) ------------------------------------
@@ -690,8 +686,6 @@ def test_an_interpreter_without_openssl_hashes_through_hashlib() -> None:
     """Where hashlib does not use OpenSSL (no _hashlib), nothing is found and nothing is loaded:
     hashlib's built-in SHA-256 hashes, with the same digests."""
     import os
-    import subprocess
-    import sys
 
     if not os.path.exists("/proc/self/maps"):
         pytest.skip("no /proc/self/maps to see which libraries are loaded")
@@ -705,10 +699,8 @@ def test_an_interpreter_without_openssl_hashes_through_hashlib() -> None:
         "print(s.crypto_binding()[0], s.hash_backend(), s.hashpipe_backend(), "
         "'/libcrypto' in maps, r.hash)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
     want = nuif_core.canonicalize(b'{"nuif":0,"root":{"id":"a","kind":"b"}}').hash
-    assert out.stdout.split() == ["none", "hashlib", "none", "False", want]
+    assert python_c(code).split() == ["none", "hashlib", "none", "False", want]
 
 
 FAKE_LIBCRYPTO = r"""
@@ -748,7 +740,6 @@ def test_the_search_takes_only_a_library_with_openssls_api(tmp_path) -> None:
     import os
     import shutil
     import subprocess
-    import sys
 
     gcc = shutil.which("gcc")
     if gcc is None or not os.path.exists("/proc/self/maps"):
@@ -773,11 +764,8 @@ def test_the_search_takes_only_a_library_with_openssls_api(tmp_path) -> None:
     )
     want = nuif_core.canonicalize(b'{"nuif":0,"root":{"id":"a","kind":"b"}}').hash
     for name, taken in (("libcrypto-nuif-plain", False), ("libcrypto-nuif-api", True)):
-        out = subprocess.run([sys.executable, "-c", code, str(libs[name]), name],
-                             capture_output=True, text=True, timeout=60)
-        assert out.returncode == 0, out.stderr
         expect = ["loaded", str(libs[name]), want] if taken else ["none", want]
-        assert out.stdout.split() == expect, name
+        assert python_c(code, str(libs[name]), name).split() == expect, name
     # without a prefix (as at import), the libcrypto hashlib's _hashlib uses comes first, even
     # when a look-alike with OpenSSL's API (a libcrypto a wheel bundles, say) was loaded before
     code = (
@@ -788,10 +776,7 @@ def test_the_search_takes_only_a_library_with_openssls_api(tmp_path) -> None:
         "s._set_crypto('loaded')\n"
         "print(first[0], first[1] or '-', *s.crypto_binding())\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(libs["libcrypto-nuif-api"])],
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    first, first_path, how, path = out.stdout.split()
+    first, first_path, how, path = python_c(code, str(libs["libcrypto-nuif-api"])).split()
     assert how == "loaded" and {os.path.realpath(path)} == mapped_libcrypto(), path
     if first == "loaded":  # a build that links none bound the same one at import
         assert first_path == path

@@ -188,9 +188,7 @@ static int nuif_crypto_open(const struct nuif_crypto_search *s, nuif_crypto_api 
 }
 #endif
 
-int nuif_crypto_bind(int how, const char *prefix) { return nuif_crypto_bind_via(how, NULL, prefix); }
-
-int nuif_crypto_bind_via(int how, const char *via, const char *prefix) {
+int nuif_crypto_bind(int how, const char *via, const char *prefix) {
     static const nuif_crypto_api none = {NULL, NULL, NULL};
     (void)how; /* a build that can bind neither way */
     nuif_crypto = none;

@@ -49,18 +49,15 @@ extern nuif_crypto_api nuif_crypto;
 
 enum { NUIF_CRYPTO_NONE = 0, NUIF_CRYPTO_LINKED = 1, NUIF_CRYPTO_LOADED = 2 };
 
-/* Bind: NUIF_CRYPTO_LINKED (only where the build linked libcrypto), NUIF_CRYPTO_LOADED (the
- * first loaded shared object whose file name starts with `prefix`, "libcrypto" when NULL, that
- * has the three functions and hashes the known answers; only where the build can look: ELF
- * platforms with dl_iterate_phdr), or NUIF_CRYPTO_NONE (unbind).  Returns how the functions are
- * bound afterwards: `how` when it worked, else NUIF_CRYPTO_NONE (unbound). */
-int nuif_crypto_bind(int how, const char *prefix);
-
-/* As nuif_crypto_bind, but NUIF_CRYPTO_LOADED first takes the libcrypto that the loaded object
- * `via` (the path of hashlib's _hashlib module; NULL: none) uses, found with dlsym through it and
- * dladdr, and searches by `prefix` only when that finds none: another libcrypto loaded earlier
- * (one a wheel bundles, say) is not the interpreter's. */
-int nuif_crypto_bind_via(int how, const char *via, const char *prefix);
+/* Bind: NUIF_CRYPTO_LINKED (only where the build linked libcrypto), NUIF_CRYPTO_LOADED, or
+ * NUIF_CRYPTO_NONE (unbind).  NUIF_CRYPTO_LOADED (only where the build can look: ELF platforms
+ * with dl_iterate_phdr) takes first the libcrypto that the loaded object `via` uses (the path of
+ * hashlib's _hashlib module, found with dlsym through it and dladdr; NULL or "": skipped), else
+ * the first loaded shared object whose file name starts with `prefix` ("libcrypto" when NULL or
+ * "") that passes the checks above: another libcrypto loaded earlier (one a wheel bundles, say)
+ * is not the interpreter's.  Returns how the functions are bound afterwards: `how` when it
+ * worked, else NUIF_CRYPTO_NONE (unbound). */
+int nuif_crypto_bind(int how, const char *via, const char *prefix);
 
 /* How the functions are bound now (NUIF_CRYPTO_*), and the path of the loaded library ("" unless
  * NUIF_CRYPTO_LOADED). */

@@ -18,7 +18,7 @@ def _bind_loaded_crypto(prefix=None):
         _hashlib = None
     if prefix is None and isinstance(getattr(_hashlib, "__file__", None), str):
         via = _hashlib.__file__.encode()
-    return nuif_crypto_bind_via(NUIF_CRYPTO_LOADED, via, p) == NUIF_CRYPTO_LOADED
+    return nuif_crypto_bind(NUIF_CRYPTO_LOADED, via, p) == NUIF_CRYPTO_LOADED
 
 
 if nuif_crypto_binding(NULL) == NUIF_CRYPTO_NONE and nuif_crypto_can(NUIF_CRYPTO_LOADED):

@@ -97,8 +97,9 @@ def _set_openssl(bint on):
 
 def _set_crypto(str how, prefix=None):
     """Bind libcrypto's SHA-256 functions anew (tests): ``"linked"`` (where the build linked
-    it), ``"loaded"`` (the first loaded library whose file name starts with ``prefix``,
-    ``"libcrypto"`` by default) or ``"none"``.  Returns the binding before, as
+    it), ``"loaded"`` (as at import: the libcrypto hashlib's ``_hashlib`` uses, else the first
+    loaded ``libcrypto*``; with ``prefix``, only the first loaded library whose file name starts
+    with it) or ``"none"``.  Returns the binding before, as
     :func:`crypto_binding` gives it; raises ValueError when ``how`` is not one of the three or
     this build cannot bind that way (a search that finds nothing leaves them unbound).  Also
     re-reads the direct route (``_set_openssl(True)``).  Not while another thread hashes."""
@@ -111,7 +112,7 @@ def _set_crypto(str how, prefix=None):
     if how == "loaded":
         _bind_loaded_crypto(prefix)
     else:
-        nuif_crypto_bind(ways[how], NULL)
+        nuif_crypto_bind(ways[how], NULL, NULL)
     _openssl = nuif_sha256_backend() == 1
     return old
 
