@@ -240,6 +240,9 @@ STRING_BODIES = [
     "é世界🙂 mixed \\n with escapes",
     "\u0fff\uffbf\ufdcf\ufdf0\U0001fffd",  # near-misses of noncharacters: all valid
     "\\\\\\\\\\\\\\\\",  # a run of eight backslashes (four escaped ones)
+    # escapes in a row and one right before the closing quote (the walk then skips its scan)
+    "\\ud835\\udc00\\ud835\\udc01\\n\\t\\u0041\\/x\\u00e9",
+    r"\u0000\u001f\"\\\b\f\r",
 ]
 
 
@@ -275,6 +278,9 @@ BAD = [
     b'["a\x01b"]', b'["a\nb"]', b'"unterminated', b'{"a":1,"a":2}', b'{"b":{"a":[],"a":{}}}',
     b"[1e400]", b"[-1e400]", b"[123456789012345678]", b"[\x00]", b"[1]\x00", b"{} x", b"1 2",
     b"[1]\xff", b'["\xc3"]', b"[\"\\", b"[\"\\u", b"[9007199254740993]",
+    # the input or the string ending, or a bad byte coming, right after an escape
+    b'["\\n', b'["\\u0041', b'["\\ud835\\udc00', b'{"\\n', b'["\\n\\x"]', b'["\\n\x01"]',
+    b'["\\n\x01\\"]', b'["\\u0041\\ud800"]', b'["\\t\\ufffe"]', b'["\\n\\',
     # duplicates among 3, 8 and 9 members (the small objects' sort finds them itself, the larger
     # ones' after the merge sort), apart and side by side in the input
     b'{"a":1,"b":2,"a":3}', b'{"b":1,"c":2,"d":3,"e":4,"f":5,"g":6,"h":7,"b":8}',

@@ -305,6 +305,9 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
             }
             j += 2;
         }
+        /* an escape or the closing quote right after this escape (escapes in a row, as in runs of
+         * surrogate pairs) needs no scan and no copy */
+        if (j < n && (p[j] == 0x5C || p[j] == 0x22)) continue;
         k = nuif_s2_body(p, j, n);
         if (!k) return 0;
         nuif_copy((char *)w, p + j, (ptrdiff_t)(k - j), p + n + 1);
