@@ -256,6 +256,55 @@ def test_strings_at_every_offset_across_block_and_chunk_boundaries(route: str) -
                 assert check(data, route, 64) is not None, data
 
 
+def _escape_spellings() -> list[str]:
+    """Every two-character escape and every \\u escape of an ASCII character, in lowercase and
+    uppercase hex, plus a few beyond ASCII."""
+    out = ["\\" + e for e in '"\\/bfnrt']
+    for cp in list(range(0x80)) + [0xE9, 0x2028, 0xFEFF]:
+        out += sorted({f"\\u{cp:04x}", f"\\u{cp:04X}"})
+    return out
+
+
+def _canonical_spelling(esc: str) -> bool:
+    """Whether RFC 8785 writes the character ``esc`` escapes exactly as ``esc``."""
+    return json.dumps(json.loads(f'"{esc}"'), ensure_ascii=False) == f'"{esc}"'
+
+
+@pytest.mark.parametrize("route", ["one-pass", "direct", "split0"])
+def test_values_whose_escapes_are_canonical_point_at_the_input(route: str) -> None:
+    """A string value whose escapes are all spelled as the writer spells them is its own canonical
+    text: its token points at the input (no F_ESC, nothing in the arena).  Any other escape puts
+    the value in the arena, the text before it copied as it is and the rest in canonical form;
+    the canonical bytes are those of the pure-Python codec either way."""
+    twin = _codec.twin()
+    spellings = _escape_spellings()
+    in_place = [e for e in spellings if _canonical_spelling(e)]
+    # the writer's spellings: \" \\ \b \f \n \r \t and \u00xx (lowercase) for other controls
+    assert len(in_place) == 7 + 32 - 5
+    for esc in spellings:
+        for before in ("", "a", "\\n", "ab\\tc"):
+            for after in ("", "z", "\\\\", "\\u0001y", "\\u00e9"):
+                body = before + esc + after
+                data = f'["{body}",{{"{body}":0}}]'.encode()
+                with one_pass() if route == "one-pass" else indexing(route, 64):
+                    if route == "one-pass":
+                        tape = one_pass_tape(data)
+                    else:
+                        tape = compiled._tape(data, 128, True, True)
+                    got = compiled.canonical_json(data, 128)
+                assert tape is not None, data
+                value = tape[0][1]  # the array's first element
+                canonical = _canonical_spelling(esc) and after != "\\u00e9"
+                if canonical:
+                    assert value[1] == 0 and value[2] == 2 and value[3] == len(body), data
+                else:
+                    assert value[1] & 1, data  # F_ESC: decoded into the arena
+                want = twin.canonical_json(data, 128)
+                assert got == want, data
+                if canonical:  # the value's canonical text is its input text
+                    assert want.startswith(f'["{body}",'.encode()), data
+
+
 @pytest.mark.parametrize("route", WALKS)
 def test_long_strings_span_chunks(route: str) -> None:
     long_plain = "x" * 40_000

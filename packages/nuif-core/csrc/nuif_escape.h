@@ -86,6 +86,27 @@ static inline ptrdiff_t nuif_escape_byte(char *o, uint8_t c) {
     return 2;
 }
 
+/* The length of the escape at p[j] (a backslash) when it is spelled as nuif_escape_byte spells
+ * it: 2 for \" \\ \b \f \n \r \t, 6 for \u00xx of the other control characters (lowercase hex);
+ * else 0 (\/, \u of anything else, uppercase hex, or no valid escape at all).  A string value
+ * whose escapes all have that length is its own canonical text.  The tests stop at the first
+ * byte that does not match, so a NUL after the text (p[n]) ends the reading. */
+static inline ptrdiff_t nuif_canon_esc_len(const uint8_t *p, ptrdiff_t j) {
+    uint8_t e = p[j + 1], d;
+    if (e == 0x22 || e == 0x5C || e == 0x62 || e == 0x66 || e == 0x6E || e == 0x72 || e == 0x74) {
+        return 2;
+    }
+    if (e != 0x75 || p[j + 2] != 0x30 || p[j + 3] != 0x30 || (p[j + 4] != 0x30 && p[j + 4] != 0x31)) {
+        return 0;
+    }
+    d = p[j + 5];
+    if (p[j + 4] == 0x30) {
+        /* \u0000-\u000f without the short forms: 8, 9, a, c and d */
+        return (d >= 0x30 && d <= 0x37) || d == 0x62 || d == 0x65 || d == 0x66 ? 6 : 0;
+    }
+    return (d >= 0x30 && d <= 0x39) || (d >= 0x61 && d <= 0x66) ? 6 : 0;
+}
+
 /* Write s[0:L) escaped as JSON.stringify does (o has room for 6 * L bytes); return the length. */
 static ptrdiff_t nuif_escape_into(char *o, const uint8_t *s, ptrdiff_t L) {
     ptrdiff_t i = 0, w = 0, r;

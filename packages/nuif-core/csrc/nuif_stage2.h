@@ -254,6 +254,29 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
     int cp, low;
     uint8_t *w, e, flags = NUIF_F_ESC;
     nuif_tok *t;
+    if (!is_key) {
+        /* a value whose escapes are all spelled as the writer spells them is its own canonical
+         * text: the token points at the input and nothing is copied, up to the first escape
+         * that is not (j there); the arena then gets the text before it, as it is */
+        ptrdiff_t el;
+        while (p[j] == 0x5C && (el = nuif_canon_esc_len(p, (ptrdiff_t)j)) != 0) {
+            j += (size_t)el;
+            if (p[j] != 0x5C && p[j] != 0x22) {
+                k = nuif_s2_body(p, j, n);
+                if (!k) return 0;
+                j = k;
+            }
+        }
+        if (p[j] == 0x22) {
+            t = &s->tape[s->ntok++];
+            t->kind = NUIF_T_STR;
+            t->flags = 0;
+            t->at = (uint32_t)start;
+            t->len = (uint32_t)(j - start);
+            t->quote = 0;
+            return j + 1;
+        }
+    }
     /* escapes: into the arena (never longer than the rest of the input; 16 bytes more for
      * nuif_copy's block copies of the runs between them) */
     if (NUIF_S2_ROOM(s, arena, arena_cap, s->arena_len + (n - start) + 24, uint8_t)) {

@@ -15,9 +15,12 @@
  *                                                                     `order` array (sorted)
  *   NULL, FALSE, TRUE    -
  *
- * A string's bytes are in the input, or in the arena of decoded strings when F_ESC is set (its
- * text had escapes).  Offsets and counts are 32-bit: inputs of LIMIT_TAPE bytes and more go to
- * the pure-Python twin (_speedups.pyx).
+ * A string's bytes are in the input, or in the arena when F_ESC is set.  A member name's bytes are
+ * decoded (its text had escapes: F_ESC); a string value's are its canonical text, escapes
+ * included: in the arena when its text had an escape spelled otherwise than the writer spells it
+ * (F_ESC), else in the input, even with escapes (nuif_canon_esc_len in nuif_escape.h).  Offsets
+ * and counts are 32-bit: inputs of LIMIT_TAPE bytes and more go to the pure-Python twin
+ * (_speedups.pyx).
  */
 #ifndef NUIF_TAPE_H
 #define NUIF_TAPE_H
@@ -38,7 +41,7 @@ enum {
 
 /* token flags */
 enum {
-    NUIF_F_ESC = 1,       /* string bytes live in the arena (the text had escapes) */
+    NUIF_F_ESC = 1,       /* string bytes live in the arena (see above) */
     NUIF_F_NEEDS_ESC = 2, /* decoded string holds '"', '\\' or a control character */
     NUIF_F_DBL = 4,       /* number: the double is stored in the parser's doubles (slow path) */
     NUIF_F_NEGZERO = 8,   /* integer literal "-0" */

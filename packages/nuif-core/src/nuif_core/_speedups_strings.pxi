@@ -19,7 +19,8 @@ cdef inline Py_ssize_t _scan_str(_Parser parser, Py_ssize_t i, bint is_key) exce
     """Scan the string whose quote is at i; return the index after its closing quote.
 
     Strings with escapes go to the arena: decoded (loads, and member names on the tape, which
-    must compare decoded), or already in canonical escaped form (string values on the tape).
+    must compare decoded), or already in canonical escaped form (string values on the tape); a
+    string value whose escapes are all spelled canonically stays in the input, escapes and all.
     """
     cdef const uint8_t* p = parser.p
     cdef Py_ssize_t start = i + 1
@@ -66,6 +67,23 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
         return j + 1
     if c != 0x5C:
         raise text_error("NUIF_PARSE", CONTROL_IN_STRING.format(c), parser.data, j)
+    if canon:
+        # a value whose escapes are all spelled as the writer spells them is its own canonical
+        # text: the token points at the input and nothing is copied, up to the first escape that
+        # is not (j there; or a control character or the end, refused below); the arena then
+        # gets the text before it, as it is (nuif_s2_string_esc does the same)
+        while p[j] == 0x5C:
+            k = nuif_canon_esc_len(p, j)
+            if k == 0:
+                break
+            j += k
+            if p[j] != 0x5C and p[j] != 0x22:
+                j = _plain_run(parser, j, is_key)
+        if j < n and p[j] == 0x22:
+            parser.s_off = start
+            parser.s_len = j - start
+            parser.s_flags = 0
+            return j + 1
     # escapes: into the arena (the result is never longer than the rest of the input)
     if not parser.tape_mode:
         parser.arena_len = 0
