@@ -285,6 +285,49 @@ def test_escaped_names_are_checked_after_unescaping() -> None:
     assert nuif_core.validate(bad).diagnostics[0].code == "NUIF_ID"
 
 
+# characters at the edges of the name rules' classes (and one beyond ASCII)
+EDGE_CHARS = "a z A Z 0 9 - _ . : / $ @ , ; ` { [ ] \x7f é".split(" ") + [" "]
+
+
+def _names(base: str) -> list[str]:
+    """``base`` at every length from 1 to 40 (the vector checks read 16 and 32 bytes), each with
+    every edge character at every position, the first and the last included."""
+    out = []
+    for n in range(1, 41):
+        name = (base * 41)[:n]
+        out.append(name)
+        for i in range(n):
+            out += [name[:i] + c + name[i + 1:] for c in EDGE_CHARS]
+    return out
+
+
+def _fast_verdict(node_id: str, kind: str, attr: str, escaped: bool) -> bool:
+    """Whether the fast path accepts a one-node document with these names.  ``escaped``: every
+    name's first character written as a \\u escape, so the id and kind are built in the arena,
+    each followed there by the next string (which starts with a letter)."""
+    def spell(s: str) -> str:
+        text = json.dumps(s)
+        return f'"\\u{ord(s[0]):04x}{text[2:]}' if escaped else text
+
+    data = (f'{{"nuif":0,"root":{{"id":{spell(node_id)},"kind":{spell(kind)},'
+            f'"attrs":{{{spell(attr)}:{spell("zz")}}}}}}}').encode()
+    return _speedups.canonical_document(data, 128, 10) is not None
+
+
+@pytest.mark.parametrize("escaped", [False, True])
+def test_ids_kinds_and_attribute_names_at_every_length_and_position(escaped: bool) -> None:
+    """The compiled checks of names (16 bytes at a time where they can be read so) accept exactly
+    what the rules of NUIF-0 §3 accept, as the Python checker reads them."""
+    from nuif_core import _schema
+
+    for kind in _names("ab-c:d2/e") + _names("a.b") + ["a" * 64, "a" * 65, "a/", "a:b/", "a::b"]:
+        assert _fast_verdict("n", kind, "x", escaped) == (_schema.kind_problem(kind) is None), kind
+    for node_id in _names("s3.ui:rich-text_3") + ["a" * 128, "a" * 129]:
+        assert _fast_verdict(node_id, "k", "x", escaped) == (_schema.id_problem(node_id) is None), node_id
+    for attr in _names("on:Click$@_-.9") + ["a" * 128, "a" * 129]:
+        assert _fast_verdict("n", "k", attr, escaped) == (_schema.attr_problem(attr) is None), attr
+
+
 def test_a_double_written_as_an_integer_beyond_2_pow_53_gives_the_patch_engine_its_model() -> None:
     # 2^53 as a float is a valid value whose canonical form is an integer literal beyond
     # 2^53 - 1; since NUIF-0.1 that canonical text parses back, to the same double

@@ -77,6 +77,12 @@ static inline int nuif_name_ok(const uint8_t *s, ptrdiff_t L, const uint8_t *lim
         if (r >= 0) {
             return r;
         }
+    } else if (L <= 32 && s + 32 <= lim) {
+        /* (ids like "s3.ui:rich-text-3" are often a little over 16 bytes) */
+        r = nuif_name16(s, 16, attr);
+        if (r >= 0) {
+            return r && nuif_name16(s + 16, L - 16, attr);
+        }
     }
     if (attr) {
         return nuif_name_loop(s, L, NUIF_N_ATTR_FIRST, NUIF_N_ATTR_REST);
@@ -84,13 +90,21 @@ static inline int nuif_name_ok(const uint8_t *s, ptrdiff_t L, const uint8_t *lim
     return nuif_name_loop(s, L, NUIF_N_ID_FIRST, NUIF_N_ID_REST);
 }
 
-/* 1 when s[0:L) is a kind: ^[a-z][a-z0-9-]*(?:[.:/][a-z][a-z0-9-]*)*$ over 1..NUIF_KIND_MAX bytes */
-static inline int nuif_kind_ok(const uint8_t *s, ptrdiff_t L) {
+/* 1 when s[0:L) is a kind: ^[a-z][a-z0-9-]*(?:[.:/][a-z][a-z0-9-]*)*$ over 1..NUIF_KIND_MAX bytes;
+ * kinds of up to 16 bytes that can be read 16 bytes wide (s + 16 <= lim) are checked without a
+ * loop. */
+static inline int nuif_kind_ok(const uint8_t *s, ptrdiff_t L, const uint8_t *lim) {
     ptrdiff_t i;
-    int need_alpha = 1;
+    int need_alpha = 1, r;
     uint8_t k;
     if (L < 1 || L > NUIF_KIND_MAX) {
         return 0;
+    }
+    if (L <= 16 && s + 16 <= lim) {
+        r = nuif_kind16(s, L);
+        if (r >= 0) {
+            return r;
+        }
     }
     for (i = 0; i < L; i++) {
         k = nuif_name_cls[s[i]];

@@ -354,4 +354,35 @@ static inline int nuif_name16(const uint8_t *s, ptrdiff_t L, int attr) {
 #endif
 }
 
+/* NUIF kinds of 1..16 bytes with s[0:16] readable: 1 when s[0:L] matches
+ * ^[a-z][a-z0-9-]*(?:[.:/][a-z][a-z0-9-]*)*$ (every byte a lowercase letter, a digit, '-' or a
+ * separator '.', ':' or '/'; the first byte and every byte after a separator a letter; the last
+ * byte not a separator), else 0; -1 when this build has no vector code (the caller loops). */
+static inline int nuif_kind16(const uint8_t *s, ptrdiff_t L) {
+#if NUIF_SSE2
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    __m128i alpha = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('a' - 1)),
+                                  _mm_cmplt_epi8(v, _mm_set1_epi8('z' + 1)));
+    __m128i rest = _mm_or_si128(
+        _mm_or_si128(alpha, _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))),
+        _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+    __m128i sep = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8(':'))),
+                               _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+    unsigned want = (1u << L) - 1u;
+    unsigned a = (unsigned)_mm_movemask_epi8(alpha);
+    unsigned r = (unsigned)_mm_movemask_epi8(rest);
+    unsigned p = (unsigned)_mm_movemask_epi8(sep);
+    /* a letter first and after each separator, and no separator last (what follows s[L - 1]
+     * is never looked at: in the arena it may be the next string's letter) */
+    unsigned need_alpha = (1u | (p << 1)) & want;
+    return ((r | p) & want) == want && (need_alpha & ~a) == 0 && !((p >> (L - 1)) & 1u);
+#else
+    (void)s;
+    (void)L;
+    return -1;
+#endif
+}
+
 #endif

@@ -258,7 +258,7 @@ cdef inline bint _node_ok(_Parser parser, Py_ssize_t node, StrSet* ids,
             ids.used += 1
             has_id = True
         elif L == 4 and memcmp(s, b"kind", 4) == 0:
-            if v.kind != T_STR or not nuif_kind_ok(parser.tstr(v), v.len):
+            if v.kind != T_STR or not nuif_kind_ok(parser.tstr(v), v.len, parser.tlim(v)):
                 return False
             has_kind = True
         elif L == 5 and memcmp(s, b"attrs", 5) == 0:
