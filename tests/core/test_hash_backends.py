@@ -95,6 +95,22 @@ def test_every_route_agrees_on_any_bytes(data: bytes) -> None:
             assert compiled.hash_bytes(data) == expected(data), route
 
 
+def test_the_hex_of_every_digest_byte_at_every_position_is_hashlibs() -> None:
+    # the 64 digits are written 16 bytes at a time (nuif_hex32): find inputs until every
+    # position of the digest has shown every one of the 16 values in both of its nibbles
+    seen = [set() for _ in range(64)]
+    rng = random.Random(21)
+    for count in range(1, 5001):
+        data = rng.randbytes(rng.randrange(0, 200))
+        got = compiled.hash_bytes(data)
+        assert got == expected(data)
+        for k, c in enumerate(got[7:]):
+            seen[k].add(c)
+        if all(len(s) == 16 for s in seen):
+            break
+    assert all(s == set("0123456789abcdef") for s in seen), count
+
+
 def test_other_buffers_and_bytes_subclasses_hash_like_bytes() -> None:
     class B(bytes):
         pass

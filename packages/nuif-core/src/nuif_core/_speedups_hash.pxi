@@ -140,7 +140,6 @@ cdef object _hash_text(object canonical, const unsigned char* known=NULL):
     cdef unsigned char raw[32]
     cdef const uint8_t* d = raw
     cdef char* o
-    cdef Py_ssize_t k
     cdef bytes dg = None
     if known != NULL:
         d = known
@@ -154,6 +153,5 @@ cdef object _hash_text(object canonical, const unsigned char* known=NULL):
     s = PyUnicode_New(71, 127)
     o = <char*>PyUnicode_DATA(s)
     memcpy(o, b"sha256:", 7)
-    for k in range(32):
-        memcpy(o + 7 + 2 * k, HEX2 + 2 * d[k], 2)
+    nuif_hex32(o + 7, d)
     return s
