@@ -58,24 +58,27 @@ static inline void nuif_copy(char *o, const uint8_t *src, ptrdiff_t L, const uin
     }
 }
 
+#if NUIF_SSE2
+/* 16 nibbles (0..15) as lowercase hex digits: '0' + n, and 'a' - '0' - 10 more where n > 9 */
+static inline __m128i nuif_hex_digits16(__m128i n) {
+    __m128i over = _mm_and_si128(_mm_cmpgt_epi8(n, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
+    return _mm_add_epi8(_mm_add_epi8(n, _mm_set1_epi8('0')), over);
+}
+#endif
+
 /* The 64 lowercase hex digits of a 32-byte digest into o (the text of every "sha256:" hash):
  * 16 bytes a step where the build has SSE2, else two digits a byte from nuif_hex2. */
 static inline void nuif_hex32(char *o, const uint8_t *d) {
 #if NUIF_SSE2
-    const __m128i low4 = _mm_set1_epi8(0x0F), nine = _mm_set1_epi8(9);
+    const __m128i low4 = _mm_set1_epi8(0x0F);
     int h;
     for (h = 0; h < 32; h += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(d + h));
         __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), low4), lo = _mm_and_si128(v, low4);
         /* digits in order: each byte's high nibble, then its low one */
         __m128i a = _mm_unpacklo_epi8(hi, lo), b = _mm_unpackhi_epi8(hi, lo);
-        /* '0' + n, and 'a' - '0' - 10 more where n > 9 */
-        a = _mm_add_epi8(_mm_add_epi8(a, _mm_set1_epi8('0')),
-                         _mm_and_si128(_mm_cmpgt_epi8(a, nine), _mm_set1_epi8('a' - '0' - 10)));
-        b = _mm_add_epi8(_mm_add_epi8(b, _mm_set1_epi8('0')),
-                         _mm_and_si128(_mm_cmpgt_epi8(b, nine), _mm_set1_epi8('a' - '0' - 10)));
-        _mm_storeu_si128((__m128i *)(o + 2 * h), a);
-        _mm_storeu_si128((__m128i *)(o + 2 * h + 16), b);
+        _mm_storeu_si128((__m128i *)(o + 2 * h), nuif_hex_digits16(a));
+        _mm_storeu_si128((__m128i *)(o + 2 * h + 16), nuif_hex_digits16(b));
     }
 #else
     int k;

@@ -231,20 +231,25 @@ static inline int nuif_s2_hex4(const uint8_t *p, size_t i, size_t n) {
 
 static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int *nomem);
 
+/* The token of a string whose bytes are the input's, quotes at i and j (the closing one);
+ * returns the index after it. */
+NUIF_S2_INLINE size_t nuif_s2_input_string(nuif_s2 *s, size_t i, size_t j, int is_key) {
+    nuif_tok *t = &s->tape[s->ntok++];
+    t->kind = NUIF_T_STR;
+    t->flags = 0;
+    t->at = (uint32_t)(i + 1);
+    t->len = (uint32_t)(j - i - 1);
+    t->quote = is_key ? (uint32_t)i : 0;
+    return j + 1;
+}
+
 /* The string whose opening quote is at i: a token (member name: decoded, `quote` = i; value:
  * canonical escapes).  Returns the index after the closing quote, or 0 (refuse). */
 NUIF_S2_INLINE size_t nuif_s2_string(nuif_s2 *s, size_t i, int is_key, int *nomem) {
     size_t start = i + 1, j = nuif_s2_body(s->p, start, s->n);
-    nuif_tok *t;
     if (!j) return 0;
     if (s->p[j] != 0x22) return nuif_s2_string_esc(s, i, j, is_key, nomem);
-    t = &s->tape[s->ntok++];
-    t->kind = NUIF_T_STR;
-    t->flags = 0;
-    t->at = (uint32_t)start;
-    t->len = (uint32_t)(j - start);
-    t->quote = is_key ? (uint32_t)i : 0;
-    return j + 1;
+    return nuif_s2_input_string(s, i, j, is_key);
 }
 
 /* nuif_s2_string from the first backslash at j on (out of line: the plain case is inlined) */
@@ -267,15 +272,7 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
                 j = k;
             }
         }
-        if (p[j] == 0x22) {
-            t = &s->tape[s->ntok++];
-            t->kind = NUIF_T_STR;
-            t->flags = 0;
-            t->at = (uint32_t)start;
-            t->len = (uint32_t)(j - start);
-            t->quote = 0;
-            return j + 1;
-        }
+        if (p[j] == 0x22) return nuif_s2_input_string(s, i, j, 0);
     }
     /* escapes: into the arena (never longer than the rest of the input; 16 bytes more for
      * nuif_copy's block copies of the runs between them) */
