@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -765,3 +767,152 @@ def test_the_huge_page_hint_on_large_outputs_changes_nothing_but_page_faults() -
         _speedups._set_huge(old)
     assert with_hint == without
     assert nuif_core.canonicalize(with_hint.canonical).changed is False
+
+
+# -- the §3 check beside the writer (csrc/nuif_check.h) -----------------------------------------
+# When a follower hashes the text as it is written, the check is shared between the writer and
+# the follower: the follower checks nodes whenever it has caught up with the text, the writer
+# checks on as far as a member it may omit (an empty object or array as a value) needs, and to
+# the end once its text is written.  ``following`` sends every document's text to a follower
+# (the hashing pipe's threshold at 0: no spinning thread needed), so small documents take the
+# shared check too; ``late`` makes followers leave all of it to the writer.
+
+_SHARES = _speedups.hashpipe_backend() != "none"
+_needs_follower = pytest.mark.skipif(not _SHARES, reason="built without OpenSSL or POSIX threads")
+
+
+@contextmanager
+def _following(step: int = 64, *, ahead: bool = True, late: bool = False,
+               fault: bool = False) -> Iterator[None]:
+    old_pipe = _speedups._set_hashpipe(0, 1 << 20)
+    old_follow = _speedups._set_follow(1 << 40, step, fault)
+    old_record = _speedups._set_big_record(0.0, 0.0, False)  # the follower, never the pipe
+    old_ahead = _speedups._set_check_ahead(ahead, late)
+    try:
+        yield
+    finally:
+        _speedups._set_check_ahead(*old_ahead)
+        _speedups._set_big_record(*old_record)
+        _speedups._set_follow(*old_follow)
+        _speedups._set_hashpipe(*old_pipe)
+
+
+def _outcomes(data: bytes, lim: Limits) -> tuple[Any, ...]:
+    """Everything the public calls answer for ``data`` (errors as their fields)."""
+    try:
+        result: Any = nuif_core.canonicalize(data, limits=lim)
+    except NuifError as e:
+        result = (e.code, e.message, e.pointer, e.line, e.column)
+    try:
+        summary: Any = nuif_core.inspect(data, limits=lim)
+    except NuifError as e:
+        summary = e.code
+    return (_speedups.canonical_document(data, lim.max_depth, lim.max_nodes), result,
+            nuif_core.validate(data, limits=lim), summary)
+
+
+def test_the_check_ahead_switch_returns_the_old_pair() -> None:
+    old = _speedups._set_check_ahead(False, True)
+    try:
+        assert _speedups._set_check_ahead(True, False) == (False, True)
+    finally:
+        _speedups._set_check_ahead(*old)
+    assert old == (True, False)  # the default: shared, followers taking part
+
+
+@_needs_follower
+@SETTINGS
+@given(documents(), st.randoms(use_true_random=False), st.booleans(), st.integers(1, 40))
+def test_a_check_beside_the_writer_answers_as_the_check_before_it(
+    doc: dict[str, Any], rnd: random.Random, damage: bool, max_nodes: int
+) -> None:
+    # empty attrs/children/meta (omitted) come from documents(), empty objects and arrays that
+    # stay (attribute values, meta's members) from its values; _write puts members in any order,
+    # so the writer meets an omitted member before or after the check has passed it
+    data = _write(_damage(doc, rnd) if damage else doc, rnd)
+    lim = Limits.DEFAULT.tighten(max_nodes=max_nodes)
+    with _following(ahead=False):
+        before = _outcomes(data, lim)
+    assert before[0] == _python_canonical(data, lim)
+    for late in (False, True):
+        for step in (1, 64, 4096):
+            with _following(step, late=late):
+                assert _outcomes(data, lim) == before
+
+
+def _many_nodes(n: int, *, empty_every: int = 0, bad_at: int = -1) -> bytes:
+    """A document of ``n`` nodes in a tree three deep, members in the order children, attrs,
+    id, kind (the writer's order is attrs, children, id, kind): every ``empty_every``-th node
+    has empty attrs and children, and with ``bad_at`` that node's kind is not a kind."""
+    def node(i: int) -> dict[str, Any]:
+        empty = empty_every and i % empty_every == 0
+        out: dict[str, Any] = {"children": [] if empty else [],
+                               "attrs": {} if empty else {"w": i, "x": {"children": []}},
+                               "id": f"n{i}", "kind": "K" if i == bad_at else "k"}
+        return out
+
+    nodes = [node(i) for i in range(n)]
+    for i in range(1, n):
+        nodes[(i - 1) // 8]["children"].append(nodes[i])
+    return json.dumps({"meta": {}, "nuif": 0, "root": nodes[0]}).encode()
+
+
+@_needs_follower
+@pytest.mark.parametrize("empty_every", [0, 1, 7])
+def test_followers_check_nodes_and_the_text_is_the_check_befores(empty_every: int) -> None:
+    data = _many_nodes(3000, empty_every=empty_every)
+    with _following(ahead=False):
+        before = nuif_core.canonicalize(data)
+    assert before.canonical == _python_canonical(data, Limits())
+    if empty_every != 1:
+        assert b'"x":{"children":[]}' in before.canonical  # not a node's: kept
+    checked = _speedups._check_ahead_runs()
+    with _following(late=True):  # the writer does all of it
+        for _ in range(3):
+            assert nuif_core.canonicalize(data) == before
+    assert _speedups._check_ahead_runs() == checked
+    # a pooled thread kept spinning takes each follower job at once (a sleeping one may wake
+    # only once the writer is done, and then has nothing to check)
+    old_spin = _speedups._set_thread_spin(2_000_000)
+    try:
+        with _following():
+            for _ in range(20):
+                assert nuif_core.canonicalize(data) == before
+                if _speedups._check_ahead_runs() > checked:
+                    break
+    finally:
+        _speedups._set_thread_spin(old_spin)
+    if empty_every == 0:  # (else the writer, checking nodes for their marks, may do it all)
+        assert _speedups._check_ahead_runs() > checked, "no follower checked a node in 20 calls"
+
+
+@_needs_follower
+@pytest.mark.parametrize("bad_at", [0, 1, 1500, 2999])
+def test_a_problem_the_follower_or_the_writer_finds_anywhere_refuses_the_document(
+        bad_at: int) -> None:
+    data = _many_nodes(3000, empty_every=5, bad_at=bad_at)
+    with _following(ahead=False):
+        before = _outcomes(data, Limits())
+    assert before[0] is None and before[2].diagnostics[0].code == "NUIF_KIND"
+    for late in (False, True):
+        with _following(late=late):
+            for _ in range(3):
+                assert _outcomes(data, Limits()) == before
+    with _following():  # the node limit, reached by the follower or the writer
+        lim = Limits.DEFAULT.tighten(max_nodes=2999)
+        good = _many_nodes(3000, empty_every=5)
+        assert _speedups.canonical_document(good, lim.max_depth, lim.max_nodes) is None
+        assert nuif_core.validate(good, limits=lim).diagnostics[0].code == "NUIF_LIMIT_NODES"
+
+
+@_needs_follower
+def test_an_error_while_writing_ends_the_shared_check_and_the_next_call_works() -> None:
+    data = _many_nodes(2000, empty_every=3)
+    want = nuif_core.canonicalize(data)
+    with _following(16, fault=True):
+        for _ in range(20):
+            with pytest.raises(MemoryError, match="injected by _set_follow"):
+                nuif_core.canonicalize(data)
+    with _following(16):
+        for _ in range(3):
+            assert nuif_core.canonicalize(data) == want

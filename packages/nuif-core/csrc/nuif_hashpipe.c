@@ -209,6 +209,8 @@ enum { NUIF_HF_WAITING = 1, NUIF_HF_RUNNING = 2, NUIF_HF_TAKEN = 3, NUIF_HF_DONE
 static struct {
     nuif_sha256_ctx ctx; /* the follower's while it runs; the writer's before and after */
     const unsigned char *base;
+    int (*idle)(void *); /* called when caught up (nuif_hashfollow_start_idle), or NULL */
+    void *idle_arg;
     size_t hashed; /* [0, hashed) is in ctx: written by the follower before DONE */
     unsigned long gen;
     /* the writer's side (atomic), on its own cache line: the follower polls it */
@@ -237,6 +239,9 @@ static void *nuif_hashfollow_run(void *arg) {
             h += take;
             continue;
         }
+        if (nuif_hf.idle != NULL && nuif_hf.idle(nuif_hf.idle_arg)) {
+            continue; /* it did some of the writer's other work: look at the text again */
+        }
         if (__atomic_load_n(&nuif_hf.ending, __ATOMIC_ACQUIRE)) {
             /* the last feed came before `ending`: one more look, then done */
             if ((__atomic_load_n(&nuif_hf.avail, __ATOMIC_ACQUIRE) & ~(size_t)63) > h) {
@@ -252,6 +257,11 @@ static void *nuif_hashfollow_run(void *arg) {
 }
 
 int nuif_hashfollow_start(const unsigned char *base, int hot_only) {
+    return nuif_hashfollow_start_idle(base, hot_only, NULL, NULL);
+}
+
+int nuif_hashfollow_start_idle(const unsigned char *base, int hot_only, int (*idle)(void *),
+                               void *idle_arg) {
     unsigned long gen;
     if (nuif_crypto.update == NULL || (hot_only && !nuif_thread_hot()) ||
         nuif_crypto.init(&nuif_hf.ctx) != 1) {
@@ -259,6 +269,8 @@ int nuif_hashfollow_start(const unsigned char *base, int hot_only) {
     }
     gen = ++nuif_hf.gen;
     nuif_hf.base = base;
+    nuif_hf.idle = idle;
+    nuif_hf.idle_arg = idle_arg;
     nuif_hf.hashed = 0;
     __atomic_store_n(&nuif_hf.avail, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&nuif_hf.ending, 0, __ATOMIC_RELAXED);
@@ -340,6 +352,14 @@ int nuif_hashpipe_available(void) { return 0; }
 int nuif_hashfollow_start(const unsigned char *base, int hot_only) {
     (void)base;
     (void)hot_only;
+    return -1;
+}
+int nuif_hashfollow_start_idle(const unsigned char *base, int hot_only, int (*idle)(void *),
+                               void *idle_arg) {
+    (void)base;
+    (void)hot_only;
+    (void)idle;
+    (void)idle_arg;
     return -1;
 }
 void nuif_hashfollow_feed(size_t n) { (void)n; }

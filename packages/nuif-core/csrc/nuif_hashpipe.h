@@ -70,6 +70,11 @@ int nuif_hashpipe_available(void);
  * off where that happens often, and from 512 KiB a record of the writer's time with the
  * follower and with the pipe picks one (_speedups_hash.pxi). */
 int nuif_hashfollow_start(const unsigned char *base, int hot_only);
+/* the same, the follower calling idle(idle_arg) whenever it has hashed all that was fed (the
+ * schema check's steps, nuif_check.h): a nonzero return means it did some work and is called
+ * again after the next look at the text; a follower that never starts never calls it */
+int nuif_hashfollow_start_idle(const unsigned char *base, int hot_only, int (*idle)(void *),
+                               void *idle_arg);
 void nuif_hashfollow_feed(size_t n);
 size_t nuif_hashfollow_stop(size_t n);
 int nuif_hashfollow_end(const unsigned char *base, size_t h, size_t n, unsigned char *digest);

@@ -74,6 +74,7 @@ from nuif_crypto cimport *
 from nuif_hashpipe cimport *
 from nuif_slots cimport *
 from nuif_stage2 cimport *
+from nuif_check cimport *
 
 from nuif_core._errors import NuifError, join_pointer, text_error
 from nuif_core._messages import describe_found, quote, short, big_integer_message, int_shown

@@ -22,7 +22,7 @@ cdef Py_ssize_t _root_node(_Parser parser) except -1:
         if tape[k].len == 4 and memcmp(parser.tstr(&tape[k]), b"root", 4) == 0:
             node = k + 1
         k = parser.vend(k + 1)
-    if node < 0:  # pragma: no cover - _check_document found it
+    if node < 0:  # pragma: no cover - the §3 check found it
         raise AssertionError("no root on a checked tape")
     return node
 
@@ -84,7 +84,7 @@ cdef dict _kind_counts(_Parser parser, StrSet* kinds):
 
 cdef object _tree_summary(_Parser parser, Py_ssize_t outline_limit, object entry, object ref):
     """``(node_count, max_depth, kinds, root, outline, truncated)`` of the document on the tape
-    of ``parser``, which ``_check_document`` accepted (every node valid, F_SKIP set on the members
+    of ``parser``, which the §3 check accepted (every node valid, F_SKIP set on the members
     normalization omits).  Nodes are visited in document pre-order, as the check visits them."""
     cdef Py_ssize_t node = _root_node(parser), root_node, children, id_tok = -1, kind_tok = -1
     cdef Py_ssize_t count = 0, deepest = 0

@@ -71,13 +71,20 @@ cdef object _document_text(bytes b, object max_depth, object max_nodes,
     document is appended to it, so its checked tape outlives the call (``inspect_summary``)."""
     cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     cdef Py_ssize_t node_limit = max_nodes if max_nodes < (1 << 40) else (1 << 40)
+    cdef Check ck
+    cdef StrSet ids
     parser.parse_tape()
-    if not _check_document(parser, node_limit):
+    _check_prepare(parser, node_limit, &ck, &ids)
+    try:
+        parser.want_digest = digest != NULL
+        # the §3 check first, or beside the writer when a follower hashes the text
+        canonical = _write_canonical(parser, &ck)
+    finally:
+        _check_release(&ck, &ids)
+    if canonical is None:
         return None
     if keep is not None:
         keep.append(parser)
-    parser.want_digest = digest != NULL
-    canonical = _write_canonical(parser)
     if digest != NULL:
         _hot_defer(parser)  # timed to the end of its hash: the caller calls _hot_settle
     else:

@@ -1,8 +1,9 @@
 # Part of _speedups.pyx (included there): the NUIF-0 §3 check on the token tape
-# (canonical_document and what builds on it).  It only says yes or no: at the first problem of any
+# (canonical_document and what builds on it), whose loop is C (csrc/nuif_check.h) so that it can
+# run beside the writer on another thread.  It only says yes or no: at the first problem of any
 # kind the caller runs the Python checker (``_document``), which owns every schema diagnostic.
-# The walk over the node tree and the string set here are shared with the inspect summary
-# (_speedups_inspect.pxi).
+# The node walk and the string set here serve the inspect summary (_speedups_inspect.pxi); the
+# set's kept table serves the check's ids.
 
 ctypedef struct NodeWalk:
     # the pre-order walk's stack of open ``children`` arrays: each one's next element token and
@@ -136,157 +137,45 @@ cdef int _strset_grow(StrSet* strs) except -1:
     return 0
 
 
-cdef bint _check_document(_Parser parser, Py_ssize_t max_nodes) except -1:
-    """True when the tape is a valid NUIF document (NUIF-0 §3), after marking the members
-    that normalization omits (F_SKIP); False at the first problem of any kind."""
-    cdef Tok* tape = parser.tape
-    cdef Tok* t
-    cdef Tok* v
-    cdef Py_ssize_t k, end, vi, root = -1, nuif = -1
-    cdef const uint8_t* s
-    cdef NumInfo r
-    if tape[0].kind != T_OBJ:
-        return False
-    k = 1
-    end = tape[0].end
-    while k < end:
-        t = &tape[k]
-        vi = k + 1
-        v = &tape[vi]
-        s = parser.tstr(t)
-        if t.len != 4:
-            return False
-        if memcmp(s, b"nuif", 4) == 0:
-            nuif = vi
-        elif memcmp(s, b"root", 4) == 0:
-            root = vi
-        elif memcmp(s, b"meta", 4) == 0:
-            if v.kind != T_OBJ:
-                return False
-            if v.members == 0:
-                t.flags |= F_SKIP
-        else:
-            return False
-        k = parser.vend(vi)
-    if nuif < 0 or root < 0:
-        return False
-    # "nuif" must be a number equal to 0 (0, -0, 0.0, 0e5, 1e-400 all are)
-    v = &tape[nuif]
-    if v.kind == T_INT:
-        if not ((v.len == 1 and parser.p[v.at] == 0x30) or (v.flags & F_NEGZERO)):
-            return False
-    elif v.kind == T_FLT:
-        if v.flags & F_DBL:
-            if parser.doubles[v.dbl] != 0.0:
-                return False
-        else:
-            nuif_analyze(parser.p + v.at, v.len, &r)
-            if r.k != 0:
-                return False
-    else:
-        return False
-    return _check_nodes(parser, root, max_nodes)
-
-
-cdef bint _check_nodes(_Parser parser, Py_ssize_t node, Py_ssize_t max_nodes) except -1:
-    """The node tree from ``node`` (document pre-order, an explicit stack): every node valid,
-    every id unique, at most ``max_nodes`` nodes."""
-    cdef Py_ssize_t count = 0, children, cap = 16, most = 16
-    cdef NodeWalk walk
-    # the set of ids
-    cdef StrSet ids
-    # a node takes at least 5 tokens: size the id set for every node the tape can hold (no
-    # growth), up to 1024 slots (small documents then zero a few hundred bytes, not 8 KiB)
-    while cap < 1024 and cap < 2 * (parser.ntok // 5 + 1):
-        cap *= 2
-    # with a kept table (_strset_start), as many slots of it as that bound asks for
+cdef int _check_prepare(_Parser parser, Py_ssize_t max_nodes, Check* ck, StrSet* ids) except -1:
+    """Set ``ck`` up for the tape of ``parser`` (csrc/nuif_check.h): the walk's stack and, in
+    ``ids``, an id set with room for every node the tape can hold (a node takes at least five
+    tokens; the kept table when it is large enough), so that the check never allocates and can
+    run on another thread.  ``_check_release`` frees them."""
+    cdef Py_ssize_t most = 16
     while most < 2 * (parser.ntok // 5 + 1):
         most *= 2
-    walk.next = NULL
+    ck.tape = parser.tape
+    ck.p = parser.p
+    ck.n = parser.n
+    ck.arena = <const uint8_t*>parser.arena
+    ck.arena_cap = parser.arena_cap
+    ck.doubles = parser.doubles
+    ck.max_nodes = max_nodes
+    ck.walk_cap = parser.deepest + 2
+    ck.ids_used = 0
+    ck.node = ck.top = ck.count = 0
+    ck.result = 0
+    ck.progress = 0
+    ck.state = 0  # NUIF_CK_PENDING
     ids.slots = ids.counts = NULL
+    ck.walk_next = <size_t*>PyMem_Malloc(2 * ck.walk_cap * sizeof(size_t))
+    if ck.walk_next == NULL:
+        raise MemoryError()
+    ck.walk_end = ck.walk_next + ck.walk_cap
     try:
-        _walk_start(&walk, parser.deepest + 2)
-        _strset_start(&ids, cap, False, most)
-        while True:
-            count += 1
-            if count > max_nodes:
-                return False
-            if not _node_ok(parser, node, &ids, &children):
-                return False
-            # a child that is not an object is refused by _node_ok, before the cursor moved
-            # past it is used
-            node = _next_node(parser.tape, &walk, children)
-            if node < 0:
-                return node == -1  # -2, a full stack, cannot happen: see _walk_start
-    finally:
-        PyMem_Free(walk.next)
-        _strset_free(&ids)
+        _strset_start(ids, most, False, most)
+    except MemoryError:
+        PyMem_Free(ck.walk_next)
+        ck.walk_next = NULL
+        raise
+    ck.ids = ids.slots
+    ck.ids_cap = ids.cap
+    return 0
 
 
-cdef inline bint _node_ok(_Parser parser, Py_ssize_t node, StrSet* ids,
-                          Py_ssize_t* children) except -1:
-    """One node: an object of id, kind and optional attrs and children, of the right types and
-    spellings, its id not in ``ids`` (then added); ``*children`` is its non-empty children
-    array's token, or -1.  Marks empty attrs and children F_SKIP."""
-    cdef Tok* tape = parser.tape
-    cdef Tok* kt
-    cdef Tok* v
-    cdef Py_ssize_t k, end, vi, L, slot
-    cdef const uint8_t* s
-    cdef bint has_id = False, has_kind = False
-    cdef uint64_t entry
-    if tape[node].kind != T_OBJ:
-        return False
-    children[0] = -1
-    k = node + 1
-    end = tape[node].end
-    while k < end:
-        kt = &tape[k]
-        vi = k + 1
-        v = &tape[vi]
-        s = parser.tstr(kt)
-        L = kt.len
-        if L == 2 and s[0] == 0x69 and s[1] == 0x64:  # id
-            if v.kind != T_STR or not nuif_name_ok(parser.tstr(v), v.len, parser.tlim(v), False):
-                return False
-            if 2 * (ids.used + 1) > ids.cap:
-                _strset_grow(ids)
-            slot = _strset_find(parser, ids, vi, &entry)
-            if ids.slots[slot]:
-                return False  # a duplicate id
-            ids.slots[slot] = entry
-            ids.used += 1
-            has_id = True
-        elif L == 4 and memcmp(s, b"kind", 4) == 0:
-            if v.kind != T_STR or not nuif_kind_ok(parser.tstr(v), v.len, parser.tlim(v)):
-                return False
-            has_kind = True
-        elif L == 5 and memcmp(s, b"attrs", 5) == 0:
-            if v.kind != T_OBJ:
-                return False
-            if v.members == 0:
-                kt.flags |= F_SKIP
-            elif not _attr_names_ok(parser, vi):
-                return False
-        elif L == 8 and memcmp(s, b"children", 8) == 0:
-            if v.kind != T_ARR:
-                return False
-            if v.end == vi + 1:
-                kt.flags |= F_SKIP
-            else:
-                children[0] = vi
-        else:
-            return False
-        k = parser.vend(vi)
-    return has_id and has_kind
-
-
-cdef inline bint _attr_names_ok(_Parser parser, Py_ssize_t attrs) noexcept:
-    """Every member name of the ``attrs`` object at token ``attrs`` is an attribute name."""
-    cdef Tok* tape = parser.tape
-    cdef Py_ssize_t a = attrs + 1
-    while a < tape[attrs].end:
-        if not nuif_name_ok(parser.tstr(&tape[a]), tape[a].len, parser.tlim(&tape[a]), True):
-            return False
-        a = parser.vend(a + 1)
-    return True
+cdef void _check_release(Check* ck, StrSet* ids) noexcept:
+    """Free what ``_check_prepare`` took (after the check is over on every thread)."""
+    PyMem_Free(ck.walk_next)
+    ck.walk_next = NULL
+    _strset_free(ids)

@@ -79,6 +79,22 @@ def _set_follow(Py_ssize_t max_bytes, Py_ssize_t step, bint fault=False):
     return old
 
 
+def _set_check_ahead(bint on, bint late=False):
+    """Share the §3 check of a document whose text a follower hashes between the writer and the
+    follower (``on``: csrc/nuif_check.h), or run it before the writer; ``late``: the follower
+    leaves it all to the writer, as one that starts late does.  Returns the old pair."""
+    global _check_ahead, nuif_check_plant_late
+    old = (_check_ahead, nuif_check_plant_late != 0)
+    _check_ahead = on
+    nuif_check_plant_late = 1 if late else 0
+    return old
+
+
+def _check_ahead_runs():
+    """How many nodes followers have checked so far (the §3 check beside the writer)."""
+    return nuif_check_by_job
+
+
 def _follow_last():
     """(followers started so far, bytes of its text the last one hashed itself: 0 when it never
     started)."""

@@ -82,12 +82,36 @@ cdef inline int _write_number(_Parser parser, _Buf out, const Tok* tk,
     return 0
 
 
-cdef object _write_canonical(_Parser parser):
+# the §3 check beside the writer (_set_check_ahead: tests and measurements)
+cdef bint _check_ahead = True
+
+
+cdef inline int _follower_start(_Buf out, bint hot, Check* ck) noexcept:
+    """Start the follower of ``out``'s text (0, else -1); with ``ck``, it checks nodes whenever it
+    has caught up with the writer."""
+    if ck != NULL and _check_ahead:
+        return nuif_hashfollow_start_idle(<const unsigned char*>out.b, hot, nuif_check_step, ck)
+    return nuif_hashfollow_start(<const unsigned char*>out.b, hot)
+
+
+cdef inline bint _may_skip(const Tok* tape, Py_ssize_t kt) noexcept:
+    """Whether the check may mark the member whose name is token ``kt`` F_SKIP: its value is an
+    empty object or array."""
+    cdef const Tok* v = &tape[kt + 1]
+    return (v.kind == T_OBJ and v.members == 0) or (v.kind == T_ARR and v.end == kt + 2)
+
+
+cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     """The RFC 8785 text of the value on the tape, members marked F_SKIP left out; with
     ``parser.want_digest``, the SHA-256 of a large text, or of a mid-size one whose walk was
     shared, goes to ``parser.digest`` as it is written (``parser.has_digest``), by a follower
     or the hashing pipe (csrc/nuif_hashpipe.h).  The container stack stays inline in this loop
-    (the hot path of every canonicalization); strings and numbers go through inline helpers."""
+    (the hot path of every canonicalization); strings and numbers go through inline helpers.
+
+    With ``ck`` (``_check_prepare``d, not run), the text of a valid NUIF document, or None: a
+    follower runs the §3 check first, beside this writer, which opens each object only once the
+    check has passed it (its F_SKIP marks are final then); without a follower the check runs
+    here first (csrc/nuif_check.h)."""
     cdef _Buf out = _new_buf(parser.n + 64)
     cdef Tok* tape = parser.tape
     cdef uint32_t* order = parser.order
@@ -108,28 +132,48 @@ cdef object _write_canonical(_Parser parser):
     cdef int rc
     cdef bint follow = False
     cdef object copied = None
+    cdef bint valid = True
     cdef long long big_t0 = 0
     cdef bint big_follow = False
-    open_next = <Py_ssize_t*>PyMem_Malloc(cap * (2 * sizeof(Py_ssize_t) + 2))
-    if open_next == NULL:
-        raise MemoryError()
-    open_end = open_next + cap
-    open_is_obj = <uint8_t*>(open_end + cap)
-    open_first = open_is_obj + cap
+    # the check beside the writer: member names below token `checked` have their final marks
+    cdef bint ck_shared = False
+    cdef size_t checked = <size_t>-1
     parser.has_digest = False
     if parser.want_digest and _openssl and _pipe_min <= parser.n < _follow_max:
         big_t0 = nuif_clock_ns()  # follower or pipe: the record decides (_big_offers_follow)
         big_follow = _big_offers_follow()
     if (parser.want_digest and _openssl and parser.n < _follow_max
           and ((parser.hot_split and parser.hot_t0 != 0) or big_follow)
-          and nuif_hashfollow_start(<const unsigned char*>out.b, parser.n < _pipe_min) == 0):
+          and _follower_start(out, parser.n < _pipe_min, ck) == 0):
         follow = out.follow = True
         feed_at = _follow_step
-    elif parser.want_digest and _openssl and parser.n >= _pipe_min:
+        if ck != NULL and _check_ahead:
+            ck_shared = True
+            checked = 0
+    if ck != NULL and not ck_shared and nuif_check_finish(ck) != 1:
+        if follow:
+            out.follow = False
+            nuif_hashfollow_stop(0)
+        return None  # not a valid document (the check ran here, before anything was written)
+    if not follow and parser.want_digest and _openssl and parser.n >= _pipe_min:
         pipe = nuif_hashpipe_start()  # NULL: hashed afterwards, as for small texts
         if pipe != NULL:
             out.pipe = pipe
             feed_at = _pipe_step
+    open_next = <Py_ssize_t*>PyMem_Malloc(cap * (2 * sizeof(Py_ssize_t) + 2))
+    if open_next == NULL:
+        if ck_shared:
+            nuif_check_settle(ck)
+        if follow:
+            out.follow = False
+            nuif_hashfollow_stop(0)
+        if pipe != NULL:
+            out.pipe = NULL
+            nuif_hashpipe_abort(pipe)
+        raise MemoryError()
+    open_end = open_next + cap
+    open_is_obj = <uint8_t*>(open_end + cap)
+    open_first = open_is_obj + cap
     try:
         while True:
             tk = &tape[t]
@@ -181,6 +225,8 @@ cdef object _write_canonical(_Parser parser):
                     kt = order[open_next[top - 1]]
                     open_next[top - 1] += 1
                     tk = &tape[kt]
+                    if <size_t>kt >= checked and _may_skip(tape, kt):  # the check must pass it
+                        checked = nuif_check_until(ck, kt)
                     if tk.flags & F_SKIP:  # only canonical_document sets it
                         continue
                     _write_member_name(parser, out, tk, not open_first[top - 1])
@@ -195,6 +241,10 @@ cdef object _write_canonical(_Parser parser):
                 break
             else:
                 break
+        if ck_shared:
+            ck_shared = False
+            if nuif_check_finish(ck) != 1:  # not a valid document: the text is of no use
+                valid = False
         if follow:
             if out.follow:
                 # the bytes object first: the follower hashes the rest of the text meanwhile
@@ -211,6 +261,8 @@ cdef object _write_canonical(_Parser parser):
             parser.has_digest = rc == 0
     finally:
         PyMem_Free(open_next)
+        if ck_shared:  # an error while writing: the check must be over before ck goes
+            nuif_check_settle(ck)
         if out.follow:  # an error while writing: the follower must not read the buffer any more
             out.follow = False
             nuif_hashfollow_stop(out.n)
@@ -218,6 +270,9 @@ cdef object _write_canonical(_Parser parser):
             out.pipe = NULL
             nuif_hashpipe_abort(pipe)
     text = out.finish(copied)
+    if not valid:
+        parser.has_digest = False
+        return None
     if big_t0 != 0 and parser.has_digest:
         _big_keep(follow, big_t0, parser.n)
     return text

@@ -1,0 +1,33 @@
+# The NUIF-0 §3 check on the token tape (csrc/nuif_check.h), shared with the writer's thread.
+from libc.stdint cimport uint8_t, uint64_t
+from nuif_tape cimport Tok
+
+cdef extern from "nuif_check.h":
+    enum:
+        CK_CAN_SHARE "NUIF_CK_CAN_SHARE"
+    ctypedef struct Check "nuif_check":
+        Tok* tape
+        const uint8_t* p
+        size_t n
+        const uint8_t* arena
+        size_t arena_cap
+        const double* doubles
+        size_t max_nodes
+        size_t* walk_next
+        size_t* walk_end
+        size_t walk_cap
+        uint64_t* ids
+        size_t ids_cap
+        size_t ids_used
+        size_t node
+        size_t top
+        size_t count
+        int result
+        size_t progress
+        int state
+    int nuif_check_plant_late
+    size_t nuif_check_by_job
+    int nuif_check_step(void* arg) noexcept nogil
+    size_t nuif_check_until(Check* c, size_t kt) noexcept nogil
+    int nuif_check_finish(Check* c) noexcept nogil
+    void nuif_check_settle(Check* c) noexcept nogil
