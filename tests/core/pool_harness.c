@@ -15,7 +15,12 @@
  *      index stage 1 builds on this thread;
  *   6. followers: texts of 0 bytes to 1 MiB fed in steps, ended half-way and moved (the writer
  *      hashing the rest), finished (compared) or stopped as after an error; at least one of them
- *      must have been hashed by the follower itself.
+ *      must have been hashed by the follower itself;
+ *   7. the §3 check shared between a follower and a writer (csrc/nuif_check.h) on hand-built
+ *      tapes of 1 to 3,000 nodes, empty attrs and children here and there, a bad kind early, late
+ *      or nowhere: the writer asks for each omissible member's mark as it goes, the follower
+ *      checks nodes while it waits for text, and the marks and the verdict must be the ones the
+ *      tape calls for; at least one node must have been checked by a follower.
  *
  * The pipes and followers hash with libcrypto's functions as csrc/nuif_crypto.c binds them: at
  * link time, or (built with NUIF_HAVE_OPENSSL=0 and NUIF_HARNESS_LOADED) found at run time in
@@ -24,6 +29,9 @@
  * Every job checks its own result; a data race or a wrong count makes the run fail (TSan exits
  * with 66 on a report).  The last line: "pool harness: <jobs> jobs, <failures> failures".
  */
+/* first: it includes Python.h (through nuif_idset.h), which must come before system headers */
+#include "nuif_check.h"
+
 #include <openssl/evp.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -200,6 +208,123 @@ static void index_one(const uint8_t *p, size_t n, size_t chunk) {
     free(mine);
 }
 
+/* 7. Hand-built tapes for the shared check: {"nuif":0,"root":node 0}, node i's children the
+ * nodes 8i+1..8i+8 below `count`, members in the order children, attrs, id, kind (the writer's
+ * attrs, children, id, kind); every `empty`-th node's attrs is {} (else {"w":1,"children":[]}:
+ * an attribute called children, empty, that stays), a leaf's children is []. */
+static nuif_tok ck_tape[80000];
+static char ck_text[200000];
+static size_t ck_ntok, ck_len;
+static uint8_t ck_want[80000]; /* the F_SKIP marks the tape calls for */
+
+static void ck_str(const char *s, int skip) {
+    nuif_tok *t = &ck_tape[ck_ntok];
+    size_t L = strlen(s);
+    memset(t, 0, sizeof *t);
+    t->kind = NUIF_T_STR;
+    t->at = (uint32_t)ck_len;
+    t->len = (uint32_t)L;
+    memcpy(ck_text + ck_len, s, L);
+    ck_len += L;
+    ck_want[ck_ntok++] = skip ? NUIF_F_SKIP : 0;
+}
+
+static size_t ck_open(uint8_t kind) {
+    memset(&ck_tape[ck_ntok], 0, sizeof ck_tape[0]);
+    ck_tape[ck_ntok].kind = kind;
+    ck_want[ck_ntok] = 0;
+    return ck_ntok++;
+}
+
+static void ck_node(size_t i, size_t count, size_t empty, size_t bad) {
+    size_t me = ck_open(NUIF_T_OBJ), arr, obj, c, leaf = 8 * i + 1 >= count;
+    char id[24];
+    ck_str("children", (int)leaf);
+    arr = ck_open(NUIF_T_ARR);
+    for (c = 8 * i + 1; c <= 8 * i + 8 && c < count; c++) ck_node(c, count, empty, bad);
+    ck_tape[arr].end = (uint32_t)ck_ntok;
+    ck_str("attrs", empty && i % empty == 0);
+    obj = ck_open(NUIF_T_OBJ);
+    if (!(empty && i % empty == 0)) {
+        ck_str("w", 0);
+        ck_open(NUIF_T_TRUE);
+        ck_str("children", 0);
+        c = ck_open(NUIF_T_ARR);
+        ck_tape[c].end = (uint32_t)(c + 1);
+        ck_tape[obj].members = 2;
+    }
+    ck_tape[obj].end = (uint32_t)ck_ntok;
+    snprintf(id, sizeof id, "n%zu", i);
+    ck_str("id", 0);
+    ck_str(id, 0);
+    ck_str("kind", 0);
+    ck_str(i == bad ? "K" : "k", 0);
+    ck_tape[me].members = 4;
+    ck_tape[me].end = (uint32_t)ck_ntok;
+}
+
+static size_t ck_build(size_t count, size_t empty, size_t bad) {
+    size_t root;
+    ck_ntok = ck_len = 0;
+    root = ck_open(NUIF_T_OBJ);
+    ck_str("nuif", 0);
+    ck_str("0", 0);
+    ck_tape[ck_ntok - 1].kind = NUIF_T_INT;
+    ck_str("root", 0);
+    ck_node(0, count, empty, bad);
+    ck_tape[root].members = 2;
+    ck_tape[root].end = (uint32_t)ck_ntok;
+    return ck_ntok;
+}
+
+/* One shared check: a follower with nuif_check_step as its idle work, the writer going through
+ * the member names in tape order, asking for the mark of each member whose value is an empty
+ * object or array, then finishing; compared with what the tape calls for. */
+static size_t check_one(size_t count, size_t empty, size_t bad, int late, unsigned char *text) {
+    nuif_check c;
+    size_t ntok = ck_build(count, empty, bad), k, cap = 16, checked = 0, before, fed = 0;
+    const nuif_tok *v;
+    int ok;
+    while (cap < 2 * (ntok / 5 + 1)) cap *= 2;
+    memset(&c, 0, sizeof c);
+    c.tape = ck_tape;
+    c.p = (const uint8_t *)ck_text;
+    c.n = ck_len;
+    c.max_nodes = (size_t)-1;
+    c.walk_cap = 16;
+    c.walk_next = (size_t *)calloc(2 * c.walk_cap, sizeof(size_t));
+    c.walk_end = c.walk_next + c.walk_cap;
+    c.ids = (uint64_t *)calloc(cap, sizeof(uint64_t));
+    c.ids_cap = cap;
+    nuif_check_plant_late = late;
+    before = nuif_check_by_job;
+    if (nuif_hashfollow_start_idle(text, 0, nuif_check_step, &c) != 0) fail("no follower", 0);
+    for (k = 0; k < ntok; k++) {
+        if (k % 64 == 0 && fed + 64 <= 65536) nuif_hashfollow_feed(fed += 64); /* text to hash */
+        if (ck_tape[k].kind != NUIF_T_STR || k + 1 >= ntok) continue;
+        v = &ck_tape[k + 1];
+        if (k >= checked && ((v->kind == NUIF_T_OBJ && v->members == 0 && v->end == k + 2) ||
+                             (v->kind == NUIF_T_ARR && v->end == k + 2))) {
+            checked = nuif_check_until(&c, k);
+            if ((ck_tape[k].flags & NUIF_F_SKIP) != ck_want[k] && bad == (size_t)-1) {
+                fail("a mark the writer read differs", (long)k);
+            }
+        }
+    }
+    ok = nuif_check_finish(&c);
+    nuif_hashfollow_end(text, nuif_hashfollow_stop(fed), fed, (unsigned char[32]){0});
+    if (ok != (bad == (size_t)-1)) fail("the check's verdict differs", (long)count);
+    for (k = 0; ok && k < ntok; k++) {
+        if ((ck_tape[k].flags & NUIF_F_SKIP) != ck_want[k]) fail("a mark differs", (long)k);
+    }
+    if (late && nuif_check_by_job != before) fail("a late follower checked nodes", (long)count);
+    free(c.walk_next);
+    free(c.ids);
+    nuif_check_plant_late = 0;
+    __atomic_add_fetch(&jobs, 1, __ATOMIC_RELAXED);
+    return nuif_check_by_job - before;
+}
+
 int main(void) {
     pthread_t a, b, s;
     size_t created, reused, idle, k, n;
@@ -256,6 +381,23 @@ int main(void) {
         n += follow_one(sizes[k], 997, 1, k % 2);
     }
     if (n == 0) fail("no follower hashed anything itself", 0);
+
+    /* 7. the shared check */
+    nuif_names_init();
+    {
+        static const size_t counts[] = {1, 2, 9, 73, 500, 3000};
+        static unsigned char text[65536];
+        size_t i, by_followers = 0;
+        for (k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+            n = counts[k];
+            for (i = 0; i < 4; i++) {
+                by_followers += check_one(n, (size_t[]){0, 1, 3, 7}[i], (size_t)-1, 0, text);
+                by_followers += check_one(n, 3, i == 0 ? 0 : i == 1 ? n / 2 : n - 1, (int)(i & 1),
+                                          text);
+            }
+        }
+        if (by_followers == 0) fail("no follower checked a node", 0);
+    }
 
     /* 5. index pipes over JSON-like bytes (strings, escapes, structure) */
     n = 256 << 10;

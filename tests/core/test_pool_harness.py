@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import subprocess
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -28,9 +29,12 @@ REPO = Path(__file__).resolve().parents[2]
 CSRC = REPO / "packages" / "nuif-core" / "csrc"
 HARNESS = Path(__file__).with_name("pool_harness.c")
 FLAGS = ["-fsanitize=thread", "-g", "-O1", "-std=c11", "-Wall", "-Wextra", "-Werror",
-         "-Wno-unused-function", "-DNUIF_HAVE_PTHREADS=1", "-DNUIF_HAVE_OPENSSL=1", f"-I{CSRC}"]
+         "-Wno-unused-function", "-DNUIF_HAVE_PTHREADS=1", "-DNUIF_HAVE_OPENSSL=1", f"-I{CSRC}",
+         # nuif_check.h includes the string set's header, which includes Python.h
+         f"-I{sysconfig.get_paths()['include']}"]
 SUMMARY = re.compile(r"^pool harness: (\d+) jobs, (\d+) failures", re.MULTILINE)
-JOBS = 2000 + 300 + 100 + 3000 + 8 * 4 + 8 * 4 + 20  # helpers, pipes, followers, indexes
+JOBS = 2000 + 300 + 100 + 3000 + 8 * 4 + 8 * 4 + 6 * 8 + 20  # helpers, pipes, followers, checks,
+# indexes
 
 
 def build(out: Path, *extra: str) -> Path:

@@ -28,11 +28,13 @@
 #ifndef NUIF_CHECK_H
 #define NUIF_CHECK_H
 
+/* the string set's header first: it includes Python.h, which must come before system headers */
+#include "nuif_idset.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "nuif_idset.h"
 #include "nuif_names.h"
 #include "nuif_number.h"
 #include "nuif_tape.h"
@@ -46,9 +48,10 @@
 #define NUIF_CK_STORE(ptr, v) __atomic_store_n((ptr), (v), __ATOMIC_RELEASE)
 #define NUIF_CK_CLAIM(ptr, want, v) \
     __atomic_compare_exchange_n((ptr), (want), (v), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
-/* a mark the writer may be reading (nuif_check_until), and its reading */
-#define NUIF_CK_MARK(ptr, bit) ((void)__atomic_or_fetch((ptr), (bit), __ATOMIC_RELAXED))
-#define NUIF_CK_PEEK(ptr) __atomic_load_n((ptr), __ATOMIC_RELAXED)
+/* a mark the writer may be reading (nuif_check_until), and its reading: seen, the mark is the
+ * writer's to read as it likes */
+#define NUIF_CK_MARK(ptr, bit) ((void)__atomic_or_fetch((ptr), (bit), __ATOMIC_RELEASE))
+#define NUIF_CK_PEEK(ptr) __atomic_load_n((ptr), __ATOMIC_ACQUIRE)
 #if !defined(_WIN32)
 #include <sched.h>
 #define NUIF_CK_YIELD() sched_yield()
@@ -365,12 +368,14 @@ static inline void nuif_ck_relax(unsigned k) {
 static int nuif_check_step(void *arg) {
     nuif_check *c = (nuif_check *)arg;
     size_t before;
+    int over;
     if (nuif_check_plant_late || !nuif_ck_claim(c)) {
         return 0;
     }
     before = c->count;
-    nuif_ck_release(c, nuif_ck_advance(c, SIZE_MAX, NUIF_CK_STEP));
+    over = nuif_ck_advance(c, SIZE_MAX, NUIF_CK_STEP);
     nuif_check_by_job += c->count - before;
+    nuif_ck_release(c, over);
     return 1;
 }
 
