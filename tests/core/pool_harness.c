@@ -296,6 +296,7 @@ static size_t check_one(size_t count, size_t empty, size_t bad, int late, unsign
     c.walk_end = c.walk_next + c.walk_cap;
     c.ids = (uint64_t *)calloc(cap, sizeof(uint64_t));
     c.ids_cap = cap;
+    c.ids_gen = 1;
     nuif_check_plant_late = late;
     before = nuif_check_by_job;
     if (nuif_hashfollow_start_idle(text, 0, nuif_check_step, &c) != 0) fail("no follower", 0);

@@ -612,6 +612,34 @@ def test_tables_kept_from_a_large_document_serve_small_and_large_ones_after_it()
             assert [d.code for d in nuif_core.validate(data).diagnostics] == ["NUIF_DUPLICATE_ID"]
 
 
+def test_the_kept_id_table_is_zeroed_when_its_generations_run_out() -> None:
+    # entries carry a 16-bit generation, one more per call, instead of the table being zeroed
+    # for each call; past 0xFFFF the table is zeroed once and the count starts again at 1, so
+    # the entries of an earlier call with generation 1 must be gone by then
+    def doc(prefix: str, dup: bool = False) -> bytes:
+        kids = [{"id": f"{prefix}{i}", "kind": "k"} for i in range(20)]
+        if dup:
+            kids.append({"id": f"{prefix}7", "kind": "k"})
+        return json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "children": kids}}).encode()
+
+    x, y = doc("x"), doc("y")
+    want_x, want_y = _python_canonical(x, Limits()), _python_canonical(y, Limits())
+    old = _speedups._set_id_generation(0)
+    try:
+        assert _speedups.canonical_document(x, 128, 1000) == want_x  # generation 1
+        for gen in (5, 0xFFFD):
+            _speedups._set_id_generation(gen)
+            assert _speedups.canonical_document(y, 128, 1000) == want_y
+            assert _speedups.canonical_document(doc("y", True), 128, 1000) is None
+        _speedups._set_id_generation(0xFFFF)
+        assert _speedups.canonical_document(x, 128, 1000) == want_x  # 1 again, zeroed
+        assert _speedups.canonical_document(doc("x", True), 128, 1000) is None
+        for _ in range(3):
+            assert _speedups.canonical_document(x, 128, 1000) == want_x
+    finally:
+        _speedups._set_id_generation(old)
+
+
 def _deep_document(depth: int, tail: str = "") -> bytes:
     """A valid document whose meta nests ``depth`` arrays (the parser's stack grows)."""
     return (b'{"nuif": 0, "root": {"id": "r", "kind": "k"}, "meta": {"m": '

@@ -79,6 +79,9 @@
 
 enum { NUIF_CK_IDLE = 0, NUIF_CK_BUSY = 1, NUIF_CK_DONE = 2 };
 
+#define NUIF_CK_GEN_MAX 0xFFFFu
+#define NUIF_CK_TAG_MASK 0xFFFFFFFF00000000ULL
+
 /* nodes a follower checks per claim (a few microseconds: it must get back to the text) */
 #define NUIF_CK_STEP 8
 
@@ -95,11 +98,15 @@ typedef struct {
     size_t *walk_next;
     size_t *walk_end;
     size_t walk_cap;
-    /* the id set: ids_cap slots (a power of 2), zeroed, at least twice as many as the tape can
-     * hold nodes (a node takes five tokens at least), so it never grows */
+    /* the id set: ids_cap slots (a power of 2), at least twice as many as the tape can hold
+     * nodes (a node takes five tokens at least), so it never grows.  An entry is the set's
+     * generation ids_gen (1..NUIF_CK_GEN_MAX) << 48, 16 more bits of the id's hash << 32, and
+     * the id's token + 1; a slot holding another generation is empty, so a table kept from
+     * earlier calls needs no zeroing as long as each call has a new generation */
     uint64_t *ids;
     size_t ids_cap;
     size_t ids_used;
+    uint64_t ids_gen;
     /* where the check stands (the claim's holder's): `node` the next node (0: the root object's
      * members come first), `top` the walk's depth, `count` the nodes checked */
     size_t node;
@@ -135,21 +142,22 @@ static inline size_t nuif_ck_vend(const nuif_tok *tape, size_t v) {
 static inline int nuif_ck_add_id(nuif_check *c, size_t vi) {
     const nuif_tok *t = &c->tape[vi], *o;
     const uint8_t *s = nuif_ck_str(c, t);
-    uint64_t h = nuif_hset_entry(s, t->len), x;
-    size_t mask = c->ids_cap - 1, slot = (size_t)nuif_hset_home(h, (ptrdiff_t)c->ids_cap);
+    uint64_t h = nuif_strhash(s, t->len), x;
+    uint64_t tag = c->ids_gen << 48 | (h >> 16 & 0xFFFF00000000ULL);
+    size_t mask = c->ids_cap - 1, slot = (size_t)h & mask;
     if (2 * (c->ids_used + 1) > c->ids_cap) {
         return 0; /* cannot happen with a set sized as above; refusing keeps the loop finite */
     }
-    while ((x = c->ids[slot]) != 0) {
-        if ((x & NUIF_HASH_MASK) == h) {
-            o = &c->tape[(size_t)(x & NUIF_PAYLOAD_MASK) - 1];
+    while (((x = c->ids[slot]) >> 48) == c->ids_gen) {
+        if ((x & NUIF_CK_TAG_MASK) == tag) {
+            o = &c->tape[(size_t)(x & 0xFFFFFFFFu) - 1];
             if (o->len == t->len && memcmp(nuif_ck_str(c, o), s, t->len) == 0) {
                 return 0;
             }
         }
         slot = (slot + 1) & mask;
     }
-    c->ids[slot] = h | (uint64_t)(vi + 1);
+    c->ids[slot] = tag | (uint64_t)(vi + 1);
     c->ids_used++;
     return 1;
 }

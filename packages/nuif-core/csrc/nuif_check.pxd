@@ -5,6 +5,7 @@ from nuif_tape cimport Tok
 cdef extern from "nuif_check.h":
     enum:
         CK_CAN_SHARE "NUIF_CK_CAN_SHARE"
+        NUIF_CK_GEN_MAX
     ctypedef struct Check "nuif_check":
         Tok* tape
         const uint8_t* p
@@ -19,6 +20,7 @@ cdef extern from "nuif_check.h":
         uint64_t* ids
         size_t ids_cap
         size_t ids_used
+        uint64_t ids_gen
         size_t node
         size_t top
         size_t count

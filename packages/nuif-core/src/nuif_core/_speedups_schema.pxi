@@ -22,6 +22,7 @@ ctypedef struct StrSet:
     Py_ssize_t cap
     Py_ssize_t used
     Py_ssize_t alloc  # slots allocated (a kept table may be larger than the cap in use)
+    uint64_t gen      # the check's stamp for this call's entries (uncounted sets)
 
 
 cdef int _walk_start(NodeWalk* walk, Py_ssize_t cap) except -1:
@@ -59,23 +60,31 @@ cdef inline Py_ssize_t _next_node(const Tok* tape, NodeWalk* walk, Py_ssize_t ch
 
 # The table of the id set (not counted), kept between calls as the parser keeps its buffers (up
 # to CACHE_MAX bytes): for the 29,457 nodes of 16 MiB of `ui` the set grew from 1,024 to 65,536
-# slots through six fresh, zeroed tables per call (~1 MiB: ~250 page faults at ~2 us each here),
-# where zeroing the kept 512 KiB table takes tens of microseconds.
+# slots through six fresh, zeroed tables per call (~1 MiB: ~250 page faults at ~2 us each here).
+# The check (csrc/nuif_check.h) stamps each entry with the table's generation, one more per call,
+# so a kept table is not zeroed for the next call (a 512 KiB memset at 16 MiB, 32 KiB at 64 KiB
+# of `ui`), only when the 16-bit generation wraps.
 cdef uint64_t* _spare_slots = NULL
 cdef Py_ssize_t _spare_slots_cap = 0
+cdef uint64_t _spare_gen = 0
 
 
 cdef int _strset_start(StrSet* strs, Py_ssize_t cap, bint counted, Py_ssize_t most=0) except -1:
-    """A set of ``cap`` slots (a power of 2); an uncounted set takes the kept table when it has
-    that many, and then uses as much of it as ``most`` (a power of 2 >= cap) allows."""
+    """A set of ``cap`` slots (a power of 2); an uncounted set (the check's ids, stamped with
+    ``strs.gen``) takes the kept table when it has that many, and then uses as much of it as
+    ``most`` (a power of 2 >= cap) allows."""
     global _spare_slots, _spare_slots_cap
     strs.counts = NULL
+    strs.gen = 1
     if not counted and _spare_slots != NULL and _spare_slots_cap >= cap:
         while cap < most and cap < _spare_slots_cap:
             cap *= 2
         strs.slots, strs.alloc = _spare_slots, _spare_slots_cap
         _spare_slots, _spare_slots_cap = NULL, 0
-        memset(strs.slots, 0, cap * sizeof(uint64_t))
+        strs.gen = _spare_gen + 1
+        if strs.gen > NUIF_CK_GEN_MAX:  # every stamp used: start again from a zeroed table
+            memset(strs.slots, 0, strs.alloc * sizeof(uint64_t))
+            strs.gen = 1
         strs.cap = cap
         strs.used = 0
         return 0
@@ -92,13 +101,14 @@ cdef int _strset_start(StrSet* strs, Py_ssize_t cap, bint counted, Py_ssize_t mo
 
 
 cdef void _strset_free(StrSet* strs) noexcept:
-    """Free the set (an uncounted set's table is kept when it is the largest seen, up to
-    CACHE_MAX bytes; the kept table may be larger than the part of it a set used)."""
-    global _spare_slots, _spare_slots_cap
+    """Free the set (an uncounted set's table is kept, with its generation, when it is the
+    largest seen, up to CACHE_MAX bytes; the kept table may be larger than the part of it a set
+    used)."""
+    global _spare_slots, _spare_slots_cap, _spare_gen
     if (strs.counts == NULL and strs.slots != NULL and strs.alloc > _spare_slots_cap
             and strs.alloc * <Py_ssize_t>sizeof(uint64_t) <= CACHE_MAX):
         PyMem_Free(_spare_slots)
-        _spare_slots, _spare_slots_cap = strs.slots, strs.alloc
+        _spare_slots, _spare_slots_cap, _spare_gen = strs.slots, strs.alloc, strs.gen
         strs.slots = NULL
     PyMem_Free(strs.slots)
     PyMem_Free(strs.counts)
@@ -171,6 +181,7 @@ cdef int _check_prepare(_Parser parser, Py_ssize_t max_nodes, Check* ck, StrSet*
         raise
     ck.ids = ids.slots
     ck.ids_cap = ids.cap
+    ck.ids_gen = ids.gen
     return 0
 
 

@@ -90,6 +90,15 @@ def _set_check_ahead(bint on, bint late=False):
     return old
 
 
+def _set_id_generation(uint64_t gen):
+    """Make ``gen`` the kept id table's last generation (tests: the next call takes gen + 1, and
+    past NUIF_CK_GEN_MAX zeroes the table).  Returns the old one."""
+    global _spare_gen
+    old = _spare_gen
+    _spare_gen = gen
+    return old
+
+
 def _check_ahead_runs():
     """How many nodes followers have checked so far (the §3 check beside the writer)."""
     return nuif_check_by_job
