@@ -13,14 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nuif_strategies import attr_names, ids, kinds, text, values
+from nuif_switches import following
 
 import nuif_core
 from nuif_core import Limits, NuifError, _codec, _document
@@ -809,20 +809,9 @@ _SHARES = _speedups.hashpipe_backend() != "none"
 _needs_follower = pytest.mark.skipif(not _SHARES, reason="built without OpenSSL or POSIX threads")
 
 
-@contextmanager
 def _following(step: int = 64, *, ahead: bool = True, late: bool = False,
-               fault: bool = False) -> Iterator[None]:
-    old_pipe = _speedups._set_hashpipe(0, 1 << 20)
-    old_follow = _speedups._set_follow(1 << 40, step, fault)
-    old_record = _speedups._set_big_record(0.0, 0.0, False)  # the follower, never the pipe
-    old_ahead = _speedups._set_check_ahead(ahead, late)
-    try:
-        yield
-    finally:
-        _speedups._set_check_ahead(*old_ahead)
-        _speedups._set_big_record(*old_record)
-        _speedups._set_follow(*old_follow)
-        _speedups._set_hashpipe(*old_pipe)
+               fault: bool = False) -> AbstractContextManager[None]:
+    return following(_speedups, step, ahead=ahead, late=late, fault=fault)
 
 
 def _outcomes(data: bytes, lim: Limits) -> tuple[Any, ...]:
@@ -931,16 +920,3 @@ def test_a_problem_the_follower_or_the_writer_finds_anywhere_refuses_the_documen
         good = _many_nodes(3000, empty_every=5)
         assert _speedups.canonical_document(good, lim.max_depth, lim.max_nodes) is None
         assert nuif_core.validate(good, limits=lim).diagnostics[0].code == "NUIF_LIMIT_NODES"
-
-
-@_needs_follower
-def test_an_error_while_writing_ends_the_shared_check_and_the_next_call_works() -> None:
-    data = _many_nodes(2000, empty_every=3)
-    want = nuif_core.canonicalize(data)
-    with _following(16, fault=True):
-        for _ in range(20):
-            with pytest.raises(MemoryError, match="injected by _set_follow"):
-                nuif_core.canonicalize(data)
-    with _following(16):
-        for _ in range(3):
-            assert nuif_core.canonicalize(data) == want

@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 import nuif_core
 import pytest
@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nuif_core import _codec
 from nuif_strategies import attr_names, values
+from nuif_switches import following
 
 compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
 
@@ -269,17 +270,8 @@ def test_an_error_while_writing_stops_the_thread_and_the_next_call_works() -> No
 # pipe's threshold at 0 (``follower``), every document takes it whether or not a thread spins; a
 # follower that has not started when the writer is done is taken over (the writer hashes all).
 
-@contextmanager
-def follower(step: int, *, fault: bool = False) -> Iterator[None]:
-    old_pipe = compiled._set_hashpipe(0, 1 << 20)
-    old = compiled._set_follow(1 << 40, step, fault)
-    old_record = compiled._set_big_record(0.0, 0.0, False)  # the follower, never the pipe
-    try:
-        yield
-    finally:
-        compiled._set_big_record(*old_record)
-        compiled._set_follow(*old)
-        compiled._set_hashpipe(*old_pipe)
+def follower(step: int, *, fault: bool = False) -> AbstractContextManager[None]:
+    return following(compiled, step, fault=fault)
 
 
 def followed(text: bytes, tries: int = 50) -> tuple[nuif_core.CanonicalResult, int]:
@@ -356,9 +348,20 @@ def test_any_document_hashes_the_same_hashed_after_or_while_it_is_written(
     assert serial.hash == expected(serial.canonical)
 
 
+def many_nodes(n: int) -> bytes:
+    """A valid document of ``n`` nodes, every third with empty attrs and children (omitted),
+    so that the §3 check, shared with the follower, has work and marks to make."""
+    kids = [{"id": f"n{i}", "kind": "k", **({"attrs": {}, "children": []} if i % 3 == 0
+                                           else {"attrs": {"w": i}})} for i in range(n)]
+    return json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "children": kids}}).encode()
+
+
 @needs_pipe
-def test_an_error_while_writing_stops_the_follower_and_the_next_call_works() -> None:
-    text = growing_document(2000)
+@pytest.mark.parametrize("make", [growing_document, many_nodes])
+def test_an_error_while_writing_stops_the_follower_and_the_next_call_works(
+        make: Callable[[int], bytes]) -> None:
+    # (and ends the §3 check the follower shares: the next call's check starts afresh)
+    text = make(2000)
     result = nuif_core.canonicalize(text)
     with follower(16, fault=True):
         for _ in range(20):
