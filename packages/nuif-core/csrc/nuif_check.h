@@ -1,4 +1,5 @@
-/* The NUIF-0 §3 check on the token tape (src/nuif_core/_speedups_schema.pxi calls it).
+/* The NUIF-0 §3 check on the token tape (set up by src/nuif_core/_speedups_schema.pxi, run by
+ * the writer, _speedups_write.pxi, alone or shared with its follower).
  *
  * It only says yes or no: at the first problem of any kind the codec runs the Python checker
  * (_document), which owns every schema diagnostic.  On the way it marks the members that
@@ -371,7 +372,7 @@ static inline void nuif_ck_relax(unsigned k) {
     }
 }
 
-/* The follower, caught up with the writer (nuif_hashfollow_start_after's step): check a few
+/* The follower, caught up with the writer (nuif_hashfollow_start_idle's idle work): check a few
  * nodes; 1 when it did, 0 when the check is over or the writer holds it. */
 static int nuif_check_step(void *arg) {
     nuif_check *c = (nuif_check *)arg;

@@ -108,10 +108,11 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     or the hashing pipe (csrc/nuif_hashpipe.h).  The container stack stays inline in this loop
     (the hot path of every canonicalization); strings and numbers go through inline helpers.
 
-    With ``ck`` (``_check_prepare``d, not run), the text of a valid NUIF document, or None: a
-    follower runs the §3 check first, beside this writer, which opens each object only once the
-    check has passed it (its F_SKIP marks are final then); without a follower the check runs
-    here first (csrc/nuif_check.h)."""
+    With ``ck`` (``_check_prepare``d, not run), the text of a valid NUIF document, or None.  With
+    a follower, the §3 check is shared with it (csrc/nuif_check.h): the follower checks nodes
+    while it waits for text, this writer checks on where a member it may omit (an empty object
+    or array as its value) needs its mark, and to the end once the text is written; without one
+    the check runs here before anything is written."""
     cdef _Buf out = _new_buf(parser.n + 64)
     cdef Tok* tape = parser.tape
     cdef uint32_t* order = parser.order
