@@ -4,7 +4,6 @@ from nuif_tape cimport Tok
 
 cdef extern from "nuif_check.h":
     enum:
-        CK_CAN_SHARE "NUIF_CK_CAN_SHARE"
         NUIF_CK_GEN_MAX
     ctypedef struct Check "nuif_check":
         Tok* tape

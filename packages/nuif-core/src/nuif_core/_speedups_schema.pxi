@@ -69,16 +69,13 @@ cdef Py_ssize_t _spare_slots_cap = 0
 cdef uint64_t _spare_gen = 0
 
 
-cdef int _strset_start(StrSet* strs, Py_ssize_t cap, bint counted, Py_ssize_t most=0) except -1:
+cdef int _strset_start(StrSet* strs, Py_ssize_t cap, bint counted) except -1:
     """A set of ``cap`` slots (a power of 2); an uncounted set (the check's ids, stamped with
-    ``strs.gen``) takes the kept table when it has that many, and then uses as much of it as
-    ``most`` (a power of 2 >= cap) allows."""
+    ``strs.gen``) takes the kept table when it has that many."""
     global _spare_slots, _spare_slots_cap
     strs.counts = NULL
     strs.gen = 1
     if not counted and _spare_slots != NULL and _spare_slots_cap >= cap:
-        while cap < most and cap < _spare_slots_cap:
-            cap *= 2
         strs.slots, strs.alloc = _spare_slots, _spare_slots_cap
         _spare_slots, _spare_slots_cap = NULL, 0
         strs.gen = _spare_gen + 1
@@ -167,14 +164,14 @@ cdef int _check_prepare(_Parser parser, Py_ssize_t max_nodes, Check* ck, StrSet*
     ck.node = ck.top = ck.count = 0
     ck.result = 0
     ck.progress = 0
-    ck.state = 0  # NUIF_CK_PENDING
+    ck.state = 0  # NUIF_CK_IDLE
     ids.slots = ids.counts = NULL
     ck.walk_next = <size_t*>PyMem_Malloc(2 * ck.walk_cap * sizeof(size_t))
     if ck.walk_next == NULL:
         raise MemoryError()
     ck.walk_end = ck.walk_next + ck.walk_cap
     try:
-        _strset_start(ids, most, False, most)
+        _strset_start(ids, most, False)
     except MemoryError:
         PyMem_Free(ck.walk_next)
         ck.walk_next = NULL

@@ -89,7 +89,7 @@ cdef bint _check_ahead = True
 cdef inline int _follower_start(_Buf out, bint hot, Check* ck) noexcept:
     """Start the follower of ``out``'s text (0, else -1); with ``ck``, it checks nodes whenever it
     has caught up with the writer."""
-    if ck != NULL and _check_ahead:
+    if ck != NULL:
         return nuif_hashfollow_start_idle(<const unsigned char*>out.b, hot, nuif_check_step, ck)
     return nuif_hashfollow_start(<const unsigned char*>out.b, hot)
 
@@ -145,11 +145,11 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
         big_follow = _big_offers_follow()
     if (parser.want_digest and _openssl and parser.n < _follow_max
           and ((parser.hot_split and parser.hot_t0 != 0) or big_follow)
-          and _follower_start(out, parser.n < _pipe_min, ck) == 0):
+          and _follower_start(out, parser.n < _pipe_min, ck if _check_ahead else NULL) == 0):
         follow = out.follow = True
         feed_at = _follow_step
-        if ck != NULL and _check_ahead:
-            ck_shared = True
+        ck_shared = ck != NULL and _check_ahead
+        if ck_shared:
             checked = 0
     if ck != NULL and not ck_shared and nuif_check_finish(ck) != 1:
         if follow:
