@@ -350,6 +350,111 @@ def test_the_record_times_a_hashed_call_to_the_end_of_its_hash(
     assert alone >= (late_s * 1e9 * 1024 / len(doc)) / 2
 
 
+@contextmanager
+def solo(record: tuple[float, float, bool, int]) -> Iterator[None]:
+    """The solo record (a follower for the text of a call walked alone): ``(follower, none,
+    guard, trial)`` as ``_set_solo_record`` takes them."""
+    old = compiled._set_solo_record(*record)
+    try:
+        yield
+    finally:
+        compiled._set_solo_record(*old)
+
+
+# the mid-size split's record far against sharing, no trials: every mid-size call walks alone
+WALK_ALONE = (1e9, 1.0, True, 0)
+MID_SIZES = (32 << 10, 200 * 682)
+
+
+@needs_threads
+@pytest.mark.parametrize("shape", ["ui", "strings", "numbers"])
+def test_a_call_walked_alone_has_its_text_hashed_by_a_follower(shape: str) -> None:
+    """The walk warms a pooled thread; the writer finds it spinning and hands it the hash (and
+    the §3 check's share): the same text and hash, the follower counted, the solo record fed."""
+    doc = corpus.load(shape, "64KiB")
+    want = reference(doc)
+    with spinning(2_000_000, MID_SIZES, WALK_ALONE), solo((1.0, 1e9, True, 0)):
+        assert nuif_core.canonicalize(doc) == want  # warms a thread, if none spins yet
+        assert wait_until(compiled._thread_hot), "the walk left no thread spinning"
+        compiled._set_solo_record(1.0, 1e9, True, 0)  # (that call may have found none in time)
+        walks, started = compiled._split_walks(), compiled._follow_last()[0]
+        for _ in range(5):
+            assert nuif_core.canonicalize(doc) == want
+        assert compiled._split_walks() == walks  # walked alone
+        assert compiled._follow_last()[0] == started + 5  # each text hashed by a follower
+        follow, plain = compiled._solo_record_state()
+        assert follow != 1.0 and follow > 0 and plain == 1e9
+
+
+@needs_threads
+def test_a_follower_for_a_call_walked_alone_leaves_errors_as_they_are() -> None:
+    """A document the §3 check refuses, or whose text is not I-JSON, is refused with the same
+    diagnostics when its text was offered a follower."""
+    doc = corpus.load("ui", "64KiB")
+    bad_kind = doc.replace(b'"kind": "form"', b'"kind": "Form!"', 1)
+    dup = doc.replace(b'"theme": "light"', b'"theme": "light", "theme": 1', 1)
+    assert bad_kind != doc and dup != doc
+    cases = [bad_kind, dup]
+    with alone():
+        want = [nuif_core.validate(d) for d in cases]
+    assert all(not w.valid for w in want)
+    with spinning(2_000_000, MID_SIZES, WALK_ALONE), solo((1.0, 1e9, True, 0)):
+        nuif_core.canonicalize(doc)
+        assert wait_until(compiled._thread_hot)
+        for d, w in zip(cases, want):
+            for _ in range(2):
+                with pytest.raises(nuif_core.NuifError) as err:
+                    nuif_core.canonicalize(d)
+                assert err.value.code == w.diagnostics[0].code
+                assert err.value.pointer == w.diagnostics[0].pointer
+        assert nuif_core.canonicalize(doc) == reference(doc)  # and a valid one after them
+
+
+@needs_threads
+def test_the_solo_record_keeps_a_slower_follower_away_and_measures_without() -> None:
+    doc = corpus.load("strings", "64KiB")
+    want = reference(doc)
+    with spinning(2_000_000, MID_SIZES, WALK_ALONE), solo((1e9, 1.0, True, 0)):
+        nuif_core.canonicalize(corpus.load("strings", "1MiB"))  # a thread left spinning
+        assert wait_until(compiled._thread_hot)
+        started = compiled._follow_last()[0]
+        for _ in range(5):
+            assert nuif_core.canonicalize(doc) == want
+        assert compiled._follow_last()[0] == started  # hashed by the writer, after its text
+        follow, plain = compiled._solo_record_state()
+        assert follow == 1e9 and plain != 1.0 and plain > 0
+
+
+@needs_threads
+def test_solo_trials_measure_the_way_the_record_does_not_take() -> None:
+    doc = corpus.load("numbers", "64KiB")
+    want = reference(doc)
+    # one call in one goes the other way: the follower, slower by the record, is tried each time
+    with spinning(2_000_000, MID_SIZES, WALK_ALONE), solo((1e9, 1.0, True, 1)):
+        nuif_core.canonicalize(doc)
+        assert wait_until(compiled._thread_hot)
+        started = compiled._follow_last()[0]
+        for _ in range(3):
+            assert nuif_core.canonicalize(doc) == want
+        assert compiled._follow_last()[0] > started
+        assert compiled._solo_record_state()[0] < 1e9  # the follower measured again
+
+
+def test_the_solo_record_switch_refuses_negative_values_and_returns_the_old_setting() -> None:
+    old = compiled._set_solo_record(1.0, 2.0, True, 3)
+    try:
+        assert compiled._set_solo_record(4.0, 5.0, False, 0) == (1.0, 2.0, True, 3)
+        assert compiled._solo_record_state() == (4.0, 5.0)
+        for bad in ((-1.0, 0.0), (0.0, -1.0)):
+            with pytest.raises(ValueError):
+                compiled._set_solo_record(*bad)
+        with pytest.raises(ValueError):
+            compiled._set_solo_record(0.0, 0.0, True, -1)
+        assert compiled._set_solo_record(0.0, 0.0) == (4.0, 5.0, False, 0)
+    finally:
+        compiled._set_solo_record(*old)
+
+
 @needs_threads
 def test_by_default_the_record_guards_and_fills_in_from_the_first_calls() -> None:
     """A fresh process: the guard is on, one call in 16 is a trial, and mid-size calls in a loop
@@ -357,12 +462,15 @@ def test_by_default_the_record_guards_and_fills_in_from_the_first_calls() -> Non
     code = (
         "import nuif_core; from nuif_core import _codec; from benchmarks import corpus; "
         "c = _codec.compiled(); d = corpus.load('numbers', '64KiB'); "
-        "print(c._set_hot_record(0.0, 0.0)); import time; t = time.monotonic() + 20\n"
-        "while min(c._hot_record_state()[:2]) == 0 and time.monotonic() < t:\n"
+        "print(c._set_hot_record(0.0, 0.0), c._set_solo_record(0.0, 0.0))\n"
+        "import time; t = time.monotonic() + 20\n"
+        "while (min(c._hot_record_state()[:2]) == 0 or min(c._solo_record_state()) == 0)\\\n"
+        "        and time.monotonic() < t:\n"
         "    nuif_core.canonicalize(d)\n"
-        "s, a, _ = c._hot_record_state(); print(s > 0, a > 0)"
+        "s, a, _ = c._hot_record_state(); f, p = c._solo_record_state()\n"
+        "print(s > 0, a > 0, f > 0, p > 0)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          timeout=120, cwd=str(Path(__file__).resolve().parents[2])
                          ).stdout.splitlines()
-    assert out == ["(0.0, 0.0, True, 16)", "True True"]
+    assert out == ["(0.0, 0.0, True, 16) (0.0, 0.0, True, 16)", "True True True True"]

@@ -35,9 +35,11 @@ cdef Py_ssize_t SHA_DIRECT_MAX = 64 * 1024
 cdef Py_ssize_t _pipe_min = PY_SSIZE_T_MAX
 
 # Below _follow_max input bytes, the text of a call that shared its walk with a spinning pooled
-# thread (the mid-size split), or of an input of _pipe_min bytes and more, is hashed by a
-# *follower* instead (csrc/nuif_hashpipe.h): the pooled thread the split walk's helper gave back,
-# reading the text right behind the writer, fed every _follow_step bytes.  Measured in one process
+# thread (the mid-size split), of a mid-size call walked alone that the solo record offers one
+# (_solo_offers_follow), or of an input of _pipe_min bytes and more, is hashed by a *follower*
+# instead (csrc/nuif_hashpipe.h): a pooled thread (the one the split walk's helper gave back, or
+# the one a walk alone warmed), reading the text right behind the writer, fed every _follow_step
+# bytes.  Measured in one process
 # (docs/parser-design.md, "The hash behind the writer"): 64 KiB 1.09-1.11x faster than hashing
 # after the writer, 1 MiB 1.07-1.13x faster than the pipe; at 16 MiB the pipe is as fast or
 # faster (`strings` 0.95), so it keeps the largest texts.

@@ -110,6 +110,21 @@ cdef uint32_t _hot_trial = 16
 cdef bint _hot_probe = False
 cdef bint _hot_guard = True
 _hot_rings.len[0] = _hot_rings.len[1] = _hot_rings.next[0] = _hot_rings.next[1] = 0
+# A call walked alone has its text hashed by a follower too (the pooled thread warmed during the
+# walk, found spinning when the writer starts: docs/parser-design.md, "A follower for calls
+# walked alone"), unless the solo record says that loses: the same rings, of the calls walked
+# alone with a follower and without one; the follower is offered unless its mean is above
+# 97 % of the other's, and one call in _solo_trial goes the other way.  Measured in one process:
+# 1.09-1.11x faster at 64 KiB on a quiet machine; with a busy loop on the second CPU, 0.71-0.81x
+# (a follower descheduled in the middle of its blocks holds the writer up), which the record
+# turns down.  _solo_guard off: always offered (tests).
+cdef Ring2 _solo_rings  # [0]: no follower, [1]: a follower
+_solo_rings.len[0] = _solo_rings.len[1] = _solo_rings.next[0] = _solo_rings.next[1] = 0
+cdef double _solo_ns_follow = 0.0
+cdef double _solo_ns_plain = 0.0
+cdef uint32_t _solo_rng = 362436069u
+cdef uint32_t _solo_trial = 16
+cdef bint _solo_guard = True
 cdef Py_ssize_t HOT_BYTES_PER_US = 2048 // 3  # 2/3 KiB
 cdef size_t SPLIT_ARENA_KEEP = 4 << 20
 cdef int _split_permille = 500
@@ -165,6 +180,9 @@ cdef class _Parser:
     # start and whether it was shared; _hot_done records the time to the end of the writer
     cdef long long hot_t0
     cdef bint hot_split
+    # a timed call walked alone: its text offered a follower (_solo_offers_follow), then
+    # whether one hashed it (the writer clears it when none started)
+    cdef bint hot_follow
     # write: hash the text while writing it (large texts; see _pipe_min) into digest
     cdef bint want_digest
     cdef bint has_digest
@@ -196,6 +214,7 @@ cdef class _Parser:
         self.want_digest = False
         self.has_digest = False
         self.hot_t0 = 0
+        self.hot_follow = False
         if not tape_mode:
             self.conts = []
             self.keys = []
@@ -549,6 +568,9 @@ cdef class _Parser:
                 hot = nuif_thread_hot()
                 if not hot:
                     nuif_thread_warm()  # walk alone; the next call may find a spinning thread
+            if not hot and self.want_digest and _openssl and _solo_offers_follow():
+                self.hot_follow = True
+                nuif_thread_warm()  # spinning by the time the text starts: its follower
             t0 = nuif_clock_ns()
         if hot:
             _s2_split.start = <size_t>self.n * <size_t>_split_permille // 1000
@@ -704,6 +726,18 @@ cdef inline bint _hot_offers_split() noexcept:
     return split
 
 
+cdef inline bint _solo_offers_follow() noexcept:
+    """Whether the text of a mid-size call walked alone is offered a follower (see _solo_rings)."""
+    cdef bint follow
+    if not _solo_guard:
+        return True
+    follow = (_solo_ns_follow == 0.0 or _solo_ns_plain == 0.0
+              or _solo_ns_follow <= 0.97 * _solo_ns_plain)
+    if _solo_trial > 0 and _xorshift(&_solo_rng) % _solo_trial == 0:
+        return not follow
+    return follow
+
+
 cdef inline uint32_t _xorshift(uint32_t* state) noexcept:
     """The next number of a xorshift generator (the records' trials: not every n-th call, which
     a program cycling through n documents would always land on the same one)."""
@@ -721,7 +755,7 @@ cdef inline void _hot_done(_Parser parser) noexcept:
     fast shared, the call 6 % slower)."""
     if parser.hot_t0 == 0:
         return
-    _hot_record(parser.hot_t0, parser.hot_split, parser.n)
+    _hot_record(parser.hot_t0, parser.hot_split, parser.hot_follow, parser.n)
     parser.hot_t0 = 0
 
 
@@ -732,14 +766,16 @@ cdef inline void _hot_done(_Parser parser) noexcept:
 # `strings` 64 KiB (842 against 1,056 ns per KiB), which is 1.14x slower than sharing.
 cdef long long _hot_pend_t0 = 0
 cdef bint _hot_pend_split = False
+cdef bint _hot_pend_follow = False
 cdef Py_ssize_t _hot_pend_n = 0
 
 
 cdef inline void _hot_defer(_Parser parser) noexcept:
     """After the writer of a text that is hashed next: keep the call's record for _hot_settle."""
-    global _hot_pend_t0, _hot_pend_split, _hot_pend_n
+    global _hot_pend_t0, _hot_pend_split, _hot_pend_follow, _hot_pend_n
     _hot_pend_t0 = parser.hot_t0
     _hot_pend_split = parser.hot_split
+    _hot_pend_follow = parser.hot_follow
     _hot_pend_n = parser.n
     parser.hot_t0 = 0
 
@@ -749,21 +785,28 @@ cdef inline void _hot_settle() noexcept:
     global _hot_pend_t0
     if _hot_pend_t0 == 0:
         return
-    _hot_record(_hot_pend_t0, _hot_pend_split, _hot_pend_n)
+    _hot_record(_hot_pend_t0, _hot_pend_split, _hot_pend_follow, _hot_pend_n)
     _hot_pend_t0 = 0
 
 
-cdef void _hot_record(long long t0, bint split, Py_ssize_t n) noexcept:
-    """Keep the time since ``t0`` of a mid-size call of ``n`` input bytes, shared or not."""
-    global _hot_ns_split, _hot_ns_alone, _hot_probe
+cdef void _hot_record(long long t0, bint split, bint follow, Py_ssize_t n) noexcept:
+    """Keep the time since ``t0`` of a mid-size call of ``n`` input bytes, shared or not (and
+    when not, in the solo record too, by whether a follower hashed its text)."""
+    global _hot_ns_split, _hot_ns_alone, _hot_probe, _solo_ns_follow, _solo_ns_plain
     cdef long long ns = nuif_clock_ns() - t0
+    cdef double per_kib
     if ns <= 0 or n <= 0:
         return
+    per_kib = <double>ns * 1024.0 / <double>n
     if split:
         _hot_probe = False
-        _hot_ns_split = _hot_keep(1, <double>ns * 1024.0 / <double>n)
+        _hot_ns_split = _hot_keep(1, per_kib)
     else:
-        _hot_ns_alone = _hot_keep(0, <double>ns * 1024.0 / <double>n)
+        _hot_ns_alone = _hot_keep(0, per_kib)
+        if follow:
+            _solo_ns_follow = _ring_keep(&_solo_rings, 1, per_kib, _solo_ns_follow)
+        else:
+            _solo_ns_plain = _ring_keep(&_solo_rings, 0, per_kib, _solo_ns_plain)
 
 
 cdef double _hot_keep(int kind, double per_kib) noexcept:

@@ -73,10 +73,10 @@ cdef object _document_text(bytes b, object max_depth, object max_nodes,
     cdef Py_ssize_t node_limit = max_nodes if max_nodes < (1 << 40) else (1 << 40)
     cdef Check ck
     cdef StrSet ids
+    parser.want_digest = digest != NULL  # before the walk, which may warm the text's follower
     parser.parse_tape()
     _check_prepare(parser, node_limit, &ck, &ids)
     try:
-        parser.want_digest = digest != NULL
         # the §3 check first, or beside the writer when a follower hashes the text
         canonical = _write_canonical(parser, &ck)
     finally:

@@ -258,6 +258,29 @@ def _set_big_record(double follow, double pipe, bint guard=True, int trial=16):
     return old
 
 
+def _solo_record_state():
+    """The solo record (calls walked alone): ``(follower, none)``, the means of the last calls'
+    nanoseconds per KiB of input with a follower hashing their text and without one (0.0: none
+    yet)."""
+    return _solo_ns_follow, _solo_ns_plain
+
+
+def _set_solo_record(double follow, double plain, bint guard=True, int trial=16):
+    """Start the solo record afresh, each side with the one call ``follow`` or ``plain`` (0.0:
+    none); ``guard``: the record decides (off: a follower is always offered); ``trial``: one
+    call in how many goes the other way (0: none).  Returns the old ``(follow, plain, guard,
+    trial)``."""
+    global _solo_ns_follow, _solo_ns_plain, _solo_guard, _solo_trial
+    if follow < 0.0 or plain < 0.0 or trial < 0:
+        raise ValueError("the records and the trial rate must not be negative")
+    old = (_solo_ns_follow, _solo_ns_plain, bool(_solo_guard), <int>_solo_trial)
+    _solo_rings.len[0] = _solo_rings.len[1] = _solo_rings.next[0] = _solo_rings.next[1] = 0
+    _solo_ns_plain = _ring_keep(&_solo_rings, 0, plain, 0.0) if plain > 0.0 else 0.0
+    _solo_ns_follow = _ring_keep(&_solo_rings, 1, follow, 0.0) if follow > 0.0 else 0.0
+    _solo_guard, _solo_trial = guard, <uint32_t>trial
+    return old
+
+
 def _split_taken():
     """How many of its helper's segments the last split walk took."""
     return _split_last

@@ -104,7 +104,8 @@ cdef inline bint _may_skip(const Tok* tape, Py_ssize_t kt) noexcept:
 cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     """The RFC 8785 text of the value on the tape, members marked F_SKIP left out; with
     ``parser.want_digest``, the SHA-256 of a large text, or of a mid-size one whose walk was
-    shared, goes to ``parser.digest`` as it is written (``parser.has_digest``), by a follower
+    shared or offered a follower (``parser.hot_follow``), goes to ``parser.digest`` as it is
+    written (``parser.has_digest``), by a follower
     or the hashing pipe (csrc/nuif_hashpipe.h).  The container stack stays inline in this loop
     (the hot path of every canonicalization); strings and numbers go through inline helpers.
 
@@ -144,13 +145,15 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
         big_t0 = nuif_clock_ns()  # follower or pipe: the record decides (_big_offers_follow)
         big_follow = _big_offers_follow()
     if (parser.want_digest and _openssl and parser.n < _follow_max
-          and ((parser.hot_split and parser.hot_t0 != 0) or big_follow)
+          and ((parser.hot_t0 != 0 and (parser.hot_split or parser.hot_follow)) or big_follow)
           and _follower_start(out, parser.n < _pipe_min, ck if _check_ahead else NULL) == 0):
         follow = out.follow = True
         feed_at = _follow_step
         ck_shared = ck != NULL and _check_ahead
         if ck_shared:
             checked = 0
+    else:
+        parser.hot_follow = False  # offered one, but no thread was spinning: hashed afterwards
     if ck != NULL and not ck_shared and nuif_check_finish(ck) != 1:
         if follow:
             out.follow = False
