@@ -440,6 +440,39 @@ def test_solo_trials_measure_the_way_the_record_does_not_take() -> None:
         assert compiled._solo_record_state()[0] < 1e9  # the follower measured again
 
 
+@needs_threads
+def test_above_the_mid_size_range_a_call_walked_alone_gets_a_follower_too() -> None:
+    """From the mid-size range's top to the pipe's threshold, walks are not shared; their texts
+    are offered a follower by the solo record (the writer wakes the thread), and their times go
+    to the solo record only, never to the split's."""
+    doc = corpus.load("ui", 256 << 10)
+    want = reference(doc)
+    with spinning(2_000_000, MID_SIZES, (5.0, 7.0, True, 0)), solo((1.0, 1e9, True, 0)):
+        nuif_core.canonicalize(corpus.load("ui", "64KiB"))  # a thread left spinning
+        assert wait_until(compiled._thread_hot)
+        compiled._set_solo_record(1.0, 1e9, True, 0)
+        walks, started = compiled._split_walks(), compiled._follow_last()[0]
+        hot = compiled._hot_record_state()
+        for _ in range(3):
+            assert nuif_core.canonicalize(doc) == want
+        assert compiled._split_walks() == walks
+        assert compiled._follow_last()[0] == started + 3
+        assert compiled._hot_record_state() == hot  # the split's record: not these calls
+        follow, plain = compiled._solo_record_state()
+        assert follow != 1.0 and follow > 0 and plain == 1e9
+        # switched off: hashed after the writer, and not timed at all
+        old = compiled._set_gap_follow(False)
+        try:
+            assert old is True
+            started, solo_before = compiled._follow_last()[0], compiled._solo_record_state()
+            for _ in range(2):
+                assert nuif_core.canonicalize(doc) == want
+            assert compiled._follow_last()[0] == started
+            assert compiled._solo_record_state() == solo_before
+        finally:
+            assert compiled._set_gap_follow(old) is False
+
+
 def test_the_solo_record_switch_refuses_negative_values_and_returns_the_old_setting() -> None:
     old = compiled._set_solo_record(1.0, 2.0, True, 3)
     try:

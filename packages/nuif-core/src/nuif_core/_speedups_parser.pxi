@@ -115,9 +115,10 @@ _hot_rings.len[0] = _hot_rings.len[1] = _hot_rings.next[0] = _hot_rings.next[1] 
 # walked alone"), unless the solo record says that loses: the same rings, of the calls walked
 # alone with a follower and without one; the follower is offered unless its mean is above
 # 97 % of the other's, and one call in _solo_trial goes the other way.  Measured in one process:
-# 1.09-1.11x faster at 64 KiB on a quiet machine; with a busy loop on the second CPU, 0.71-0.81x
-# (a follower descheduled in the middle of its blocks holds the writer up), which the record
-# turns down.  _solo_guard off: always offered (tests).
+# 1.04-1.25x faster at 64 KiB on a quiet machine; with a busy loop on the second CPU and the
+# follower always offered, 0.71-0.90x (a follower descheduled in the middle of its blocks holds
+# the writer up), which the record turns down (0.92-1.06x with it).  Calls above the mid-size range and below the pipe's threshold are timed into it
+# too (Parser.hot_gap; not into the split's record).  _solo_guard off: always offered (tests).
 cdef Ring2 _solo_rings  # [0]: no follower, [1]: a follower
 _solo_rings.len[0] = _solo_rings.len[1] = _solo_rings.next[0] = _solo_rings.next[1] = 0
 cdef double _solo_ns_follow = 0.0
@@ -125,6 +126,9 @@ cdef double _solo_ns_plain = 0.0
 cdef uint32_t _solo_rng = 362436069u
 cdef uint32_t _solo_trial = 16
 cdef bint _solo_guard = True
+# Inputs above the mid-size range and below the pipe's threshold (133-512 KiB by default), walked
+# alone, are timed into the solo record too and offered a follower the same way (_gap_follow).
+cdef bint _gap_follow = True
 cdef Py_ssize_t HOT_BYTES_PER_US = 2048 // 3  # 2/3 KiB
 cdef size_t SPLIT_ARENA_KEEP = 4 << 20
 cdef int _split_permille = 500
@@ -183,6 +187,7 @@ cdef class _Parser:
     # a timed call walked alone: its text offered a follower (_solo_offers_follow), then
     # whether one hashed it (the writer clears it when none started)
     cdef bint hot_follow
+    cdef bint hot_gap
     # write: hash the text while writing it (large texts; see _pipe_min) into digest
     cdef bint want_digest
     cdef bint has_digest
@@ -215,6 +220,7 @@ cdef class _Parser:
         self.has_digest = False
         self.hot_t0 = 0
         self.hot_follow = False
+        self.hot_gap = False
         if not tape_mode:
             self.conts = []
             self.keys = []
@@ -572,6 +578,14 @@ cdef class _Parser:
                 self.hot_follow = True
                 nuif_thread_warm()  # spinning by the time the text starts: its follower
             t0 = nuif_clock_ns()
+        elif (direct and _gap_follow and _split_hot_min <= self.n and _split_hot_max < self.n
+              and self.n < _pipe_min and self.want_digest and _openssl):
+            # between the mid-size range and the pipe's: walked alone, and its walk outlasts a
+            # spin, so no warm-up: the writer wakes a pooled thread for its follower itself
+            timed = True
+            self.hot_gap = True
+            self.hot_follow = _solo_offers_follow()
+            t0 = nuif_clock_ns()
         if hot:
             _s2_split.start = <size_t>self.n * <size_t>_split_permille // 1000
             s.split = &_s2_split
@@ -755,7 +769,7 @@ cdef inline void _hot_done(_Parser parser) noexcept:
     fast shared, the call 6 % slower)."""
     if parser.hot_t0 == 0:
         return
-    _hot_record(parser.hot_t0, parser.hot_split, parser.hot_follow, parser.n)
+    _hot_record(parser.hot_t0, parser.hot_split, parser.hot_follow, parser.hot_gap, parser.n)
     parser.hot_t0 = 0
 
 
@@ -767,15 +781,17 @@ cdef inline void _hot_done(_Parser parser) noexcept:
 cdef long long _hot_pend_t0 = 0
 cdef bint _hot_pend_split = False
 cdef bint _hot_pend_follow = False
+cdef bint _hot_pend_gap = False
 cdef Py_ssize_t _hot_pend_n = 0
 
 
 cdef inline void _hot_defer(_Parser parser) noexcept:
     """After the writer of a text that is hashed next: keep the call's record for _hot_settle."""
-    global _hot_pend_t0, _hot_pend_split, _hot_pend_follow, _hot_pend_n
+    global _hot_pend_t0, _hot_pend_split, _hot_pend_follow, _hot_pend_gap, _hot_pend_n
     _hot_pend_t0 = parser.hot_t0
     _hot_pend_split = parser.hot_split
     _hot_pend_follow = parser.hot_follow
+    _hot_pend_gap = parser.hot_gap
     _hot_pend_n = parser.n
     parser.hot_t0 = 0
 
@@ -785,13 +801,14 @@ cdef inline void _hot_settle() noexcept:
     global _hot_pend_t0
     if _hot_pend_t0 == 0:
         return
-    _hot_record(_hot_pend_t0, _hot_pend_split, _hot_pend_follow, _hot_pend_n)
+    _hot_record(_hot_pend_t0, _hot_pend_split, _hot_pend_follow, _hot_pend_gap, _hot_pend_n)
     _hot_pend_t0 = 0
 
 
-cdef void _hot_record(long long t0, bint split, bint follow, Py_ssize_t n) noexcept:
+cdef void _hot_record(long long t0, bint split, bint follow, bint gap, Py_ssize_t n) noexcept:
     """Keep the time since ``t0`` of a mid-size call of ``n`` input bytes, shared or not (and
-    when not, in the solo record too, by whether a follower hashed its text)."""
+    when not, in the solo record too, by whether a follower hashed its text); ``gap``: a call
+    above the mid-size range (``Parser.hot_gap``), kept in the solo record only."""
     global _hot_ns_split, _hot_ns_alone, _hot_probe, _solo_ns_follow, _solo_ns_plain
     cdef long long ns = nuif_clock_ns() - t0
     cdef double per_kib
@@ -802,7 +819,8 @@ cdef void _hot_record(long long t0, bint split, bint follow, Py_ssize_t n) noexc
         _hot_probe = False
         _hot_ns_split = _hot_keep(1, per_kib)
     else:
-        _hot_ns_alone = _hot_keep(0, per_kib)
+        if not gap:
+            _hot_ns_alone = _hot_keep(0, per_kib)
         if follow:
             _solo_ns_follow = _ring_keep(&_solo_rings, 1, per_kib, _solo_ns_follow)
         else:

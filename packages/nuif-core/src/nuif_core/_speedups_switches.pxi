@@ -281,6 +281,15 @@ def _set_solo_record(double follow, double plain, bint guard=True, int trial=16)
     return old
 
 
+def _set_gap_follow(bint on):
+    """Offer a follower (by the solo record) to the texts of inputs above the mid-size range and
+    below the pipe's threshold (``on``), or hash them after the writer.  Returns the old setting."""
+    global _gap_follow
+    old = _gap_follow
+    _gap_follow = on
+    return old
+
+
 def _split_taken():
     """How many of its helper's segments the last split walk took."""
     return _split_last

@@ -146,7 +146,8 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
         big_follow = _big_offers_follow()
     if (parser.want_digest and _openssl and parser.n < _follow_max
           and ((parser.hot_t0 != 0 and (parser.hot_split or parser.hot_follow)) or big_follow)
-          and _follower_start(out, parser.n < _pipe_min, ck if _check_ahead else NULL) == 0):
+          and _follower_start(out, parser.n < _pipe_min and not parser.hot_gap,
+                              ck if _check_ahead else NULL) == 0):
         follow = out.follow = True
         feed_at = _follow_step
         ck_shared = ck != NULL and _check_ahead
