@@ -245,6 +245,65 @@ def test_canonical_bytes_of_tricky_values(data: bytes, expected: bytes) -> None:
         assert codec.canonical_json(data, 128) == expected
 
 
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"[]", b"[]"),
+        (b"[7]", b"[7]"),
+        (b"[1,2,3]", b"[1,2,3]"),
+        (b"[ 1.5 ,\n -2 ,\t3.25 ]", b"[1.5,-2,3.25]"),
+        (b"[-0,1]", b"[0,1]"),  # "-0" is no literal to copy: the run never starts
+        (b"[1,-0,2]", b"[1,0,2]"),  # ... and stops there
+        (b"[1,1e2,2.50,3,0.1]", b"[1,100,2.5,3,0.1]"),  # spelled otherwise than ES: stops
+        (b'[1,"a",2,[3,4],{"b":5},6,null,true]', b'[1,"a",2,[3,4],{"b":5},6,null,true]'),
+        (b"[[1,2],[3],[],[[4]]]", b"[[1,2],[3],[],[[4]]]"),
+        (b'{"b":[2,1],"a":[0.5]}', b'{"a":[0.5],"b":[2,1]}'),
+        (b"[9007199254740992,-100000000000000000000,5e-324,1.7976931348623157e+308]",
+         b"[9007199254740992,-100000000000000000000,5e-324,1.7976931348623157e+308]"),
+        (b"[0.30000000000000004,366.76810892562906,3.667793373769792e-7]",
+         b"[0.30000000000000004,366.76810892562906,3.667793373769792e-7]"),
+    ],
+)
+def test_arrays_of_numbers_written_as_they_are(data: bytes, expected: bytes) -> None:
+    """An array whose first element is a number written as it is has its run of such numbers
+    written in a loop of their own (csrc/nuif_write.h): up to the first other element, where the
+    writer goes on as usual."""
+    for codec in CODECS:
+        assert codec.canonical_json(data, 128) == expected
+
+
+def test_random_arrays_of_numbers_match_the_twin() -> None:
+    rng = random.Random(20261203)
+    spellings = [
+        lambda: str(rng.randint(-10**6, 10**6)),
+        lambda: repr(rng.uniform(-1e3, 1e3)),
+        lambda: f"{rng.uniform(-1e3, 1e3):.2f}",  # trailing zeros now and then: not literal
+        lambda: f"{rng.randint(1, 9)}e{rng.randint(-30, 30)}",
+        lambda: repr(rng.random() * 10 ** rng.randint(-320, 300)),
+        lambda: "-0",
+        lambda: rng.choice(['"s"', "null", "[1,2]", "{}", "true", "[]"]),
+    ]
+    weights = [8, 8, 3, 2, 4, 1, 2]
+    for _ in range(400):
+        items = [rng.choices(spellings, weights)[0]() for _ in range(rng.randint(0, 40))]
+        data = ("[" + ",".join(items) + "]").encode()
+        same(data)
+        same(b'{"x":' + data + b',"a":[' + data + b"]}")
+
+
+def test_a_run_of_numbers_that_meets_the_end_of_the_buffer_goes_on_the_usual_way() -> None:
+    """Numbers written longer than their literal (1e20 is 21 digits) fill the writer's buffer
+    past the input's size, so a long array of literal numbers after them finds no room for all
+    of them: the run stops where the buffer ends, and the writer grows it and goes on."""
+    long = b",".join(b"1e20" for _ in range(2000))
+    lits = b",".join(str(i * 37 % 100003).encode() for i in range(50000))
+    data = b'{"a":[' + long + b'],"b":[' + lits + b"]}"
+    want = twin.canonical_json(data, 128)
+    assert compiled.canonical_json(data, 128) == want
+    assert want.endswith(b"," + str(49999 * 37 % 100003).encode() + b"]}")
+    assert len(want) > len(data) - len(lits) + 2000 * 17
+
+
 class Color(enum.IntEnum):
     RED = 1
 
