@@ -117,8 +117,9 @@ _hot_rings.len[0] = _hot_rings.len[1] = _hot_rings.next[0] = _hot_rings.next[1] 
 # 97 % of the other's, and one call in _solo_trial goes the other way.  Measured in one process:
 # 1.04-1.25x faster at 64 KiB on a quiet machine; with a busy loop on the second CPU and the
 # follower always offered, 0.71-0.90x (a follower descheduled in the middle of its blocks holds
-# the writer up), which the record turns down (0.92-1.06x with it).  Calls above the mid-size range and below the pipe's threshold are timed into it
-# too (Parser.hot_gap; not into the split's record).  _solo_guard off: always offered (tests).
+# the writer up), which the record turns down (0.92-1.06x with it).  Calls above the mid-size
+# range and below the pipe's threshold are timed into it too (Parser.hot_gap; not into the
+# split's record).  _solo_guard off: always offered (tests).
 cdef Ring2 _solo_rings  # [0]: no follower, [1]: a follower
 _solo_rings.len[0] = _solo_rings.len[1] = _solo_rings.next[0] = _solo_rings.next[1] = 0
 cdef double _solo_ns_follow = 0.0
