@@ -305,19 +305,25 @@ def test_trials_measure_the_way_the_record_does_not_take() -> None:
         assert compiled._hot_record_state()[1] < 1e9  # walking alone measured again
 
 
-def test_the_record_switch_refuses_negative_values_and_returns_the_old_setting() -> None:
-    old = compiled._set_hot_record(1.0, 2.0, True, 3)
+@pytest.mark.parametrize(("setter", "state", "seen"), [
+    ("_set_hot_record", "_hot_record_state", (4.0, 5.0, False)),  # (split, alone, probe)
+    ("_set_solo_record", "_solo_record_state", (4.0, 5.0)),  # (follower, none)
+])
+def test_the_record_switches_refuse_negative_values_and_return_the_old_setting(
+        setter: str, state: str, seen: tuple[float, ...]) -> None:
+    put, get = getattr(compiled, setter), getattr(compiled, state)
+    old = put(1.0, 2.0, True, 3)
     try:
-        assert compiled._set_hot_record(4.0, 5.0, False, 0) == (1.0, 2.0, True, 3)
-        assert compiled._hot_record_state() == (4.0, 5.0, False)
+        assert put(4.0, 5.0, False, 0) == (1.0, 2.0, True, 3)
+        assert get() == seen
         for bad in ((-1.0, 0.0), (0.0, -1.0)):
             with pytest.raises(ValueError):
-                compiled._set_hot_record(*bad)
+                put(*bad)
         with pytest.raises(ValueError):
-            compiled._set_hot_record(0.0, 0.0, True, -1)
-        assert compiled._set_hot_record(0.0, 0.0) == (4.0, 5.0, False, 0)
+            put(0.0, 0.0, True, -1)
+        assert put(0.0, 0.0) == (4.0, 5.0, False, 0)
     finally:
-        compiled._set_hot_record(*old)
+        put(*old)
 
 
 @needs_threads
@@ -381,9 +387,11 @@ def test_a_call_walked_alone_has_its_text_hashed_by_a_follower(shape: str) -> No
         for _ in range(5):
             assert nuif_core.canonicalize(doc) == want
         assert compiled._split_walks() == walks  # walked alone
-        assert compiled._follow_last()[0] == started + 5  # each text hashed by a follower
+        # hashed by a follower (each call's, on a quiet machine: one whose thread is not back
+        # to spinning in time, on a busy one, hashes its text itself and says so to the record)
+        assert compiled._follow_last()[0] > started
         follow, plain = compiled._solo_record_state()
-        assert follow != 1.0 and follow > 0 and plain == 1e9
+        assert follow != 1.0 and follow > 0 and plain > 0
 
 
 @needs_threads
@@ -456,10 +464,10 @@ def test_above_the_mid_size_range_a_call_walked_alone_gets_a_follower_too() -> N
         for _ in range(3):
             assert nuif_core.canonicalize(doc) == want
         assert compiled._split_walks() == walks
-        assert compiled._follow_last()[0] == started + 3
+        assert compiled._follow_last()[0] > started
         assert compiled._hot_record_state() == hot  # the split's record: not these calls
         follow, plain = compiled._solo_record_state()
-        assert follow != 1.0 and follow > 0 and plain == 1e9
+        assert follow != 1.0 and follow > 0 and plain > 0
         # switched off: hashed after the writer, and not timed at all
         old = compiled._set_gap_follow(False)
         try:
@@ -471,21 +479,6 @@ def test_above_the_mid_size_range_a_call_walked_alone_gets_a_follower_too() -> N
             assert compiled._solo_record_state() == solo_before
         finally:
             assert compiled._set_gap_follow(old) is False
-
-
-def test_the_solo_record_switch_refuses_negative_values_and_returns_the_old_setting() -> None:
-    old = compiled._set_solo_record(1.0, 2.0, True, 3)
-    try:
-        assert compiled._set_solo_record(4.0, 5.0, False, 0) == (1.0, 2.0, True, 3)
-        assert compiled._solo_record_state() == (4.0, 5.0)
-        for bad in ((-1.0, 0.0), (0.0, -1.0)):
-            with pytest.raises(ValueError):
-                compiled._set_solo_record(*bad)
-        with pytest.raises(ValueError):
-            compiled._set_solo_record(0.0, 0.0, True, -1)
-        assert compiled._set_solo_record(0.0, 0.0) == (4.0, 5.0, False, 0)
-    finally:
-        compiled._set_solo_record(*old)
 
 
 @needs_threads
