@@ -25,6 +25,13 @@
 #define NUIF_WRITE_NOINLINE
 #endif
 
+/* 1 when token tk is a number whose canonical text is its literal: an integer but "-0", or a
+ * number the walk marked NUIF_F_LIT */
+static inline int nuif_literal_number(const nuif_tok *tk) {
+    return tk->kind == NUIF_T_INT ? !(tk->flags & NUIF_F_NEGZERO)
+                                  : tk->kind == NUIF_T_FLT && (tk->flags & NUIF_F_LIT);
+}
+
 static NUIF_WRITE_NOINLINE ptrdiff_t nuif_write_literals(const nuif_tok *tape, ptrdiff_t t,
                                                         ptrdiff_t end, const uint8_t *p,
                                                         const uint8_t *lim, char *b, ptrdiff_t *n,
@@ -33,8 +40,7 @@ static NUIF_WRITE_NOINLINE ptrdiff_t nuif_write_literals(const nuif_tok *tape, p
     while (t < end) {
         const nuif_tok *tk = &tape[t];
         ptrdiff_t comma = t != first;
-        if (tk->kind == NUIF_T_INT ? (tk->flags & NUIF_F_NEGZERO) != 0
-                                   : tk->kind != NUIF_T_FLT || !(tk->flags & NUIF_F_LIT)) {
+        if (!nuif_literal_number(tk)) {
             break;
         }
         if (o + (ptrdiff_t)tk->len + 17 > cap) { /* a comma, the literal, nuif_copy's 16 */

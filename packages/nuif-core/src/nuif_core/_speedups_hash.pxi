@@ -66,13 +66,7 @@ cdef bint _big_guard = True
 
 cdef inline bint _big_offers_follow() noexcept:
     """Whether the text of an input from _pipe_min up is hashed by a follower (else the pipe)."""
-    cdef bint follow
-    if not _big_guard:
-        return True
-    follow = _big_ns_follow == 0.0 or _big_ns_pipe == 0.0 or _big_ns_follow <= _big_ns_pipe
-    if _big_trial > 0 and _xorshift(&_big_rng) % _big_trial == 0:
-        return not follow
-    return follow
+    return _ring_offers(_big_ns_follow, _big_ns_pipe, 1.0, _big_guard, _big_trial, &_big_rng)
 
 
 cdef void _big_keep(bint follow, long long t0, Py_ssize_t n) noexcept:

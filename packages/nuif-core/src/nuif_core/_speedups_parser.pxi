@@ -742,15 +742,9 @@ cdef inline bint _hot_offers_split() noexcept:
 
 
 cdef inline bint _solo_offers_follow() noexcept:
-    """Whether the text of a mid-size call walked alone is offered a follower (see _solo_rings)."""
-    cdef bint follow
-    if not _solo_guard:
-        return True
-    follow = (_solo_ns_follow == 0.0 or _solo_ns_plain == 0.0
-              or _solo_ns_follow <= 0.97 * _solo_ns_plain)
-    if _solo_trial > 0 and _xorshift(&_solo_rng) % _solo_trial == 0:
-        return not follow
-    return follow
+    """Whether the text of a call walked alone is offered a follower (see _solo_rings)."""
+    return _ring_offers(_solo_ns_follow, _solo_ns_plain, 0.97, _solo_guard, _solo_trial,
+                        &_solo_rng)
 
 
 cdef inline uint32_t _xorshift(uint32_t* state) noexcept:
@@ -847,6 +841,33 @@ cdef double _ring_keep(Ring2* r, int kind, double x, double mean) noexcept:
     for i in range(r.len[kind]):
         total += r.v[kind][i]
     return total / r.len[kind]
+
+
+cdef int _ring_restart(Ring2* r, double x0, double x1, double* mean0, double* mean1,
+                       int trial) except -1:
+    """Empty both of ``r``'s rings, then keep ``x0`` in ring 0 and ``x1`` in ring 1 (0.0:
+    nothing), their means in ``mean0`` and ``mean1``: the records' switches (ValueError for a
+    negative call or trial rate)."""
+    if x0 < 0.0 or x1 < 0.0 or trial < 0:
+        raise ValueError("the records and the trial rate must not be negative")
+    r.len[0] = r.len[1] = r.next[0] = r.next[1] = 0
+    mean0[0] = _ring_keep(r, 0, x0, 0.0) if x0 > 0.0 else 0.0
+    mean1[0] = _ring_keep(r, 1, x1, 0.0) if x1 > 0.0 else 0.0
+    return 0
+
+
+cdef inline bint _ring_offers(double yes, double no, double factor, bint guard, uint32_t trial,
+                              uint32_t* rng) noexcept:
+    """Whether a record of two ways offers the one of mean ``yes``: unless it has both means
+    and ``yes`` is above ``factor`` times ``no``; one call in ``trial`` (drawn from ``rng``)
+    goes the other way; always without ``guard``."""
+    cdef bint offer
+    if not guard:
+        return True
+    offer = yes == 0.0 or no == 0.0 or yes <= factor * no
+    if trial > 0 and _xorshift(rng) % trial == 0:
+        return not offer
+    return offer
 
 
 cdef _Parser _new_parser(bytes data, Py_ssize_t max_depth, object max_depth_obj, bint tape_mode):

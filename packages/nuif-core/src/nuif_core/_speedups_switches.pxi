@@ -225,13 +225,9 @@ def _set_hot_record(double split, double alone, bint guard=True, int trial=16):
     (0.0: none; see ``_hot_record_state``), the probe cleared; ``guard``: the records decide
     (off: every mid-size call is offered to a spinning thread); ``trial``: one call in how many
     tries the other way (0: none).  Returns the old ``(split, alone, guard, trial)``."""
-    global _hot_ns_split, _hot_ns_alone, _hot_probe, _hot_guard, _hot_trial
-    if split < 0.0 or alone < 0.0 or trial < 0:
-        raise ValueError("the records and the trial rate must not be negative")
+    global _hot_probe, _hot_guard, _hot_trial
     old = (_hot_ns_split, _hot_ns_alone, bool(_hot_guard), <int>_hot_trial)
-    _hot_rings.len[0] = _hot_rings.len[1] = _hot_rings.next[0] = _hot_rings.next[1] = 0
-    _hot_ns_alone = _hot_keep(0, alone) if alone > 0.0 else 0.0
-    _hot_ns_split = _hot_keep(1, split) if split > 0.0 else 0.0
+    _ring_restart(&_hot_rings, alone, split, &_hot_ns_alone, &_hot_ns_split, trial)
     _hot_probe = False
     _hot_guard, _hot_trial = guard, <uint32_t>trial
     return old
@@ -247,13 +243,9 @@ def _set_big_record(double follow, double pipe, bint guard=True, int trial=16):
     """Start that record afresh, each side with the one call ``follow`` or ``pipe`` (0.0: none);
     ``guard``: the record decides (off: always the follower); ``trial``: one call in how many
     goes the other way (0: none).  Returns the old ``(follow, pipe, guard, trial)``."""
-    global _big_ns_follow, _big_ns_pipe, _big_guard, _big_trial
-    if follow < 0.0 or pipe < 0.0 or trial < 0:
-        raise ValueError("the records and the trial rate must not be negative")
+    global _big_guard, _big_trial
     old = (_big_ns_follow, _big_ns_pipe, bool(_big_guard), <int>_big_trial)
-    _big_rings.len[0] = _big_rings.len[1] = _big_rings.next[0] = _big_rings.next[1] = 0
-    _big_ns_pipe = _ring_keep(&_big_rings, 0, pipe, 0.0) if pipe > 0.0 else 0.0
-    _big_ns_follow = _ring_keep(&_big_rings, 1, follow, 0.0) if follow > 0.0 else 0.0
+    _ring_restart(&_big_rings, pipe, follow, &_big_ns_pipe, &_big_ns_follow, trial)
     _big_guard, _big_trial = guard, <uint32_t>trial
     return old
 
@@ -270,13 +262,9 @@ def _set_solo_record(double follow, double plain, bint guard=True, int trial=16)
     none); ``guard``: the record decides (off: a follower is always offered); ``trial``: one
     call in how many goes the other way (0: none).  Returns the old ``(follow, plain, guard,
     trial)``."""
-    global _solo_ns_follow, _solo_ns_plain, _solo_guard, _solo_trial
-    if follow < 0.0 or plain < 0.0 or trial < 0:
-        raise ValueError("the records and the trial rate must not be negative")
+    global _solo_guard, _solo_trial
     old = (_solo_ns_follow, _solo_ns_plain, bool(_solo_guard), <int>_solo_trial)
-    _solo_rings.len[0] = _solo_rings.len[1] = _solo_rings.next[0] = _solo_rings.next[1] = 0
-    _solo_ns_plain = _ring_keep(&_solo_rings, 0, plain, 0.0) if plain > 0.0 else 0.0
-    _solo_ns_follow = _ring_keep(&_solo_rings, 1, follow, 0.0) if follow > 0.0 else 0.0
+    _ring_restart(&_solo_rings, plain, follow, &_solo_ns_plain, &_solo_ns_follow, trial)
     _solo_guard, _solo_trial = guard, <uint32_t>trial
     return old
 

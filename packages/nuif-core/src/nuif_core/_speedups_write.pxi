@@ -94,13 +94,6 @@ cdef inline int _follower_start(_Buf out, bint hot, Check* ck) noexcept:
     return nuif_hashfollow_start(<const unsigned char*>out.b, hot)
 
 
-cdef inline bint _literal_number(const Tok* tk) noexcept:
-    """Whether token ``tk`` is a number whose canonical text is its literal (nuif_write_literals)."""
-    if tk.kind == T_INT:
-        return not (tk.flags & F_NEGZERO)
-    return tk.kind == T_FLT and (tk.flags & F_LIT) != 0
-
-
 cdef inline bint _may_skip(const Tok* tape, Py_ssize_t kt) noexcept:
     """Whether the check may mark the member whose name is token ``kt`` F_SKIP: its value is an
     empty object or array."""
@@ -206,7 +199,7 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
                 open_first[top] = 1
                 out.n += 1
                 top += 1
-                if tk.kind == T_ARR and tk.end > t + 1 and _literal_number(&tape[t + 1]):
+                if tk.kind == T_ARR and tk.end > t + 1 and nuif_literal_number(&tape[t + 1]):
                     # an array of numbers written as they are: its elements in a loop of their
                     # own (csrc/nuif_write.h), up to one that is not such a number
                     kt = nuif_write_literals(tape, t + 1, tk.end, parser.p, p_lim, out.b,
