@@ -293,6 +293,77 @@ def test_a_run_of_numbers_that_meets_the_end_of_the_buffer_goes_on_the_usual_way
     assert len(want) > len(data) - len(lits) + 2000 * 17
 
 
+def _growing_value(rng: random.Random, depth: int) -> bytes:
+    """A random value whose canonical text is often longer than its input (1e20: 4 bytes in, 21
+    out), with names and strings that need escapes and doubles that need printing."""
+    r = rng.random()
+    if depth > 4 or r < 0.45:
+        if rng.random() < 0.4:
+            return rng.choice([b"1e20", b"-1e21", b"9E20"])
+        return rng.choice([b"12", b"-0", b"1.50", b"0.30000000000000004",
+                           b"1E2", b"5e-7", b'"a\\u0001b"', b'"plain"', b"true", b"null", b"false",
+                           repr(rng.random() * 10 ** rng.randint(-30, 30)).encode()])
+    if r < 0.7:
+        items = [_growing_value(rng, depth + 1) for _ in range(rng.randint(0, 6))]
+        return b"[" + b",".join(items) + b"]"
+    names = rng.sample([b'"k"', b'"\\u0001n"', b'"zz"', b'"a"', b'"\\""', b'"a longer name"'],
+                       rng.randint(0, 5))
+    return b"{" + b",".join(n + b":" + _growing_value(rng, depth + 1) for n in names) + b"}"
+
+
+def same_fresh(data: bytes, keep: int) -> tuple[Any, ...]:
+    """``same``, the compiled writer starting from a fresh buffer of the input's size + 64 bytes
+    (the scratch kept from earlier calls dropped): a bytes object grown in place when ``keep`` is
+    0, else a scratch buffer grown by realloc."""
+    compiled._set_scratch_keep(keep)
+    return same(data)
+
+
+KEEPS = pytest.mark.parametrize("keep", [0, 1 << 20], ids=["bytes", "scratch"])
+
+
+@KEEPS
+@pytest.mark.parametrize("float_libs", [True, False], ids=["float-libs", "python-floats"])
+def test_the_writer_goes_on_wherever_its_buffer_runs_out(float_libs: bool, keep: int) -> None:
+    """The writer's buffer starts 64 bytes larger than the input; a text that grows past it runs
+    out of room at any kind of step (a value, a member's name after a comma, an element's comma,
+    a closing bracket, a run of literal numbers) and the writer, given more room, goes on from
+    where it stopped.  With the float libraries off, every double it cannot print itself is
+    handed back to Python and the writer goes on after it."""
+    rng = random.Random(2026120301)
+    old = compiled._set_float_libs(float_libs)
+    old_keep = compiled._set_scratch_keep(keep)
+    grown = 0
+    try:
+        for _ in range(700):
+            data = _growing_value(rng, 0)
+            outcome = same_fresh(data, keep)
+            grown += outcome[0] == "ok" and len(outcome[1]) > len(data) + 64
+    finally:
+        compiled._set_float_libs(old)
+        compiled._set_scratch_keep(old_keep)
+    assert grown > 100  # the buffer did run out, many times
+
+
+@KEEPS
+def test_the_writer_goes_on_when_its_buffer_ends_right_before_a_bracket_or_comma(keep: int) -> None:
+    """`null` needs 4 bytes of room, every other step more: texts that grow past the buffer, with
+    a run of 1..4-byte steps after them (`null`s, commas, brackets closing 30 deep), end it right
+    before a one-byte step for some count of spaces in the input (each makes the buffer a byte
+    larger and the text no longer), and the writer goes on from there."""
+    old_keep = compiled._set_scratch_keep(keep)
+    try:
+        for k in range(1, 9):  # each 1e20 writes 17 bytes more than it reads
+            for m in range(0, 90):
+                pad = b" " * m
+                for tail in (b"[" * 30 + b"null" + b"]" * 30,
+                             b'{"n":' * 12 + b"null" + b"}" * 12,
+                             b"[" + b",".join([b"null"] * 20) + b"]"):
+                    same_fresh(b"[" + b"1e20," * k + pad + tail + b"]", keep)
+    finally:
+        compiled._set_scratch_keep(old_keep)
+
+
 class Color(enum.IntEnum):
     RED = 1
 

@@ -1,4 +1,15 @@
-/* C helpers of the writer (src/nuif_core/_speedups_write.pxi) that stay out of its loop.
+/* The canonical writer's loop (src/nuif_core/_speedups_write.pxi sets it up and owns the text's
+ * buffer, its hashing and the §3 check's end), and C helpers it calls.
+ *
+ * nuif_write_run writes the RFC 8785 text of the value on the tape from where the writer
+ * stands (nuif_writer: the open containers, the next value or "find the next one") until the
+ * text is done or it needs its caller: for more room in the buffer (NUIF_W_ROOM, `need` bytes),
+ * for hashing what is written (NUIF_W_FEED, once the text reaches `feed_at`), or for a double
+ * that only Python prints (NUIF_W_VALUE: the libraries are off or declined it; the caller
+ * writes token `t` and resumes with `after` set).  Each step tests its room before it writes
+ * or moves anything, so a return leaves the writer where it can resume.  It was Cython: there
+ * every byte written through the buffer object's pointer made the compiler load the object's
+ * length and pointers again, token after token; here they stay in registers.
  *
  * nuif_write_literals: an array's elements from token t (its first: t is just past the array's
  * token) that are numbers whose canonical text is their literal (an integer but "-0", or a
@@ -6,15 +17,20 @@
  * first other element, at `end`, or when the buffer has no room for the next one; the writer
  * then goes on the usual way from the token returned (t itself when it wrote nothing), and *n is
  * the text's new length.  Not inlined, and called once an array, where its first element is
- * such a number: the same loop in the writer's, run for each element, made GCC allocate the
- * writer's registers worse (`ui` 64 KiB: +4-5 % of the writer's instructions). */
+ * such a number. */
 #ifndef NUIF_WRITE_H
 #define NUIF_WRITE_H
 
+/* the check's header first: it includes Python.h, which must come before system headers */
+#include "nuif_check.h"
+
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nuif_escape.h"
+#include "nuif_float.h"
+#include "nuif_number.h"
 #include "nuif_tape.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -54,5 +70,263 @@ static NUIF_WRITE_NOINLINE ptrdiff_t nuif_write_literals(const nuif_tok *tape, p
     *n = o;
     return t;
 }
+
+/* what nuif_write_run returns */
+enum { NUIF_W_DONE = 0, NUIF_W_ROOM = 1, NUIF_W_FEED = 2, NUIF_W_VALUE = 3 };
+
+typedef struct {
+    /* the tape and where its strings' bytes and doubles are (the parser's) */
+    const nuif_tok *tape;
+    const uint32_t *order;
+    const uint8_t *p, *p_lim;         /* the input and its end */
+    const uint8_t *arena, *arena_lim; /* the arena and the end of its allocation */
+    const double *doubles;
+    int float_libs; /* doubles printed here (else NUIF_W_VALUE: the caller prints them) */
+    /* the §3 check beside the writer (NULL when not shared): a member that may be omitted
+     * (name token kt >= checked) is written once its mark is final (nuif_check_until) */
+    nuif_check *ck;
+    size_t checked;
+    /* the open containers, innermost at top - 1: the next member (an index into order) or
+     * element (a token index) to write, where that run ends, whether it is an object, and
+     * whether nothing has been written in it yet */
+    size_t *open_next, *open_end;
+    uint8_t *open_is_obj, *open_first;
+    size_t top;
+    /* where it stands: the value at token t comes next (after == 0), or a value was just
+     * written and the next one is to be found (after == 1) */
+    size_t t;
+    int after;
+    size_t need;    /* NUIF_W_ROOM: the room the next step needs */
+    size_t feed_at; /* NUIF_W_FEED once the text is this long (SIZE_MAX: never) */
+} nuif_writer;
+
+/* the member whose name is token kt may be omitted by normalization: its value is an empty
+ * object or array */
+static inline int nuif_may_skip(const nuif_tok *tape, size_t kt) {
+    const nuif_tok *v = &tape[kt + 1];
+    return (v->kind == NUIF_T_OBJ && v->members == 0) ||
+           (v->kind == NUIF_T_ARR && v->end == kt + 2);
+}
+
+/* a string token's bytes, and the end of the buffer they are in */
+#define NUIF_W_STR(tk) (((tk)->flags & NUIF_F_ESC ? w->arena : w->p) + (tk)->at)
+#define NUIF_W_LIM(tk) ((tk)->flags & NUIF_F_ESC ? w->arena_lim : w->p_lim)
+
+static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t *np,
+                                              ptrdiff_t cap) {
+    const nuif_tok *const tape = w->tape;
+    const uint32_t *const order = w->order;
+    size_t *const open_next = w->open_next, *const open_end = w->open_end;
+    uint8_t *const open_is_obj = w->open_is_obj, *const open_first = w->open_first;
+    const char *const end = b + cap;
+    const size_t feed_at = w->feed_at;
+    char *o = b + *np;
+    size_t t = w->t, top = w->top, kt, L, need;
+    const nuif_tok *tk;
+    int rc;
+    if (w->after) {
+        goto after;
+    }
+    for (;;) {
+        /* ---- the value at token t ---- */
+        tk = &tape[t];
+        switch (tk->kind) {
+        case NUIF_T_STR:
+            L = tk->len;
+            if (tk->flags & NUIF_F_NEEDS_ESC) {
+                need = 6 * L + 3;
+                if ((size_t)(end - o) < need) goto room_value;
+                o[0] = '"';
+                o += 1 + nuif_escape_into(o + 1, NUIF_W_STR(tk), (ptrdiff_t)L);
+                *o++ = '"';
+            } else {
+                need = L + 18; /* 16 bytes of room past the text for nuif_copy's blocks */
+                if ((size_t)(end - o) < need) goto room_value;
+                o[0] = '"';
+                nuif_copy(o + 1, NUIF_W_STR(tk), (ptrdiff_t)L, NUIF_W_LIM(tk));
+                o[L + 1] = '"';
+                o += L + 2;
+            }
+            break;
+        case NUIF_T_ARR:
+        case NUIF_T_OBJ:
+            if (o == end) {
+                need = 1;
+                goto room_value;
+            }
+            if (tk->kind == NUIF_T_ARR) {
+                *o++ = '[';
+                open_next[top] = t + 1;
+                open_end[top] = tk->end;
+                open_is_obj[top] = 0;
+                open_first[top] = 1;
+                top++;
+                if (tk->end > t + 1 && nuif_literal_number(&tape[t + 1])) {
+                    /* an array of numbers written as they are: its elements in a loop of their
+                     * own, up to one that is not such a number */
+                    ptrdiff_t n = o - b;
+                    kt = (size_t)nuif_write_literals(tape, (ptrdiff_t)t + 1, (ptrdiff_t)tk->end,
+                                                     w->p, w->p_lim, b, &n, cap);
+                    o = b + n;
+                    if (kt != t + 1) {
+                        open_next[top - 1] = kt;
+                        open_first[top - 1] = 0;
+                    }
+                }
+            } else {
+                *o++ = '{';
+                open_next[top] = tk->order_at;
+                open_end[top] = (size_t)tk->order_at + tk->members;
+                open_is_obj[top] = 1;
+                open_first[top] = 1;
+                top++;
+            }
+            break;
+        case NUIF_T_INT:
+        case NUIF_T_FLT:
+            /* one test covers every case: the literal and nuif_copy's 16 bytes, or a spelling */
+            need = (size_t)tk->len + NUIF_NUMBER_TEXT_MAX;
+            if ((size_t)(end - o) < need) goto room_value;
+            if (nuif_literal_number(tk)) {
+                nuif_copy(o, w->p + tk->at, (ptrdiff_t)tk->len, w->p_lim);
+                o += tk->len;
+            } else if (tk->kind == NUIF_T_INT) { /* -0 */
+                *o++ = '0';
+            } else if (tk->flags & NUIF_F_DBL) {
+                double x = w->doubles[tk->dbl];
+                char d[32];
+                int point, k;
+                if (x == 0.0) {
+                    *o++ = '0';
+                } else if (!w->float_libs || (k = nuif_shortest_digits(x, d, &point)) <= 0) {
+                    rc = NUIF_W_VALUE; /* the caller prints it (Python's repr) */
+                    w->after = 0;
+                    goto leave;
+                } else {
+                    o += nuif_fmt_es(o, x < 0.0, d, k, point);
+                }
+            } else {
+                nuif_numinfo r;
+                nuif_analyze(w->p + tk->at, (ptrdiff_t)tk->len, &r);
+                if (r.k == 0) {
+                    *o++ = '0';
+                } else {
+                    o += nuif_fmt_es(o, r.neg, r.d, r.k, r.n);
+                }
+            }
+            break;
+        case NUIF_T_TRUE:
+            if ((size_t)(end - o) < 4) {
+                need = 4;
+                goto room_value;
+            }
+            memcpy(o, "true", 4);
+            o += 4;
+            break;
+        case NUIF_T_FALSE:
+            if ((size_t)(end - o) < 5) {
+                need = 5;
+                goto room_value;
+            }
+            memcpy(o, "false", 5);
+            o += 5;
+            break;
+        default:
+            if ((size_t)(end - o) < 4) {
+                need = 4;
+                goto room_value;
+            }
+            memcpy(o, "null", 4);
+            o += 4;
+            break;
+        }
+        if ((size_t)(o - b) >= feed_at) { /* another step of the text is final: hash it */
+            rc = NUIF_W_FEED;
+            w->after = 1;
+            goto leave;
+        }
+    after:
+        /* ---- the next value: close finished containers, then a member's name or a comma ---- */
+        for (;;) {
+            if (top == 0) {
+                rc = NUIF_W_DONE;
+                goto leave;
+            }
+            if (open_next[top - 1] == open_end[top - 1]) {
+                if (o == end) {
+                    need = 1;
+                    goto room_after;
+                }
+                *o++ = open_is_obj[top - 1] ? '}' : ']';
+                top--;
+                continue;
+            }
+            if (open_is_obj[top - 1]) {
+                kt = order[open_next[top - 1]];
+                tk = &tape[kt];
+                if (kt >= w->checked && nuif_may_skip(tape, kt)) { /* the check must pass it */
+                    w->checked = nuif_check_until(w->ck, kt);
+                }
+                if (tk->flags & NUIF_F_SKIP) { /* only canonical_document sets it */
+                    open_next[top - 1]++;
+                    continue;
+                }
+                L = tk->len;
+                if (tk->flags & NUIF_F_NEEDS_ESC) {
+                    need = 6 * L + 5;
+                    if ((size_t)(end - o) < need) goto room_after;
+                    o[0] = ',';
+                    o += !open_first[top - 1];
+                    o[0] = '"';
+                    o += 1 + nuif_escape_into(o + 1, NUIF_W_STR(tk), (ptrdiff_t)L);
+                    o[0] = '"';
+                    o[1] = ':';
+                    o += 2;
+                } else {
+                    need = L + 20; /* a comma, quotes, colon, and nuif_copy's 16 bytes */
+                    if ((size_t)(end - o) < need) goto room_after;
+                    o[0] = ',';
+                    o += !open_first[top - 1];
+                    o[0] = '"';
+                    nuif_copy(o + 1, NUIF_W_STR(tk), (ptrdiff_t)L, NUIF_W_LIM(tk));
+                    o[L + 1] = '"';
+                    o[L + 2] = ':';
+                    o += L + 3;
+                }
+                open_next[top - 1]++;
+                open_first[top - 1] = 0;
+                t = kt + 1;
+            } else {
+                if (o == end) {
+                    need = 1;
+                    goto room_after;
+                }
+                o[0] = ',';
+                o += !open_first[top - 1];
+                open_first[top - 1] = 0;
+                t = open_next[top - 1];
+                open_next[top - 1] = tape[t].kind >= NUIF_T_ARR ? tape[t].end : t + 1;
+            }
+            break;
+        }
+    }
+room_value:
+    w->after = 0;
+    w->need = need;
+    rc = NUIF_W_ROOM;
+    goto leave;
+room_after:
+    w->after = 1;
+    w->need = need;
+    rc = NUIF_W_ROOM;
+leave:
+    w->t = t;
+    w->top = top;
+    *np = o - b;
+    return rc;
+}
+
+#undef NUIF_W_STR
+#undef NUIF_W_LIM
 
 #endif

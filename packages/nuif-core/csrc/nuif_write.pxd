@@ -1,9 +1,37 @@
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, uint32_t
 
 from nuif_tape cimport Tok
+from nuif_check cimport Check
 
 cdef extern from "nuif_write.h":
     bint nuif_literal_number(const Tok* tk) noexcept nogil
     Py_ssize_t nuif_write_literals(const Tok* tape, Py_ssize_t t, Py_ssize_t end, const uint8_t* p,
                                    const uint8_t* lim, char* b, Py_ssize_t* n,
                                    Py_ssize_t cap) noexcept nogil
+
+    enum:
+        NUIF_W_DONE
+        NUIF_W_ROOM
+        NUIF_W_FEED
+        NUIF_W_VALUE
+    ctypedef struct Writer "nuif_writer":
+        const Tok* tape
+        const uint32_t* order
+        const uint8_t* p
+        const uint8_t* p_lim
+        const uint8_t* arena
+        const uint8_t* arena_lim
+        const double* doubles
+        int float_libs
+        Check* ck
+        size_t checked
+        size_t* open_next
+        size_t* open_end
+        uint8_t* open_is_obj
+        uint8_t* open_first
+        size_t top
+        size_t t
+        int after
+        size_t need
+        size_t feed_at
+    int nuif_write_run(Writer* w, char* b, Py_ssize_t* np, Py_ssize_t cap) noexcept nogil

@@ -66,7 +66,7 @@ from nuif_utf8 cimport *
 from nuif_number cimport *
 from nuif_float cimport *
 from nuif_escape cimport *
-from nuif_write cimport nuif_literal_number, nuif_write_literals
+from nuif_write cimport *
 from nuif_keysort cimport *
 from nuif_names cimport *
 from nuif_idset cimport *
