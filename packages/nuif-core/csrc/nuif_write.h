@@ -215,30 +215,17 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
                 }
             }
             break;
-        case NUIF_T_TRUE:
-            if ((size_t)(end - o) < 4) {
-                need = 4;
+        default: { /* null, false, true: kinds 0, 1, 2 */
+            static const char words[3][8] = {"null", "false", "true"};
+            L = 4 + (tk->kind == NUIF_T_FALSE);
+            if ((size_t)(end - o) < L) {
+                need = L;
                 goto room_value;
             }
-            memcpy(o, "true", 4);
-            o += 4;
+            memcpy(o, words[tk->kind], L);
+            o += L;
             break;
-        case NUIF_T_FALSE:
-            if ((size_t)(end - o) < 5) {
-                need = 5;
-                goto room_value;
-            }
-            memcpy(o, "false", 5);
-            o += 5;
-            break;
-        default:
-            if ((size_t)(end - o) < 4) {
-                need = 4;
-                goto room_value;
-            }
-            memcpy(o, "null", 4);
-            o += 4;
-            break;
+        }
         }
         if ((size_t)(o - b) >= feed_at) { /* another step of the text is final: hash it */
             rc = NUIF_W_FEED;

@@ -712,10 +712,6 @@ cdef class _Parser:
     cdef inline const uint8_t* tstr(self, const Tok* t) noexcept:
         return (<const uint8_t*>self.arena if t.flags & F_ESC else self.p) + t.at
 
-    cdef inline const uint8_t* tlim(self, const Tok* t) noexcept:
-        """The end of the buffer that tstr(t) points into."""
-        return <const uint8_t*>(self.arena + self.arena_cap) if t.flags & F_ESC else self.p + self.n
-
     cdef inline Py_ssize_t vend(self, Py_ssize_t v) noexcept:
         """The token index just past value v (its whole subtree)."""
         cdef const Tok* t = &self.tape[v]
