@@ -202,6 +202,37 @@ static inline ptrdiff_t nuif_skip_ws(const uint8_t *p, ptrdiff_t i, ptrdiff_t n)
     }
 }
 
+/* The number of spaces at q[0:32) before the first other byte (32 when all are spaces); q[0:32)
+ * must be readable.  Pretty-printed text's indentation after a newline, found without a loop
+ * (a loop's exit is a branch whose outcome follows the indentation, line after line). */
+static inline unsigned nuif_indent32(const uint8_t *q) {
+#if NUIF_SSE2
+    const __m128i sp = _mm_set1_epi8(0x20);
+    unsigned lo = (unsigned)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)q), sp));
+    unsigned hi = (unsigned)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(q + 16)), sp));
+    uint64_t m = ~(uint64_t)(lo | hi << 16); /* bit 32 and up set: at most 32 */
+    return NUIF_CTZ64(m);
+#elif !NUIF_BIG_ENDIAN
+    unsigned k = 0;
+    while (k < 32) {
+        uint64_t x = nuif_load64_(q + k) ^ 0x2020202020202020ULL;
+        if (x) {
+            return k + (NUIF_CTZ64(x) >> 3);
+        }
+        k += 8;
+    }
+    return 32;
+#else
+    unsigned k = 0;
+    while (k < 32 && q[k] == 0x20) {
+        k++;
+    }
+    return k;
+#endif
+}
+
 #if !NUIF_SSE2
 static inline uint64_t nuif_haszero_(uint64_t v) {
     return (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;

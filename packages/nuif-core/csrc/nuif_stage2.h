@@ -634,7 +634,8 @@ NUIF_S2_NOINLINE size_t nuif_s2_direct_room(nuif_s2 *s, size_t i) {
 }
 
 /* The next token's position in the direct walk: the first byte from i that is not whitespace
- * (as the one-pass parser's skip_ws: ": " and ", " cost no call), with room for the token that
+ * (as the one-pass parser's skip_ws: ": " and ", " cost no call; a newline and an indentation
+ * of up to 32 spaces, pretty-printed text's, cost no loop), with room for the token that
  * may start there (*lim: nuif_s2_direct_room's limit); n when memory ran out (*nomem set),
  * where no rule accepts anything. */
 NUIF_S2_INLINE size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, size_t *lim, int *nomem) {
@@ -643,7 +644,12 @@ NUIF_S2_INLINE size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, size_t *lim, int
         if (p[i] == 0x20 && p[i + 1] > 0x20) {
             i++;
         } else {
-            i = (size_t)nuif_skip_ws(p, (ptrdiff_t)i, (ptrdiff_t)s->n);
+            if (p[i] == 0x0A && i + 33 <= s->n) { /* a newline and its indentation */
+                i += 1 + nuif_indent32(p + i + 1);
+            }
+            if (p[i] <= 0x20) {
+                i = (size_t)nuif_skip_ws(p, (ptrdiff_t)i, (ptrdiff_t)s->n);
+            }
         }
     }
     if (s->ntok >= *lim) {
