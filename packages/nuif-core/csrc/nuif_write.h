@@ -112,6 +112,15 @@ static inline int nuif_may_skip(const nuif_tok *tape, size_t kt) {
 #define NUIF_W_STR(tk) (((tk)->flags & NUIF_F_ESC ? w->arena : w->p) + (tk)->at)
 #define NUIF_W_LIM(tk) ((tk)->flags & NUIF_F_ESC ? w->arena_lim : w->p_lim)
 
+/* a string whose text needs no escapes, written at o (its room, L + 18, tested by the caller) */
+#define NUIF_W_PLAIN(tk, L)                                                                       \
+    do {                                                                                          \
+        o[0] = '"';                                                                               \
+        nuif_copy(o + 1, NUIF_W_STR(tk), (ptrdiff_t)(L), NUIF_W_LIM(tk));                         \
+        o[(L) + 1] = '"';                                                                         \
+        o += (L) + 2;                                                                             \
+    } while (0)
+
 static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t *np,
                                               ptrdiff_t cap) {
     const nuif_tok *const tape = w->tape;
@@ -142,10 +151,7 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
             } else {
                 need = L + 18; /* 16 bytes of room past the text for nuif_copy's blocks */
                 if ((size_t)(end - o) < need) goto room_value;
-                o[0] = '"';
-                nuif_copy(o + 1, NUIF_W_STR(tk), (ptrdiff_t)L, NUIF_W_LIM(tk));
-                o[L + 1] = '"';
-                o += L + 2;
+                NUIF_W_PLAIN(tk, L);
             }
             break;
         case NUIF_T_ARR:
@@ -283,6 +289,21 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
                 open_next[top - 1]++;
                 open_first[top - 1] = 0;
                 t = kt + 1;
+                /* the commonest value, a string, written here rather than through the switch: a
+                 * branch here is predicted from what came before in its own context (a member's
+                 * name just written), where the switch's branches see every value of the text */
+                tk = &tape[t];
+                L = tk->len;
+                if (tk->kind == NUIF_T_STR && !(tk->flags & NUIF_F_NEEDS_ESC) &&
+                    (size_t)(end - o) >= L + 18) {
+                    NUIF_W_PLAIN(tk, L);
+                    if ((size_t)(o - b) >= feed_at) {
+                        rc = NUIF_W_FEED;
+                        w->after = 1;
+                        goto leave;
+                    }
+                    continue; /* the next member */
+                }
             } else {
                 if (o == end) {
                     need = 1;
@@ -315,5 +336,6 @@ leave:
 
 #undef NUIF_W_STR
 #undef NUIF_W_LIM
+#undef NUIF_W_PLAIN
 
 #endif
