@@ -66,6 +66,20 @@ def test_nesting_exactly_at_the_limit_is_accepted(codec: Any) -> None:
     assert error_of(codec.dumps, [codec.loads(mixed, 128)], 128)[0] == "NUIF_DEPTH"
 
 
+def test_newlines_and_indentations_of_every_width_match_the_twin() -> None:
+    """A newline's indentation of up to 32 spaces is read in one step (``nuif_indent32``: SSE2,
+    or 8 bytes at a time in the portable build); whatever follows it, another whitespace byte, a
+    byte no rule accepts or the end of the text, the outcome and every error's line and column
+    are the twin's."""
+    for width in range(0, 41):
+        for after in ("", "\t", "\r\n  ", "\n", " \n   ", "\x0b", "\x0c", "x"):
+            ws = "\n" + " " * width + after
+            for text in ("[" + ws + "1," + ws + '"a"' + ws + "]",
+                         "{" + ws + '"k":' + ws + "[]," + ws + '"j": {}' + ws + "}",
+                         "[1," + ws + "2]" + ws):
+                same(text.encode())
+
+
 def test_seeded_random_garbage_never_crashes_and_matches_the_twin() -> None:
     rng = random.Random(8785)
     alphabet = b'{}[]":,\\/ \n\t-+.eE0123456789truefalsenul\x00\x1f\x7f\x80\xbf\xc2\xe2\xed\xef\xf0\xf4\xff'
