@@ -12,6 +12,7 @@ import pytest
 
 from nuif_core import _codec
 from nuif_core._errors import NuifError
+from tests.nuif_strategies import indented_texts
 
 compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
 twin = _codec.twin()
@@ -67,17 +68,10 @@ def test_nesting_exactly_at_the_limit_is_accepted(codec: Any) -> None:
 
 
 def test_newlines_and_indentations_of_every_width_match_the_twin() -> None:
-    """A newline's indentation of up to 32 spaces is read in one step (``nuif_indent32``: SSE2,
-    or 8 bytes at a time in the portable build); whatever follows it, another whitespace byte, a
-    byte no rule accepts or the end of the text, the outcome and every error's line and column
-    are the twin's."""
-    for width in range(0, 41):
-        for after in ("", "\t", "\r\n  ", "\n", " \n   ", "\x0b", "\x0c", "x"):
-            ws = "\n" + " " * width + after
-            for text in ("[" + ws + "1," + ws + '"a"' + ws + "]",
-                         "{" + ws + '"k":' + ws + "[]," + ws + '"j": {}' + ws + "}",
-                         "[1," + ws + "2]" + ws):
-                same(text.encode())
+    """The outcome and every error's line and column are the twin's, with the compiled walk's
+    one-step indentation (SSE2, or 8 bytes at a time in the portable build)."""
+    for data in indented_texts():
+        same(data)
 
 
 def test_seeded_random_garbage_never_crashes_and_matches_the_twin() -> None:

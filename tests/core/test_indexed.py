@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from benchmarks import corpus
 from nuif_core import _codec
 from nuif_core._errors import NuifError
-from tests.nuif_strategies import values
+from tests.nuif_strategies import indented_texts, values
 
 compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
 
@@ -305,23 +305,12 @@ def test_values_whose_escapes_are_canonical_point_at_the_input(route: str) -> No
                     assert want.startswith(f'["{body}",'.encode()), data
 
 
-# what may follow a newline's indentation of spaces: a token, more whitespace of every kind, a
-# byte that is not whitespace and no rule accepts (a vertical tab, a form feed), or the end
-AFTER_INDENT = ["", "\t", "\r\n  ", "\n", " \n   ", "\x0b", "\x0c"]
-
-
 @pytest.mark.parametrize("route", WALKS)
 def test_newlines_and_indentations_of_every_width(route: str) -> None:
     """Pretty-printed text: the direct walk reads a newline's indentation of up to 32 spaces in
-    one step and goes on from there with the general whitespace scan, within 33 bytes of the
-    input's end too."""
-    for width in range(0, 41):
-        for after in AFTER_INDENT:
-            ws = "\n" + " " * width + after
-            for text in ("[" + ws + "1," + ws + '"a"' + ws + "]",
-                         "{" + ws + '"k":' + ws + "[]," + ws + '"j": {}' + ws + "}",
-                         "[1," + ws + "2]" + ws):
-                check(text.encode(), route, 64)
+    one step and goes on from there with the general whitespace scan."""
+    for data in indented_texts():
+        check(data, route, 64)
 
 
 @pytest.mark.parametrize("route", WALKS)
