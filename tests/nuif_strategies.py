@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import strategies as st
 
-__all__ = ["attr_names", "ids", "indented_texts", "kinds", "numbers", "text", "values"]
+__all__ = [
+    "attr_names", "ids", "indented_texts", "kinds", "numbers", "reindented_texts", "text", "values",
+]
 
 ids = st.from_regex(r"\A[A-Za-z0-9_][A-Za-z0-9_.:-]{0,12}\Z")
 kinds = st.from_regex(r"\A[a-z][a-z0-9-]{0,6}(?:[.:/][a-z][a-z0-9-]{0,4}){0,2}\Z")
@@ -40,4 +44,61 @@ def indented_texts() -> list[bytes]:
                          "{" + ws + '"k":' + ws + "[]," + ws + '"j": {}' + ws + "}",
                          "[1," + ws + "2]" + ws):
                 out.append(text.encode())
+    return out
+
+
+def reindented_texts() -> list[bytes]:
+    """Texts whose lines change their indentation where a reader would not expect it: the
+    compiled walk guesses a line's indentation from the last line it read at the same depth
+    (``nuif_s2_direct_next``) and must count it wherever the guess is wrong.  Each text is a
+    seeded random tree of arrays and objects (the same every run), one value or member a line,
+    indented mostly by depth; some lines are one space off, some at a random width (0 to 40),
+    some have a tab, a carriage return or more whitespace behind the spaces; some trees nest up
+    to 70 deep (past the 64 depths whose guesses the walk keeps); the last lines of each text
+    are within 33 bytes of its end."""
+    rng = random.Random(20261203)
+    out = []
+    for case in range(160):
+        step = rng.choice((0, 1, 2, 4, 8))
+        wobble = rng.choice((0.0, 0.05, 0.3, 1.0))
+        lines: list[str] = []
+
+        def line(depth: int, token: str) -> None:
+            width = depth * step
+            r = rng.random()
+            if r < wobble / 3:
+                width = rng.randint(0, 40)
+            elif r < wobble * 2 / 3:
+                width = max(0, width + rng.choice((-1, 1)))
+            elif r < wobble:
+                token = rng.choice(("\t", "\r", " ", "  \n   ")) + token
+            lines.append(" " * width + token)
+
+        budget = [rng.randint(3, 60)]  # values yet to write
+
+        def value(depth: int, name: str) -> None:
+            kind = rng.random()
+            budget[0] -= 1
+            if depth >= 70 or budget[0] <= 0 or kind < 0.3:
+                line(depth, name + rng.choice(('"x"', "1", "true", "[]", "{}", '"\\u00e9"')))
+                return
+            is_obj = kind < 0.65
+            line(depth, name + ("{" if is_obj else "["))
+            count = rng.randint(1, 4)
+            for k in range(count):
+                value(depth + 1, f'"k{k}": ' if is_obj else "")
+                if k < count - 1:
+                    lines[-1] += ","
+            line(depth, "}" if is_obj else "]")
+
+        if case % 8 == 0:  # a chain deeper than the guesses go, and back out
+            deep = rng.randint(64, 70)
+            for d in range(deep):
+                line(d, "[")
+            line(deep, "0")
+            for d in reversed(range(deep)):
+                line(d, "]")
+        else:
+            value(0, "")
+        out.append("\n".join(lines).encode())
     return out

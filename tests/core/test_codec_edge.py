@@ -12,7 +12,7 @@ import pytest
 
 from nuif_core import _codec
 from nuif_core._errors import NuifError
-from tests.nuif_strategies import indented_texts
+from tests.nuif_strategies import indented_texts, reindented_texts
 
 compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
 twin = _codec.twin()
@@ -71,6 +71,13 @@ def test_newlines_and_indentations_of_every_width_match_the_twin() -> None:
     """The outcome and every error's line and column are the twin's, with the compiled walk's
     one-step indentation (SSE2, or 8 bytes at a time in the portable build)."""
     for data in indented_texts():
+        same(data)
+
+
+def test_indentations_the_walk_does_not_guess_match_the_twin() -> None:
+    """Lines whose indentation is not the one the compiled walk guesses from the last line at
+    the same depth (``nuif_s2_direct_next``): the same outcomes as the twin's."""
+    for data in reindented_texts():
         same(data)
 
 

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from benchmarks import corpus
 from nuif_core import _codec
 from nuif_core._errors import NuifError
-from tests.nuif_strategies import indented_texts, values
+from tests.nuif_strategies import indented_texts, reindented_texts, values
 
 compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
 
@@ -310,6 +310,15 @@ def test_newlines_and_indentations_of_every_width(route: str) -> None:
     """Pretty-printed text: the direct walk reads a newline's indentation of up to 32 spaces in
     one step and goes on from there with the general whitespace scan."""
     for data in indented_texts():
+        check(data, route, 64)
+
+
+@pytest.mark.parametrize("route", WALKS)
+def test_indentations_the_walk_does_not_guess(route: str) -> None:
+    """The direct walk takes a line's indentation to be the last one it read at that depth, and
+    counts it where that guess is wrong: lines one space off, at random widths, with other
+    whitespace behind, deeper than the 64 depths it keeps guesses for."""
+    for data in reindented_texts():
         check(data, route, 64)
 
 

@@ -48,12 +48,16 @@
 /* inlined into the walk always (the hot path), or never (what most tokens never need) */
 #if defined(__GNUC__) || defined(__clang__)
 #define NUIF_S2_INLINE static inline __attribute__((always_inline))
+/* v's value unknown to the compiler from here on (no instruction) */
+#define NUIF_S2_OPAQUE(v) __asm__("" : "+r"(v))
 #define NUIF_S2_NOINLINE static __attribute__((noinline))
 #elif defined(_MSC_VER)
 #define NUIF_S2_INLINE static __forceinline
+#define NUIF_S2_OPAQUE(v) ((void)0)
 #define NUIF_S2_NOINLINE static __declspec(noinline)
 #else
 #define NUIF_S2_INLINE static inline
+#define NUIF_S2_OPAQUE(v) ((void)0)
 #define NUIF_S2_NOINLINE static
 #endif
 
@@ -638,14 +642,23 @@ NUIF_S2_NOINLINE size_t nuif_s2_direct_room(nuif_s2 *s, size_t i) {
  * of up to 32 spaces, pretty-printed text's, cost no loop), with room for the token that
  * may start there (*lim: nuif_s2_direct_room's limit); n when memory ran out (*nomem set),
  * where no rule accepts anything. */
-NUIF_S2_INLINE size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, size_t *lim, int *nomem) {
+NUIF_S2_INLINE size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, uint8_t *guess, size_t *lim,
+                                          int *nomem) {
     const uint8_t *p = s->p;
     if (p[i] <= 0x20) {
         if (p[i] == 0x20 && p[i + 1] > 0x20) {
             i++;
         } else {
             if (p[i] == 0x0A && i + 33 <= s->n) { /* a newline and its indentation */
-                i += 1 + nuif_indent32(p + i + 1);
+                unsigned k = nuif_indent32(p + i + 1), g = *guess;
+                if (NUIF_LIKELY(k == g)) {
+                    /* the guess: the next position does not wait for the count (see above) */
+                    NUIF_S2_OPAQUE(g);
+                    i += 1 + g;
+                } else {
+                    *guess = (uint8_t)k;
+                    i += 1 + k;
+                }
             }
             if (p[i] <= 0x20) {
                 i = (size_t)nuif_skip_ws(p, (ptrdiff_t)i, (ptrdiff_t)s->n);
@@ -678,12 +691,13 @@ NUIF_S2_INLINE int nuif_s2_walk(nuif_s2 *s, const int direct, const int mode) {
     const uint8_t *p = s->p;
     size_t n = s->n, pos, depth = 0, names_top = 0, e;
     size_t lim = 0; /* the direct walk's room (nuif_s2_direct_room) */
+    uint8_t ind[64] = {0}; /* the direct walk's guesses of indentations, by depth */
     int nomem = 0, bad, r;
     uint8_t c;
     nuif_s2_frame *f;
     nuif_tok *t;
-#define NUIF_S2_NEXT(after)                                                                       \
-    (direct ? nuif_s2_direct_next(s, (after), &lim, &nomem)                                       \
+#define NUIF_S2_NEXT(after, d)                                                                    \
+    (direct ? nuif_s2_direct_next(s, (after), &ind[(d) & 63], &lim, &nomem)                       \
             : nuif_s2_next(s, names_top, &nomem))
     if (mode == NUIF_S2_SEG) {
         /* the array around the segment: a frame with no token, which only the end closes */
@@ -698,7 +712,7 @@ NUIF_S2_INLINE int nuif_s2_walk(nuif_s2 *s, const int direct, const int mode) {
     } else {
         s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
         s->deepest = 0;
-        pos = NUIF_S2_NEXT(0);
+        pos = NUIF_S2_NEXT(0, 0);
     }
     for (;;) {
     value: /* a value starts at pos */
@@ -718,7 +732,7 @@ NUIF_S2_INLINE int nuif_s2_walk(nuif_s2 *s, const int direct, const int mode) {
             t->kind = c == 0x7B ? NUIF_T_OBJ : NUIF_T_ARR;
             t->flags = 0;
             t->end = t->members = t->order_at = 0;
-            pos = NUIF_S2_NEXT(pos + 1);
+            pos = NUIF_S2_NEXT(pos + 1, depth);
             if (c == 0x5B) {
                 if (p[pos] != 0x5D) goto value;
                 s->tape[f->tok].end = (uint32_t)s->ntok;
@@ -759,12 +773,12 @@ NUIF_S2_INLINE int nuif_s2_walk(nuif_s2 *s, const int direct, const int mode) {
             goto refuse;
         }
         for (;;) { /* after a value, which ended at e */
-            pos = NUIF_S2_NEXT(e);
+            pos = NUIF_S2_NEXT(e, depth - 1);
             if (depth == 0) goto finish;
             f = &s->frames[depth - 1];
             c = p[pos];
             if (c == 0x2C) {
-                pos = NUIF_S2_NEXT(pos + 1);
+                pos = NUIF_S2_NEXT(pos + 1, depth);
                 if (!f->is_obj) {
                     if (mode == NUIF_S2_SPLIT && pos >= s->seg_at) {
                         /* an element where the helper may have begun a segment */
@@ -800,9 +814,9 @@ NUIF_S2_INLINE int nuif_s2_walk(nuif_s2 *s, const int direct, const int mode) {
         e = nuif_s2_string(s, pos, 1, &nomem);
         if (!e) goto refuse;
         s->names[names_top++] = (uint32_t)(s->ntok - 1);
-        pos = NUIF_S2_NEXT(e);
+        pos = NUIF_S2_NEXT(e, depth);
         if (p[pos] != 0x3A) goto refuse;
-        pos = NUIF_S2_NEXT(pos + 1);
+        pos = NUIF_S2_NEXT(pos + 1, depth);
     }
 finish:
     /* the root value must be all there is; stage 1 must have accepted the whole input */
