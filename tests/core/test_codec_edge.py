@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import nuif_core
 from nuif_core import _codec
 from nuif_core._errors import NuifError
 from tests.nuif_strategies import indented_texts, reindented_texts
@@ -79,6 +80,59 @@ def test_indentations_the_walk_does_not_guess_match_the_twin() -> None:
     the same depth (``nuif_s2_direct_next``): the same outcomes as the twin's."""
     for data in reindented_texts():
         same(data)
+
+
+def test_each_call_lets_go_of_its_input_and_leaves_nothing_to_the_next() -> None:
+    """The compiled codec keeps the tape parser of a call that ends normally, with the buffers it
+    grew, for the next call (``_park`` in ``_speedups_parser.pxi``): it must hold no reference to
+    the input, and no call may see anything of the one before, whatever that one was (larger,
+    deeper, refused, failed in the schema check, read by the one-pass parser, or inspected:
+    ``inspect`` keeps its parser past the text)."""
+    import sys
+
+    from benchmarks import corpus
+
+    texts = [
+        corpus.load("ui", "64KiB"),
+        b'{"nuif":0,"root":{"id":"a","kind":"b","attrs":{"t":"\\u00e9\\n","n":[1e20,0.5,-0]}}}',
+        b'{"nuif":0,"root":{"id":"a","kind":"b","children":[{"id":"a","kind":"c"}]}}',  # §3
+        b'{"nuif":0,"root":{"id":"a","kind":"b"},"x":[1,2,}',  # a syntax error
+        b"[" * 100 + b"]" * 100,
+        b'{"b":1,"a":{"d":[true,false,null],"c":"\\ud83d\\ude00"}}',
+        # 1e-400: left to the one-pass parser (the walk refuses what the float library cannot
+        # convert), which then reads the escapes too
+        b'{"nuif":0,"root":{"id":"a","kind":"b","attrs":{"z":1e-400,"t":"\\u00e9\\t\\""}}}',
+        b'{"nuif":0,"root":{"id":"r","kind":"k","children":['
+        + b",".join(b'{"id":"n%d","kind":"k"}' % i for i in range(300)) + b"]}}",
+    ]
+
+    def outcomes(data: bytes) -> list[Any]:
+        out: list[Any] = []
+        for call in (lambda: nuif_core.inspect(data), lambda: compiled.canonical_json(data, 128),
+                     lambda: compiled.canonical_document(data, 128, 250000),
+                     lambda: nuif_core.canonicalize(data), lambda: nuif_core.validate(data)):
+            try:
+                out.append(call())
+            except NuifError as e:
+                out.append((e.code, e.pointer, e.line, e.column))
+        return out
+
+    first = [outcomes(data) for data in texts]
+    for data, got in zip(texts, first):  # the parser's part against the twin's
+        same(data)
+        try:
+            assert got[2] == twin.canonical_document(data, 128, 250000)
+        except NuifError as e:
+            assert got[2] == (e.code, e.pointer, e.line, e.column)
+    rng = random.Random(20261203)
+    for _ in range(150):
+        k = rng.randrange(len(texts))
+        data = bytes(bytearray(texts[k]))  # an object no call has seen
+        refs = sys.getrefcount(data)
+        got = outcomes(data)
+        refs_after = sys.getrefcount(data)
+        assert got == first[k], k
+        assert refs_after == refs, k
 
 
 def test_seeded_random_garbage_never_crashes_and_matches_the_twin() -> None:

@@ -456,9 +456,21 @@ def test_canonical_result_calls_make_when_it_cannot_fill_its_slots() -> None:
             object.__setattr__(self, "hash", "own")
             object.__setattr__(self, "changed", changed)
 
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Rerouted:
+        canonical: bytes
+        hash: str
+        changed: bool
+
+    # a field whose descriptor is no longer the slot's: a property that sets the slot its way
+    slot = Rerouted.__dict__["hash"]
+    Rerouted.hash = property(  # type: ignore[assignment]
+        lambda self: slot.__get__(self), lambda self, v: slot.__set__(self, "set:" + v))
+
     data = b'{"nuif": 0, "root": {"id": "a", "kind": "b"}}'
     for impl in (_speedups, _codec_py):
         as_tuple = impl.canonical_result(data, 128, 10, lambda *a: a)
+        assert impl.canonical_result(data, 128, 10, Rerouted).hash == "set:" + as_tuple[1]
         assert as_tuple == (b'{"nuif":0,"root":{"id":"a","kind":"b"}}', hash_bytes(as_tuple[0]), True)
         assert impl.canonical_result(data, 128, 10, Checked).hash == as_tuple[1].upper()
         assert impl.canonical_result(data, 128, 10, NoSlots) == NoSlots(*as_tuple)

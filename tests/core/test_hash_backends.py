@@ -332,6 +332,86 @@ def test_the_output_grows_while_a_follower_hashes_it() -> None:
         compiled._set_scratch_keep(old_keep)
 
 
+
+# -- small texts: hashed by the writer itself, a block at a time (``_set_sha_beside``) -----------
+
+
+@contextmanager
+def beside(on: bool, fault: bool = False) -> Iterator[None]:
+    old = compiled._set_sha_beside(on, fault)
+    try:
+        yield
+    finally:
+        compiled._set_sha_beside(old)
+
+
+def texts_around_block_edges() -> Iterator[bytes]:
+    """Documents whose canonical texts are 40 to 400 bytes long, one of each length, so that
+    every offset of a text's end in its last 64-byte block comes several times; and some whose
+    canonical text outgrows the input (``1e20`` is written as 21 digits), several blocks in one
+    number."""
+    for n in range(0, 361):
+        yield json.dumps({"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": {"t": "x" * n}}},
+                         indent=2).encode()
+    for k in range(1, 40):
+        yield (b'{"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": {"n": ['
+               + b", ".join([b"1e20"] * k) + b"]}}}")
+
+
+@pytest.mark.skipif(not HAVE_OPENSSL, reason="the writer hashes with libcrypto only")
+@pytest.mark.parametrize("keep", [None, 64])
+def test_the_digest_the_writer_makes_itself_is_hashlibs(keep: int | None) -> None:
+    """With ``keep`` 64 the scratch buffer is too small for any of these texts, so each moves
+    into a new buffer while it is written and hashed: the blocks hashed before must be the ones
+    moved."""
+    old_keep = compiled._set_scratch_keep(keep) if keep is not None else None
+    try:
+        for text in texts_around_block_edges():
+            with beside(True):
+                before = compiled._sha_beside_count()
+                got = nuif_core.canonicalize(text)
+                assert compiled._sha_beside_count() == before + 1
+            assert got.hash == expected(got.canonical)
+            with beside(False):
+                before = compiled._sha_beside_count()
+                assert nuif_core.canonicalize(text) == got
+                assert nuif_core.validate(text).hash == got.hash
+                assert compiled._sha_beside_count() == before
+    finally:
+        if old_keep is not None:
+            compiled._set_scratch_keep(old_keep)
+
+
+@pytest.mark.skipif(not HAVE_OPENSSL, reason="the writer hashes with libcrypto only")
+def test_a_failed_update_of_the_writers_hash_leaves_the_text_to_be_hashed_after() -> None:
+    for text in texts_around_block_edges():
+        want = nuif_core.canonicalize(text)
+        with beside(True, fault=True):
+            before = compiled._sha_beside_count()
+            assert nuif_core.canonicalize(text) == want
+            assert compiled._sha_beside_count() == before
+
+
+def test_the_writer_hashes_nothing_it_does_not_have_to() -> None:
+    """Not with hashlib chosen (``_set_openssl(False)``), nor for canonical_json and
+    canonical_document (no hash asked), nor for an input of 16 KiB or more."""
+    small = next(texts_around_block_edges())
+    big = json.dumps({"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": {"t": "x" * 17000}}}
+                     ).encode()
+    with beside(True):
+        before = compiled._sha_beside_count()
+        with through_hashlib():
+            got = nuif_core.canonicalize(small)
+        assert got.hash == expected(got.canonical)
+        compiled.canonical_json(small, 128)
+        compiled.canonical_document(small, 128, 100)
+        got = nuif_core.canonicalize(big)
+        assert got.hash == expected(got.canonical)
+        assert compiled._sha_beside_count() == before
+        nuif_core.canonicalize(small)
+        assert compiled._sha_beside_count() == before + 1
+
+
 @needs_pipe
 @pytest.mark.parametrize("route", ["pipe", "follower"])
 @settings(max_examples=60, deadline=None)

@@ -1,3 +1,4 @@
 cdef extern from "nuif_slots.h":
     object nuif_type_alloc(object cls)
-    int nuif_descr_set(object descr, object obj, object value) except -1
+    Py_ssize_t nuif_slot_offset(object descr)
+    void nuif_slot_put(object descr, object obj, object value)

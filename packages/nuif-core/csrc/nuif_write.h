@@ -23,6 +23,7 @@
 
 /* the check's header first: it includes Python.h, which must come before system headers */
 #include "nuif_check.h"
+#include "nuif_crypto.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -98,7 +99,26 @@ typedef struct {
     int after;
     size_t need;    /* NUIF_W_ROOM: the room the next step needs */
     size_t feed_at; /* NUIF_W_FEED once the text is this long (SIZE_MAX: never) */
+    /* SHA-256 on this thread as the text is written (NULL: not here): once the text passes
+     * feed_at, its whole 64-byte blocks from `hashed` on go to sha_update, and feed_at moves
+     * 64 bytes past them, so that a block's hash runs beside the writing of the next */
+    int (*sha_update)(nuif_sha256_ctx *c, const void *p, size_t n); /* NULL after a failure */
+    nuif_sha256_ctx *sha_ctx;
+    size_t hashed;
 } nuif_writer;
+
+/* the whole blocks of the text written so far that are not hashed yet, hashed (sha_update) */
+#define NUIF_W_HASH()                                                                             \
+    do {                                                                                          \
+        size_t upto_ = (size_t)(o - b) & ~(size_t)63;                                             \
+        if (w->sha_update(w->sha_ctx, b + w->hashed, upto_ - w->hashed) == 1) {                   \
+            w->hashed = upto_;                                                                    \
+            feed_at = upto_ + 64;                                                                 \
+        } else {                                                                                  \
+            w->sha_update = NULL; /* the caller hashes the text afterwards */                     \
+            feed_at = SIZE_MAX;                                                                   \
+        }                                                                                         \
+    } while (0)
 
 /* the member whose name is token kt may be omitted by normalization: its value is an empty
  * object or array */
@@ -128,7 +148,7 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
     size_t *const open_next = w->open_next, *const open_end = w->open_end;
     uint8_t *const open_is_obj = w->open_is_obj, *const open_first = w->open_first;
     const char *const end = b + cap;
-    const size_t feed_at = w->feed_at;
+    size_t feed_at = w->feed_at;
     char *o = b + *np;
     size_t t = w->t, top = w->top, kt, L, need;
     const nuif_tok *tk;
@@ -234,9 +254,13 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
         }
         }
         if ((size_t)(o - b) >= feed_at) { /* another step of the text is final: hash it */
-            rc = NUIF_W_FEED;
-            w->after = 1;
-            goto leave;
+            if (w->sha_update != NULL) {
+                NUIF_W_HASH();
+            } else {
+                rc = NUIF_W_FEED;
+                w->after = 1;
+                goto leave;
+            }
         }
     after:
         /* ---- the next value: close finished containers, then a member's name or a comma ---- */
@@ -298,9 +322,12 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
                     (size_t)(end - o) >= L + 18) {
                     NUIF_W_PLAIN(tk, L);
                     if ((size_t)(o - b) >= feed_at) {
-                        rc = NUIF_W_FEED;
-                        w->after = 1;
-                        goto leave;
+                        if (w->sha_update == NULL) {
+                            rc = NUIF_W_FEED;
+                            w->after = 1;
+                            goto leave;
+                        }
+                        NUIF_W_HASH();
                     }
                     continue; /* the next member */
                 }
@@ -328,6 +355,7 @@ room_after:
     w->need = need;
     rc = NUIF_W_ROOM;
 leave:
+    w->feed_at = feed_at;
     w->t = t;
     w->top = top;
     *np = o - b;
@@ -337,5 +365,6 @@ leave:
 #undef NUIF_W_STR
 #undef NUIF_W_LIM
 #undef NUIF_W_PLAIN
+#undef NUIF_W_HASH
 
 #endif

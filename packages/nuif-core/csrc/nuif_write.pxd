@@ -2,6 +2,7 @@ from libc.stdint cimport uint8_t, uint32_t
 
 from nuif_tape cimport Tok
 from nuif_check cimport Check
+from nuif_crypto cimport nuif_sha256_ctx
 
 cdef extern from "nuif_write.h":
     enum:
@@ -28,5 +29,8 @@ cdef extern from "nuif_write.h":
         size_t t
         int after
         size_t need
+        int (*sha_update)(nuif_sha256_ctx* c, const void* p, size_t n) noexcept nogil
+        nuif_sha256_ctx* sha_ctx
+        size_t hashed
         size_t feed_at
     int nuif_write_run(Writer* w, char* b, Py_ssize_t* np, Py_ssize_t cap) noexcept nogil

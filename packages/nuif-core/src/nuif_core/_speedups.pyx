@@ -170,6 +170,7 @@ def canonical_json(data, max_depth):
     parser.parse_tape()
     canonical = _write_canonical(parser)
     _hot_done(parser)
+    _park(parser)
     return canonical
 
 
@@ -204,7 +205,7 @@ cdef object _canonical_result(bytes data, object max_depth, object max_nodes, ob
         return None
     h = _hash_text(canonical, digest if got else NULL)
     _hot_settle()
-    return _filled(make, _RESULT_FIELDS, (canonical, h, not _same_bytes(canonical, data)))
+    return _made3(make, _RESULT_FIELDS, canonical, h, not _same_bytes(canonical, data))
 
 
 def valid_report(data, max_depth, max_nodes, make):

@@ -5,31 +5,41 @@
 # called.
 
 # Result classes whose instances are filled here: class -> tuple of the member descriptors of its
-# fields (in order), or None when the class must be called instead.
+# fields (in order), or None when the class must be called instead; and the last class looked up
+# with its plan (most calls make the same class as the call before).
 cdef dict _slot_plans = {}
+cdef object _last_plan_cls = None
+cdef object _last_plan = None
 
 
 cdef inline object _slot_plan(object cls, tuple names):
     """The member descriptors of ``names`` when ``cls`` is a frozen slots dataclass whose fields
-    are exactly ``names`` and whose generated ``__init__`` only sets them (no ``__post_init__``,
-    no custom ``__new__``); else None.  Decided once per class (``_new_slot_plan``)."""
-    cdef PyObject* hit = _dict_get(_slot_plans, cls)
-    if hit != NULL:
-        return <object>hit
-    return _new_slot_plan(cls, names)
+    are exactly ``names``, each a plain slot (``nuif_slot_offset``), and whose generated
+    ``__init__`` only sets them (no ``__post_init__``, no custom ``__new__``); else None.
+    Decided once per class (``_new_slot_plan``)."""
+    global _last_plan_cls, _last_plan
+    cdef PyObject* hit
+    if cls is _last_plan_cls:
+        return _last_plan
+    hit = _dict_get(_slot_plans, cls)
+    plan = <object>hit if hit != NULL else _new_slot_plan(cls, names)
+    _last_plan_cls = cls
+    _last_plan = plan
+    return plan
 
 
 cdef object _new_slot_plan(object cls, tuple names):
     # apart from _slot_plan: the generator below makes Cython allocate a closure scope on
     # every call of the function that holds it
-    import dataclasses, types
+    import dataclasses
     plan = None
     if (isinstance(cls, type) and dataclasses.is_dataclass(cls)
             and tuple(f.name for f in dataclasses.fields(cls)) == names
             and not hasattr(cls, "__post_init__") and cls.__dataclass_params__.init
             and (<type>cls).__new__ is object.__new__):
         attrs = (<type>cls).__dict__
-        if all(type(attrs.get(name)) is types.MemberDescriptorType for name in names):
+        if all(attrs.get(name) is not None and nuif_slot_offset(attrs[name]) > 0
+               for name in names):
             plan = tuple(attrs[name] for name in names)
     _slot_plans[cls] = plan
     return plan
@@ -49,7 +59,19 @@ cdef object _made(object cls, object plan, tuple values):
         return cls(*values)
     r = nuif_type_alloc(cls)
     for i in range(len(<tuple>plan)):
-        nuif_descr_set((<tuple>plan)[i], r, values[i])
+        nuif_slot_put((<tuple>plan)[i], r, values[i])
+    return r
+
+
+cdef object _made3(object cls, tuple names, object a, object b, object c):
+    """``_filled(cls, names, (a, b, c))`` without the tuple (the results of three fields)."""
+    plan = _slot_plan(cls, names)
+    if plan is None:
+        return cls(a, b, c)
+    r = nuif_type_alloc(cls)
+    nuif_slot_put((<tuple>plan)[0], r, a)
+    nuif_slot_put((<tuple>plan)[1], r, b)
+    nuif_slot_put((<tuple>plan)[2], r, c)
     return r
 
 
@@ -62,6 +84,18 @@ cdef tuple _ENTRY_FIELDS = ("id", "kind", "depth", "children")
 cdef tuple _REF_FIELDS = ("id", "kind")
 
 
+cdef inline Py_ssize_t _clamp_count(object v) except? -1:
+    """An int limit as a C integer, at most 2**40 (``min(v, 1 << 40)`` without comparing Python
+    ints; below the C range, the conversion raises OverflowError as it would)."""
+    cdef int overflow = 0
+    cdef long long x = PyLong_AsLongLongAndOverflow(v, &overflow)
+    if overflow > 0 or (overflow == 0 and x >= (1 << 40)):
+        return 1 << 40
+    if overflow == 0:
+        return <Py_ssize_t>x
+    return v
+
+
 cdef object _document_text(bytes b, object max_depth, object max_nodes,
                            unsigned char* digest=NULL, bint* got=NULL, list keep=None):
     """canonical_document for arguments ``_compiled_args`` accepted (tape mode).
@@ -70,7 +104,7 @@ cdef object _document_text(bytes b, object max_depth, object max_nodes,
     ``*got`` says whether ``digest`` holds its SHA-256.  With ``keep``, the parser of a valid
     document is appended to it, so its checked tape outlives the call (``inspect_summary``)."""
     cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
-    cdef Py_ssize_t node_limit = max_nodes if max_nodes < (1 << 40) else (1 << 40)
+    cdef Py_ssize_t node_limit = _clamp_count(max_nodes)
     cdef Check ck
     cdef StrSet ids
     parser.want_digest = digest != NULL  # before the walk, which may warm the text's follower
@@ -82,9 +116,9 @@ cdef object _document_text(bytes b, object max_depth, object max_nodes,
     finally:
         _check_release(&ck, &ids)
     if canonical is None:
+        if keep is None:
+            _park(parser)
         return None
-    if keep is not None:
-        keep.append(parser)
     if digest != NULL:
         _hot_defer(parser)  # timed to the end of its hash: the caller calls _hot_settle
     else:
@@ -92,6 +126,10 @@ cdef object _document_text(bytes b, object max_depth, object max_nodes,
     if parser.has_digest:
         memcpy(digest, parser.digest, 32)
         got[0] = True
+    if keep is not None:
+        keep.append(parser)
+    else:
+        _park(parser)
     return canonical
 
 

@@ -391,3 +391,19 @@ def _index_count(bytes data not None):
         total += nuif_s1_chunk(_s1_route, &st, p, n, start, end, idx)
         start = end
     return total if nuif_s1_ok(&st) else None
+
+
+def _set_sha_beside(bint on, bint fault=False):
+    """Whether the writer hashes the text it writes block by block on its own thread (where no
+    follower or pipe hashes it); ``fault``: its first block's update fails, as libcrypto's
+    might, and the text is hashed afterwards instead (testing).  Returns the previous setting."""
+    global _sha_beside, _sha_beside_fault
+    cdef bint old = _sha_beside
+    _sha_beside = on
+    _sha_beside_fault = fault
+    return old
+
+
+def _sha_beside_count():
+    """How many texts the writer has hashed itself (``_set_sha_beside``) since the module loaded."""
+    return _sha_beside_texts

@@ -2,12 +2,24 @@
 # walks the token tape with an explicit stack of open containers and appends RFC 8785 bytes to a
 # growing buffer (_speedups_buffer.pxi); an object's members come in the order its run of the
 # ``order`` array gives (sorted when the object closed).  This part sets the loop up, gives it
-# room, hashes the text on a second thread while it is written (csrc/nuif_hashpipe.h; settings
-# in _speedups_hash.pxi) and ends the §3 check shared with that thread.
+# room, hashes the text while it is written (on a second thread, csrc/nuif_hashpipe.h, settings
+# in _speedups_hash.pxi; or a small text block by block in the loop itself) and ends the §3
+# check shared with that thread.
 
 
 # the §3 check beside the writer (_set_check_ahead: tests and measurements)
 cdef bint _check_ahead = True
+# SHA-256 on the writer's thread, a block at a time as the text is written, for inputs below
+# _sha_beside_max bytes (where no other thread hashes them; docs/parser-design.md, "The hash
+# beside the writer"; _set_sha_beside: tests and measurements)
+cdef bint _sha_beside = True
+cdef Py_ssize_t _sha_beside_max = 16 * 1024
+cdef bint _sha_beside_fault = False
+cdef Py_ssize_t _sha_beside_texts = 0  # texts whose digest the writer made (_sha_beside_count)
+
+
+cdef int _sha_update_fails(nuif_sha256_ctx* c, const void* p, size_t n) noexcept nogil:
+    return 0  # _set_sha_beside(True, fault=True): an update that fails
 
 
 cdef inline int _follower_start(_Buf out, bint hot, Check* ck) noexcept:
@@ -19,11 +31,13 @@ cdef inline int _follower_start(_Buf out, bint hot, Check* ck) noexcept:
 
 
 cdef object _write_canonical(_Parser parser, Check* ck=NULL):
+    global _sha_beside_texts
     """The RFC 8785 text of the value on the tape, members marked F_SKIP left out; with
     ``parser.want_digest``, the SHA-256 of a large text, or of a mid-size one whose walk was
     shared or offered a follower (``parser.hot_follow``), goes to ``parser.digest`` as it is
     written (``parser.has_digest``), by a follower
-    or the hashing pipe (csrc/nuif_hashpipe.h).  The loop itself is C (``nuif_write_run``,
+    or the hashing pipe (csrc/nuif_hashpipe.h), and that of a small text by the writer itself,
+    a block at a time (``_sha_beside``).  The loop itself is C (``nuif_write_run``,
     csrc/nuif_write.h); it comes back here for room, for each step of the text to hash, and for a
     double only Python prints.
 
@@ -49,6 +63,7 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     # the check beside the writer: member names below token `checked` have their final marks
     cdef bint ck_shared = False
     cdef size_t checked = <size_t>-1
+    cdef nuif_sha256_ctx sha_ctx
     parser.has_digest = False
     if parser.want_digest and _openssl and _pipe_min <= parser.n < _follow_max:
         big_t0 = nuif_clock_ns()  # follower or pipe: the record decides (_big_offers_follow)
@@ -101,6 +116,16 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     w.top = 0
     w.t = 0
     w.after = 0
+    w.sha_update = NULL
+    w.sha_ctx = &sha_ctx
+    w.hashed = 0
+    if (_sha_beside and parser.n < _sha_beside_max and not follow and pipe == NULL
+            and parser.want_digest and _openssl
+            and nuif_sha256_lowlevel(-1) == 1 and nuif_crypto.update != NULL
+            and nuif_crypto.init(&sha_ctx) == 1):
+        # hashed here, a block at a time as it is written
+        w.sha_update = _sha_update_fails if _sha_beside_fault else nuif_crypto.update
+        feed_at = 64
     w.feed_at = <size_t>feed_at
     try:
         while True:
@@ -114,7 +139,7 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
                 o = out.reserve(NUMBER_TEXT_MAX)
                 out.n += _fmt_double(o, parser.doubles[parser.tape[w.t].dbl])
                 w.after = 1
-                if out.n < feed_at:
+                if out.n < feed_at or w.sha_update != NULL:
                     continue
             # another step of the text is final: hash it meanwhile
             if out.follow:
@@ -134,6 +159,11 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
             ck_shared = False
             if nuif_check_finish(ck) != 1:  # not a valid document: the text is of no use
                 valid = False
+        if w.sha_update != NULL:  # the last blocks, then the digest
+            parser.has_digest = (
+                w.sha_update(&sha_ctx, out.b + w.hashed, <size_t>out.n - w.hashed) == 1
+                and nuif_crypto.final(parser.digest, &sha_ctx) == 1)
+            _sha_beside_texts += parser.has_digest
         if follow:
             if out.follow:
                 # the bytes object first: the follower hashes the rest of the text meanwhile
