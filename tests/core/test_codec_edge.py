@@ -104,6 +104,10 @@ def test_each_call_lets_go_of_its_input_and_leaves_nothing_to_the_next() -> None
         b'{"nuif":0,"root":{"id":"a","kind":"b","attrs":{"z":1e-400,"t":"\\u00e9\\t\\""}}}',
         b'{"nuif":0,"root":{"id":"r","kind":"k","children":['
         + b",".join(b'{"id":"n%d","kind":"k"}' % i for i in range(300)) + b"]}}",
+        # nodes 40 deep: the writer's and the check's stacks outgrow their arrays (32 levels)
+        b'{"nuif":0,"root":' + b"".join(b'{"id":"d%d","kind":"k","children":[' % i
+                                        for i in range(40))
+        + b'{"id":"leaf","kind":"k"}' + b"]}" * 40 + b"}",
     ]
 
     def outcomes(data: bytes) -> list[Any]:

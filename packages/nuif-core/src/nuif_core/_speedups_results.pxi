@@ -107,9 +107,10 @@ cdef object _document_text(bytes b, object max_depth, object max_nodes,
     cdef Py_ssize_t node_limit = _clamp_count(max_nodes)
     cdef Check ck
     cdef StrSet ids
+    cdef size_t ck_stack[2 * CHECK_STACK_LEVELS]
     parser.want_digest = digest != NULL  # before the walk, which may warm the text's follower
     parser.parse_tape()
-    _check_prepare(parser, node_limit, &ck, &ids)
+    _check_prepare(parser, node_limit, &ck, &ids, ck_stack)
     try:
         # the §3 check first, or beside the writer when a follower hashes the text
         canonical = _write_canonical(parser, &ck)

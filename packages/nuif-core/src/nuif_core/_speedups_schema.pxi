@@ -144,11 +144,18 @@ cdef int _strset_grow(StrSet* strs) except -1:
     return 0
 
 
-cdef int _check_prepare(_Parser parser, Py_ssize_t max_nodes, Check* ck, StrSet* ids) except -1:
+# the check's walk stack (2 words a level) of a document this shallow is the caller's array
+cdef enum:
+    CHECK_STACK_LEVELS = 32
+
+
+cdef int _check_prepare(_Parser parser, Py_ssize_t max_nodes, Check* ck, StrSet* ids,
+                        size_t* stack) except -1:
     """Set ``ck`` up for the tape of ``parser`` (csrc/nuif_check.h): the walk's stack and, in
     ``ids``, an id set with room for every node the tape can hold (a node takes at least five
     tokens; the kept table when it is large enough), so that the check never allocates and can
-    run on another thread.  ``_check_release`` frees them."""
+    run on another thread.  ``_check_release`` frees them.  ``stack``: the caller's array of
+    ``2 * CHECK_STACK_LEVELS`` words, the walk's stack when the document is that shallow."""
     cdef Py_ssize_t most = 16
     while most < 2 * (parser.ntok // 5 + 1):
         most *= 2
@@ -166,14 +173,18 @@ cdef int _check_prepare(_Parser parser, Py_ssize_t max_nodes, Check* ck, StrSet*
     ck.progress = 0
     ck.state = 0  # NUIF_CK_IDLE
     ids.slots = ids.counts = NULL
-    ck.walk_next = <size_t*>PyMem_Malloc(2 * ck.walk_cap * sizeof(size_t))
+    if ck.walk_cap <= CHECK_STACK_LEVELS:
+        ck.walk_next = stack
+    else:
+        ck.walk_next = <size_t*>PyMem_Malloc(2 * ck.walk_cap * sizeof(size_t))
     if ck.walk_next == NULL:
         raise MemoryError()
     ck.walk_end = ck.walk_next + ck.walk_cap
     try:
         _strset_start(ids, most, False)
     except MemoryError:
-        PyMem_Free(ck.walk_next)
+        if ck.walk_cap > CHECK_STACK_LEVELS:
+            PyMem_Free(ck.walk_next)
         ck.walk_next = NULL
         raise
     ck.ids = ids.slots
@@ -184,6 +195,7 @@ cdef int _check_prepare(_Parser parser, Py_ssize_t max_nodes, Check* ck, StrSet*
 
 cdef void _check_release(Check* ck, StrSet* ids) noexcept:
     """Free what ``_check_prepare`` took (after the check is over on every thread)."""
-    PyMem_Free(ck.walk_next)
+    if ck.walk_cap > CHECK_STACK_LEVELS:
+        PyMem_Free(ck.walk_next)
     ck.walk_next = NULL
     _strset_free(ids)

@@ -30,6 +30,10 @@ cdef inline int _follower_start(_Buf out, bint hot, Check* ck) noexcept:
     return nuif_hashfollow_start(<const unsigned char*>out.b, hot)
 
 
+cdef enum:
+    WRITE_STACK_LEVELS = 32
+
+
 cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     global _sha_beside_texts
     """The RFC 8785 text of the value on the tape, members marked F_SKIP left out; with
@@ -64,6 +68,9 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     cdef bint ck_shared = False
     cdef size_t checked = <size_t>-1
     cdef nuif_sha256_ctx sha_ctx
+    # the stack of open containers of a text this shallow (2 words and 2 bytes a level: at most 3
+    # words)
+    cdef size_t open_stack[3 * WRITE_STACK_LEVELS]
     parser.has_digest = False
     if parser.want_digest and _openssl and _pipe_min <= parser.n < _follow_max:
         big_t0 = nuif_clock_ns()  # follower or pipe: the record decides (_big_offers_follow)
@@ -89,7 +96,10 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
         if pipe != NULL:
             out.pipe = pipe
             feed_at = _pipe_step
-    w.open_next = <size_t*>PyMem_Malloc(cap * (2 * sizeof(size_t) + 2))
+    if cap <= WRITE_STACK_LEVELS:
+        w.open_next = &open_stack[0]
+    else:
+        w.open_next = <size_t*>PyMem_Malloc(cap * (2 * sizeof(size_t) + 2))
     if w.open_next == NULL:
         if ck_shared:
             nuif_check_settle(ck)
@@ -179,7 +189,8 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
             pipe = NULL
             parser.has_digest = rc == 0
     finally:
-        PyMem_Free(w.open_next)
+        if cap > WRITE_STACK_LEVELS:
+            PyMem_Free(w.open_next)
         if ck_shared:  # an error while writing: the check must be over before ck goes
             nuif_check_settle(ck)
         if out.follow:  # an error while writing: the follower must not read the buffer any more
