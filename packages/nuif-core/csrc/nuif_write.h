@@ -254,13 +254,12 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
         }
         }
         if ((size_t)(o - b) >= feed_at) { /* another step of the text is final: hash it */
-            if (w->sha_update != NULL) {
-                NUIF_W_HASH();
-            } else {
+            if (w->sha_update == NULL) {
                 rc = NUIF_W_FEED;
                 w->after = 1;
                 goto leave;
             }
+            NUIF_W_HASH();
         }
     after:
         /* ---- the next value: close finished containers, then a member's name or a comma ---- */

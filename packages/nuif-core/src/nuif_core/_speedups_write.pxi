@@ -10,8 +10,8 @@
 # the §3 check beside the writer (_set_check_ahead: tests and measurements)
 cdef bint _check_ahead = True
 # SHA-256 on the writer's thread, a block at a time as the text is written, for inputs below
-# _sha_beside_max bytes (where no other thread hashes them; docs/parser-design.md, "The hash
-# beside the writer"; _set_sha_beside: tests and measurements)
+# _sha_beside_max bytes (where no other thread hashes them; docs/format.md, "Hashing while
+# writing, small documents"; _set_sha_beside: tests and measurements)
 cdef bint _sha_beside = True
 cdef Py_ssize_t _sha_beside_max = 16 * 1024
 cdef bint _sha_beside_fault = False
