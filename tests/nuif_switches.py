@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["following"]
+__all__ = ["following", "general_path"]
 
 
 @contextmanager
@@ -27,3 +27,14 @@ def following(compiled: Any, step: int, *, fault: bool = False, ahead: bool = Tr
         compiled._set_big_record(*old_record)
         compiled._set_follow(*old_follow)
         compiled._set_hashpipe(*old_pipe)
+
+
+@contextmanager
+def general_path(compiled: Any) -> Iterator[None]:
+    """Every call of canonicalize and validate through the general path: the front doors give
+    no input to the one-call path of small documents (``_set_small``)."""
+    old = compiled._set_small(False)
+    try:
+        yield
+    finally:
+        compiled._set_small(old)

@@ -43,6 +43,7 @@ includes, one job each (docs/architecture.md, "The compiled codec", has the map)
     _speedups_spans.pxi     node spans of a canonical document
     _speedups_switches.pxi  test switches
     _speedups_doors.pxi     the front doors of canonicalize and validate
+    _speedups_small.pxi     the one-call path of small documents, behind the doors
 
 C-only helpers are headers in csrc/, each declared for Cython by the .pxd of the same name there.
 """
@@ -54,7 +55,7 @@ from libc.math cimport isinf, isfinite
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_XDECREF, Py_DECREF, Py_INCREF
 from cpython.mem cimport PyMem_Malloc, PyMem_Calloc, PyMem_Realloc, PyMem_Free
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
 from cpython.list cimport PyList_Append
 from cpython.dict cimport PyDict_SetItem
 
@@ -76,6 +77,7 @@ from nuif_hashpipe cimport *
 from nuif_slots cimport *
 from nuif_stage2 cimport *
 from nuif_check cimport *
+from nuif_small cimport *
 
 from nuif_core._errors import NuifError, join_pointer, text_error
 from nuif_core._messages import describe_found, quote, short, big_integer_message, int_shown
@@ -130,6 +132,7 @@ include "_speedups_dump.pxi"
 include "_speedups_spans.pxi"
 include "_speedups_switches.pxi"
 include "_speedups_doors.pxi"
+include "_speedups_small.pxi"
 
 
 cdef inline bint _compiled_args(object data, object max_depth, object max_nodes=0,

@@ -3,7 +3,8 @@
 # nuif_core._document writes canonicalize and validate in Python, then binds them here
 # (bind_front_doors) and exports the two functions below in their place.  A door takes the common
 # call itself -- bytes within the default limits, and this module the codec in use -- and runs the
-# compiled one-call path (_canonical_result, _valid_report) with no Python frame and no second
+# compiled one-call path -- for small inputs, that of _speedups_small.pxi; else, and for any
+# input it passes on, _canonical_result or _valid_report -- with no Python frame and no second
 # argument parse before it (docs/format.md, after "canonicalize makes one call").  Every other
 # call (str input, limits given, a codec bound in nuif_core._codec by a test or fuzzer) is the
 # Python function's, and so is whatever follows a schema problem; the answers are the same
@@ -52,6 +53,7 @@ def bind_front_doors(codec, canonicalize_py, canonical_rest, validate_py, valida
     _door_nodes = limits.max_nodes
     # the text limit, clamped below the tape's (longer texts are the Python function's)
     _door_max_bytes = min(limits.max_document_bytes, LIMIT_TAPE - 1)
+    _small_limits(limits.max_depth, limits.max_nodes)
     return canonicalize, validate
 
 
@@ -68,6 +70,10 @@ cdef inline bint _door_takes(object text, object limits, str route, object own) 
 def canonicalize(text, *, limits=None):
     if not _door_takes(text, limits, "canonical_result", _door_own_result):
         return _door_canonicalize(text, limits=limits)
+    if _small_takes(PyBytes_GET_SIZE(text)):
+        result = _small_result(<bytes>text)
+        if result is not None:
+            return result
     result = _canonical_result(<bytes>text, _door_depth, _door_nodes, _door_result_cls)
     if result is None:  # a schema problem: the Python path raises it
         return _door_canonical_rest(text, _door_limits)
@@ -78,6 +84,10 @@ def validate(text, *, limits=None, max_diagnostics=100):
     if type(max_diagnostics) is not int or max_diagnostics < 1 \
             or not _door_takes(text, limits, "valid_report", _door_own_report):
         return _door_validate(text, limits=limits, max_diagnostics=max_diagnostics)
+    if _small_takes(PyBytes_GET_SIZE(text)):
+        report = _small_report(<bytes>text)
+        if report is not None:
+            return report
     try:
         report = _valid_report(<bytes>text, _door_depth, _door_nodes, _door_report_cls)
     except NuifError as err:

@@ -405,5 +405,38 @@ def _set_sha_beside(bint on, bint fault=False):
 
 
 def _sha_beside_count():
-    """How many texts the writer has hashed itself (``_set_sha_beside``) since the module loaded."""
-    return _sha_beside_texts
+    """How many texts the writer has hashed itself (``_set_sha_beside``) since the module loaded:
+    the general path's and those of the one-call path of small documents, whose writer always
+    does."""
+    return _sha_beside_texts + <Py_ssize_t>_small.answered
+
+
+def _set_small(bint on):
+    """Whether the front doors give small inputs to the one-call path of small documents
+    (_speedups_small.pxi); off, every call takes the general path.  Returns the old setting."""
+    global _small_on
+    cdef bint old = _small_on
+    _small_on = on
+    return old
+
+
+def _small_count():
+    """How many calls the one-call path of small documents has answered since the module
+    loaded."""
+    return <Py_ssize_t>_small.answered
+
+
+def _set_small_generation(uint64_t gen):
+    """Make ``gen`` the one-call path's id set's last generation (as ``_set_id_generation`` does
+    for the general path's).  Returns the old one."""
+    old = _small.ids_gen
+    _small.ids_gen = gen
+    return old
+
+
+def _small_reset():
+    """Free the one-call path's buffers (tests: the next call grows them from nothing, its text
+    moving while it is written and hashed).  Its count stays."""
+    cdef size_t answered = _small.answered
+    nuif_small_free(&_small)
+    _small.answered = answered
