@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 
 from hypothesis import strategies as st
 
 __all__ = [
-    "attr_names", "ids", "indented_texts", "kinds", "numbers", "reindented_texts", "text", "values",
+    "attr_names", "damaged_corpus_texts", "ids", "indented_texts", "kinds", "numbers",
+    "reindented_texts", "text", "values",
 ]
 
 ids = st.from_regex(r"\A[A-Za-z0-9_][A-Za-z0-9_.:-]{0,12}\Z")
@@ -102,3 +104,31 @@ def reindented_texts() -> list[bytes]:
             value(0, "")
         out.append("\n".join(lines).encode())
     return out
+
+
+def damaged_corpus_texts(seed: int, per_document: int,
+                         inserts: Sequence[bytes] = (b'"x":1,', b"\xc3", b"1e999", b'"\\ud800"',
+                                                     b",")) -> Iterator[bytes]:
+    """The benchmark corpus's documents of the three shapes at 1 and 4 KiB, each followed by
+    ``per_document`` copies damaged at a seeded random place: a byte replaced, a few deleted,
+    one of ``inserts`` inserted, or kinds misspelled (a schema problem)."""
+    from benchmarks import corpus
+
+    rng = random.Random(seed)
+    for shape in corpus.SHAPES:
+        for size in (1024, 4096):
+            data = corpus.load(shape, size)
+            yield data
+            for _ in range(per_document):
+                b = bytearray(data)
+                at = rng.randrange(len(b))
+                what = rng.randrange(4)
+                if what == 0:
+                    b[at] = rng.choice(b'{}[]",:0a\\\x00\xff -')
+                elif what == 1:
+                    del b[at:at + rng.randint(1, 8)]
+                elif what == 2:
+                    b[at:at] = rng.choice(list(inserts))
+                else:
+                    b = bytearray(data.replace(b'"kind": "', b'"kind": "A', rng.randint(1, 3)))
+                yield bytes(b)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import inspect
 import json
 import os
-import random
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -21,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nuif_core import Limits, NuifError, _codec, _document
 from nuif_core._results import CanonicalResult, ValidationReport
-from nuif_strategies import attr_names, ids, kinds, values
+from nuif_strategies import attr_names, damaged_corpus_texts, ids, kinds, values
 
 from benchmarks import corpus
 
@@ -151,24 +150,7 @@ def test_binding_refuses_limits_that_are_not_ints() -> None:
 
 def _texts() -> Iterator[bytes]:
     """Valid, damaged and broken documents of the benchmark corpus's three shapes."""
-    rng = random.Random(20261202)
-    for shape in corpus.SHAPES:
-        for size in (1024, 4096):
-            data = corpus.load(shape, size)
-            yield data
-            for _ in range(12):
-                b = bytearray(data)
-                at = rng.randrange(len(b))
-                what = rng.randrange(4)
-                if what == 0:
-                    b[at] = rng.choice(b'{}[]",:0a\\\x00\xff -')
-                elif what == 1:
-                    del b[at:at + rng.randint(1, 8)]
-                elif what == 2:
-                    b[at:at] = rng.choice([b'"x":1,', b"\xc3", b"1e999", b'"\\ud800"', b","])
-                else:
-                    b = bytearray(data.replace(b'"kind": "', b'"kind": "A', rng.randint(1, 3)))
-                yield bytes(b)
+    return damaged_corpus_texts(20261202, 12)
 
 
 @pytest.mark.parametrize("data", list(_texts()), ids=lambda d: f"{len(d)}:{hash(d) & 0xFFFF:x}")

@@ -8,20 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nuif_strategies import attr_names, ids, kinds, reindented_texts, values
+from nuif_strategies import attr_names, damaged_corpus_texts, ids, kinds, reindented_texts, values
 from nuif_switches import general_path
 
 import nuif_core
 from nuif_core import NuifError, _codec
-
-from benchmarks import corpus
 
 _speedups = _codec.compiled() or pytest.skip("the compiled codec is not built", allow_module_level=True)
 if _codec.IMPLEMENTATION != "compiled":
@@ -214,31 +211,10 @@ def test_its_id_set_starts_anew_each_call_through_every_generation() -> None:
         _speedups._set_small_generation(0xFFFF)
 
 
-def _corpus_texts() -> Iterator[bytes]:
-    rng = random.Random(20261205)
-    for shape in corpus.SHAPES:
-        for size in (1024, 4096):
-            data = corpus.load(shape, size)
-            yield data
-            for _ in range(20):
-                b = bytearray(data)
-                at = rng.randrange(len(b))
-                what = rng.randrange(4)
-                if what == 0:
-                    b[at] = rng.choice(b'{}[]",:0a\\\x00\xff -')
-                elif what == 1:
-                    del b[at:at + rng.randint(1, 8)]
-                elif what == 2:
-                    b[at:at] = rng.choice([b'"x":1,', b"\xc3", b"1e999", b'"\\ud800"', b",",
-                                           b'"\\u0041"', b"[[[[", b"1e20,"])
-                else:
-                    b = bytearray(data.replace(b'"kind": "', b'"kind": "A', rng.randint(1, 3)))
-                yield bytes(b)
-
-
 def test_corpus_documents_damaged_and_whole_get_the_same_answers() -> None:
     taken = 0
-    texts = list(_corpus_texts())
+    texts = list(damaged_corpus_texts(20261205, 20, (b'"x":1,', b"\xc3", b"1e999", b'"\\ud800"', b",",
+                                                         b'"\\u0041"', b"[[[[", b"1e20,")))
     for data in texts:
         taken += _both_ways(data)[2]
     assert 0 < taken < 2 * len(texts)  # some answered here, some passed on
