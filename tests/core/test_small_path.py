@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nuif_strategies import attr_names, damaged_corpus_texts, ids, kinds, reindented_texts, values
+from nuif_strategies import (attr_names, damaged_corpus_texts, ids, kinds, reindented_texts,
+                             values)
 from nuif_switches import general_path
 
 import nuif_core
@@ -213,8 +214,8 @@ def test_its_id_set_starts_anew_each_call_through_every_generation() -> None:
 
 def test_corpus_documents_damaged_and_whole_get_the_same_answers() -> None:
     taken = 0
-    texts = list(damaged_corpus_texts(20261205, 20, (b'"x":1,', b"\xc3", b"1e999", b'"\\ud800"', b",",
-                                                         b'"\\u0041"', b"[[[[", b"1e20,")))
+    inserts = (b'"x":1,', b"\xc3", b"1e999", b'"\\ud800"', b",", b'"\\u0041"', b"[[[[", b"1e20,")
+    texts = list(damaged_corpus_texts(20261205, 20, inserts))
     for data in texts:
         taken += _both_ways(data)[2]
     assert 0 < taken < 2 * len(texts)  # some answered here, some passed on
