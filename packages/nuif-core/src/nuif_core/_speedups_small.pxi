@@ -62,10 +62,11 @@ cdef object _small_report(bytes data):
     return _filled(_door_report_cls, _REPORT_FIELDS, (True, h, (), False))
 
 
-cdef void _small_limits(object max_depth, object max_nodes):
+cdef int _small_limits(object max_depth, object max_nodes) except -1:
     """The default limits as the path's C integers (ints: bind_front_doors checked)."""
     global _small_depth, _small_nodes
     _small_depth = _clamp_depth(max_depth, LIMIT_TAPE)
     _small_nodes = _clamp_count(max_nodes) if max_nodes >= 0 else 0
     if _small_depth < 0:
         _small_depth = 0
+    return 0
