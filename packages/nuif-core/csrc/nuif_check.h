@@ -126,6 +126,34 @@ typedef struct {
 static int nuif_check_plant_late = 0;
 static size_t nuif_check_by_job = 0;
 
+/* Set c up for a check from its start: the tape and where its strings and doubles are, the node
+ * limit, the walk's stack (`stack`: 2 * walk_cap words, walk_cap at least the tape's deepest
+ * nesting + 2) and the id set (ids_cap slots, a power of 2 with room for every node the tape can
+ * hold, stamped with generation `gen`, which no entry in it may have yet). */
+static void nuif_check_start(nuif_check *c, nuif_tok *tape, const uint8_t *p, size_t n,
+                             const uint8_t *arena, size_t arena_cap, const double *doubles,
+                             size_t max_nodes, size_t *stack, size_t walk_cap, uint64_t *ids,
+                             size_t ids_cap, uint64_t gen) {
+    c->tape = tape;
+    c->p = p;
+    c->n = n;
+    c->arena = arena;
+    c->arena_cap = arena_cap;
+    c->doubles = doubles;
+    c->max_nodes = max_nodes;
+    c->walk_cap = walk_cap;
+    c->walk_next = stack;
+    c->walk_end = stack + walk_cap;
+    c->ids = ids;
+    c->ids_cap = ids_cap;
+    c->ids_used = 0;
+    c->ids_gen = gen;
+    c->node = c->top = c->count = 0;
+    c->result = 0;
+    c->progress = 0;
+    c->state = NUIF_CK_IDLE;
+}
+
 static inline const uint8_t *nuif_ck_str(const nuif_check *c, const nuif_tok *t) {
     return (t->flags & NUIF_F_ESC ? c->arena : c->p) + t->at;
 }

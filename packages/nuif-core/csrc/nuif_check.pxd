@@ -31,4 +31,8 @@ cdef extern from "nuif_check.h":
     int nuif_check_step(void* arg) noexcept nogil
     size_t nuif_check_until(Check* c, size_t kt) noexcept nogil
     int nuif_check_finish(Check* c) noexcept nogil
+    void nuif_check_start(Check* c, Tok* tape, const uint8_t* p, size_t n, const uint8_t* arena,
+                          size_t arena_cap, const double* doubles, size_t max_nodes,
+                          size_t* stack, size_t walk_cap, uint64_t* ids, size_t ids_cap,
+                          uint64_t gen) noexcept nogil
     void nuif_check_settle(Check* c) noexcept nogil

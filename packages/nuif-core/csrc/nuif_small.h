@@ -102,50 +102,17 @@ static int nuif_small_run(nuif_small *st, const uint8_t *p, size_t n, size_t max
         memset(st->ids, 0, st->ids_alloc * sizeof(uint64_t));
         st->ids_gen = 1;
     }
-    ck.tape = s->tape;
-    ck.p = p;
-    ck.n = n;
-    ck.arena = s->arena;
-    ck.arena_cap = s->arena_cap;
-    ck.doubles = s->doubles;
-    ck.max_nodes = max_nodes;
-    ck.walk_cap = s->deepest + 2;
-    ck.walk_next = ck_stack;
-    ck.walk_end = ck_stack + ck.walk_cap;
-    ck.ids = st->ids;
-    ck.ids_cap = most;
-    ck.ids_used = 0;
-    ck.ids_gen = st->ids_gen;
-    ck.node = ck.top = ck.count = 0;
-    ck.result = 0;
-    ck.progress = 0;
-    ck.state = NUIF_CK_IDLE;
+    nuif_check_start(&ck, s->tape, p, n, s->arena, s->arena_cap, s->doubles, max_nodes, ck_stack,
+                     s->deepest + 2, st->ids, most, st->ids_gen);
     if (nuif_check_finish(&ck) != 1) return NUIF_SMALL_PASS;
     /* the writer, hashing each 64-byte block once it is written */
     if (st->out_cap < n + 64 && nuif_small_room(st, n + 64)) return NUIF_SMALL_PASS;
     if (nuif_crypto.init(&sha) != 1) return NUIF_SMALL_PASS;
-    w.tape = s->tape;
-    w.order = s->order;
-    w.p = p;
-    w.p_lim = p + n;
-    w.arena = s->arena;
-    w.arena_lim = s->arena + s->arena_cap;
-    w.doubles = s->doubles;
-    w.float_libs = float_libs;
-    w.ck = NULL;
-    w.checked = SIZE_MAX;
-    w.open_next = open_stack;
-    w.open_end = open_stack + NUIF_SMALL_LEVELS;
-    w.open_is_obj = (uint8_t *)(open_stack + 2 * NUIF_SMALL_LEVELS);
-    w.open_first = w.open_is_obj + NUIF_SMALL_LEVELS;
-    w.top = 0;
-    w.t = 0;
-    w.after = 0;
-    w.need = 0;
+    nuif_write_start(&w, s->tape, s->order, p, n, s->arena, s->arena_cap, s->doubles, float_libs,
+                     open_stack, NUIF_SMALL_LEVELS);
     w.feed_at = 64;
     w.sha_update = nuif_crypto.update;
     w.sha_ctx = &sha;
-    w.hashed = 0;
     for (;;) {
         rc = nuif_write_run(&w, st->out, &on, (ptrdiff_t)st->out_cap);
         if (rc == NUIF_W_DONE) break;

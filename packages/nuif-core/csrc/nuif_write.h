@@ -107,6 +107,37 @@ typedef struct {
     size_t hashed;
 } nuif_writer;
 
+/* Set w up to write the value at token 0 of `tape` from its start: the input p[0:n), the arena
+ * of arena_cap bytes, the doubles; the stack of open containers in `stack` (3 * cap words, cap
+ * at least the tape's deepest nesting + 1).  No check beside it, no hashing, no feeds: the
+ * caller sets those after. */
+static void nuif_write_start(nuif_writer *w, const nuif_tok *tape, const uint32_t *order,
+                             const uint8_t *p, size_t n, const uint8_t *arena, size_t arena_cap,
+                             const double *doubles, int float_libs, size_t *stack, size_t cap) {
+    w->tape = tape;
+    w->order = order;
+    w->p = p;
+    w->p_lim = p + n;
+    w->arena = arena;
+    w->arena_lim = arena + arena_cap;
+    w->doubles = doubles;
+    w->float_libs = float_libs;
+    w->ck = NULL;
+    w->checked = SIZE_MAX;
+    w->open_next = stack;
+    w->open_end = stack + cap;
+    w->open_is_obj = (uint8_t *)(stack + 2 * cap);
+    w->open_first = w->open_is_obj + cap;
+    w->top = 0;
+    w->t = 0;
+    w->after = 0;
+    w->need = 0;
+    w->feed_at = SIZE_MAX;
+    w->sha_update = NULL;
+    w->sha_ctx = NULL;
+    w->hashed = 0;
+}
+
 /* the whole blocks of the text written so far that are not hashed yet, hashed (sha_update) */
 #define NUIF_W_HASH()                                                                             \
     do {                                                                                          \

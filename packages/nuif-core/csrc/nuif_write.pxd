@@ -33,4 +33,7 @@ cdef extern from "nuif_write.h":
         nuif_sha256_ctx* sha_ctx
         size_t hashed
         size_t feed_at
+    void nuif_write_start(Writer* w, const Tok* tape, const uint32_t* order, const uint8_t* p,
+                          size_t n, const uint8_t* arena, size_t arena_cap, const double* doubles,
+                          int float_libs, size_t* stack, size_t cap) noexcept nogil
     int nuif_write_run(Writer* w, char* b, Py_ssize_t* np, Py_ssize_t cap) noexcept nogil

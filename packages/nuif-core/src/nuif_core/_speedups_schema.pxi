@@ -157,39 +157,24 @@ cdef int _check_prepare(_Parser parser, Py_ssize_t max_nodes, Check* ck, StrSet*
     run on another thread.  ``_check_release`` frees them.  ``stack``: the caller's array of
     ``2 * CHECK_STACK_LEVELS`` words, the walk's stack when the document is that shallow."""
     cdef Py_ssize_t most = 16
+    cdef size_t walk_cap = parser.deepest + 2
+    cdef size_t* walk = stack
     while most < 2 * (parser.ntok // 5 + 1):
         most *= 2
-    ck.tape = parser.tape
-    ck.p = parser.p
-    ck.n = parser.n
-    ck.arena = <const uint8_t*>parser.arena
-    ck.arena_cap = parser.arena_cap
-    ck.doubles = parser.doubles
-    ck.max_nodes = max_nodes
-    ck.walk_cap = parser.deepest + 2
-    ck.ids_used = 0
-    ck.node = ck.top = ck.count = 0
-    ck.result = 0
-    ck.progress = 0
-    ck.state = 0  # NUIF_CK_IDLE
     ids.slots = ids.counts = NULL
-    if ck.walk_cap <= CHECK_STACK_LEVELS:
-        ck.walk_next = stack
-    else:
-        ck.walk_next = <size_t*>PyMem_Malloc(2 * ck.walk_cap * sizeof(size_t))
-    if ck.walk_next == NULL:
-        raise MemoryError()
-    ck.walk_end = ck.walk_next + ck.walk_cap
+    if walk_cap > CHECK_STACK_LEVELS:
+        walk = <size_t*>PyMem_Malloc(2 * walk_cap * sizeof(size_t))
+        if walk == NULL:
+            raise MemoryError()
     try:
         _strset_start(ids, most, False)
     except MemoryError:
-        if ck.walk_cap > CHECK_STACK_LEVELS:
-            PyMem_Free(ck.walk_next)
-        ck.walk_next = NULL
+        if walk_cap > CHECK_STACK_LEVELS:
+            PyMem_Free(walk)
         raise
-    ck.ids = ids.slots
-    ck.ids_cap = ids.cap
-    ck.ids_gen = ids.gen
+    nuif_check_start(ck, parser.tape, parser.p, parser.n, <const uint8_t*>parser.arena,
+                     parser.arena_cap, parser.doubles, max_nodes, walk, walk_cap, ids.slots,
+                     ids.cap, ids.gen)
     return 0
 
 

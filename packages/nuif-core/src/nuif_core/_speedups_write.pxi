@@ -51,7 +51,6 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     or array as its value) needs its mark, and to the end once the text is written; without one
     the check runs here before anything is written."""
     cdef _Buf out = _new_buf(parser.n + 64)
-    cdef const uint8_t* p_lim = parser.p + parser.n
     # the loop's state (csrc/nuif_write.h), with its stack of open containers
     cdef Writer w
     cdef Py_ssize_t cap = parser.deepest + 1
@@ -71,6 +70,7 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     # the stack of open containers of a text this shallow (2 words and 2 bytes a level: at most 3
     # words)
     cdef size_t open_stack[3 * WRITE_STACK_LEVELS]
+    cdef size_t* stack
     parser.has_digest = False
     if parser.want_digest and _openssl and _pipe_min <= parser.n < _follow_max:
         big_t0 = nuif_clock_ns()  # follower or pipe: the record decides (_big_offers_follow)
@@ -97,10 +97,10 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
             out.pipe = pipe
             feed_at = _pipe_step
     if cap <= WRITE_STACK_LEVELS:
-        w.open_next = &open_stack[0]
+        stack = &open_stack[0]
     else:
-        w.open_next = <size_t*>PyMem_Malloc(cap * (2 * sizeof(size_t) + 2))
-    if w.open_next == NULL:
+        stack = <size_t*>PyMem_Malloc(cap * (2 * sizeof(size_t) + 2))
+    if stack == NULL:
         if ck_shared:
             nuif_check_settle(ck)
         if follow:
@@ -110,25 +110,12 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
             out.pipe = NULL
             nuif_hashpipe_abort(pipe)
         raise MemoryError()
-    w.open_end = w.open_next + cap
-    w.open_is_obj = <uint8_t*>(w.open_end + cap)
-    w.open_first = w.open_is_obj + cap
-    w.tape = parser.tape
-    w.order = parser.order
-    w.p = parser.p
-    w.p_lim = p_lim
-    w.arena = <const uint8_t*>parser.arena
-    w.arena_lim = <const uint8_t*>(parser.arena + parser.arena_cap)
-    w.doubles = parser.doubles
-    w.float_libs = _float_libs
+    nuif_write_start(&w, parser.tape, parser.order, parser.p, parser.n,
+                     <const uint8_t*>parser.arena, parser.arena_cap, parser.doubles, _float_libs,
+                     stack, cap)
     w.ck = ck
     w.checked = checked
-    w.top = 0
-    w.t = 0
-    w.after = 0
-    w.sha_update = NULL
     w.sha_ctx = &sha_ctx
-    w.hashed = 0
     if (_sha_beside and parser.n < _sha_beside_max and not follow and pipe == NULL
             and parser.want_digest and _openssl
             and nuif_sha256_lowlevel(-1) == 1 and nuif_crypto.update != NULL
