@@ -204,6 +204,9 @@ def main() -> None:
             zf.writestr(info, data)
     _write(HERE / "corpus" / "package", [tiny, bare, *hostile, bomb.getvalue(), b"PK\x05\x06" + b"\0" * 18]
            + _recipes("package", 14))
+    # inverse: every byte steers the generator, so seeds are random bytes of a few lengths
+    rnd = random.Random("inverse")
+    _write(HERE / "corpus" / "inverse", [rnd.randbytes(n) for n in (16, 48, 96, 160, 256) * 3])
 
 
 if __name__ == "__main__":

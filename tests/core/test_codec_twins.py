@@ -10,6 +10,7 @@ import json
 import math
 from typing import Any
 
+import pytest
 import rfc8785
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -251,3 +252,38 @@ def test_dumps_of_any_double_matches_the_twin_and_rfc8785(x: float) -> None:
     ours = compiled.dumps(x, 128)
     assert ours == twin.dumps(x, 128) == rfc8785.dumps(x)
     assert compiled.canonical_json(repr(x).encode(), 128) == ours
+
+
+class _LyingInt(int):
+    """An int whose conversions and text say another number than the one it holds."""
+
+    def __int__(self) -> int:
+        return 99
+
+    def __index__(self) -> int:
+        return 98
+
+    def __repr__(self) -> str:
+        return "97"
+
+    __str__ = __repr__
+
+
+class _LyingFloat(float):
+    def __float__(self) -> float:
+        return 99.0
+
+    def __repr__(self) -> str:
+        return "97.5"
+
+    __str__ = __repr__
+
+
+@pytest.mark.parametrize("dumps", [compiled.dumps, twin.dumps], ids=["compiled", "twin"])
+def test_dumps_of_a_number_subclass_writes_the_number_it_holds_not_what_it_says(dumps: Any) -> None:
+    big = 10**20  # beyond 2^53: written because its digits are a double's text
+    assert dumps([_LyingInt(5), _LyingInt(-7), _LyingFloat(5.5)], 128) == b"[5,-7,5.5]"
+    assert dumps(_LyingInt(big), 128) == str(big).encode()
+    with pytest.raises(NuifError) as err:
+        dumps(_LyingInt(big + 1), 128)  # not a double's text, whatever __int__ says
+    assert err.value.code == "NUIF_NUMBER"

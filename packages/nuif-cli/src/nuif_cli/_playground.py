@@ -9,9 +9,13 @@ The page runs nuif-core's pure-Python twin in the browser through Pyodide. What 
 * ``pyodide/``: the Pyodide runtime (the npm package ``pyodide``, pinned below), which no Python
   wheel carries: ``--pyodide DIR``, else a checkout's ``packages/nuif-web/node_modules/pyodide``,
   else the cache folder that the one command in the error message fills (docs/web.md);
-* ``playground.json``: where the page finds the last two.
+* ``playground.json``: where the page finds the last two;
+* ``favicon.ico``: a small SVG icon (the request every browser makes).
 
 Nothing is fetched from anywhere else; the server binds 127.0.0.1 only and serves GET and HEAD.
+Every request gets an HTTP answer (400 for a path holding a NUL byte, 404 for anything else not
+served); a client that disconnects is dropped silently; a connection idle for ``TIMEOUT`` seconds
+is closed.
 """
 
 from __future__ import annotations
@@ -54,7 +58,16 @@ TYPES = {
     ".wasm": "application/wasm",
     ".zip": "application/zip",
     ".whl": "application/zip",
+    ".svg": "image/svg+xml",
 }
+#: seconds a connection may stay silent (no request, or not reading the answer) before it is closed
+TIMEOUT = 30.0
+#: the icon the browser asks for at /favicon.ico
+FAVICON = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
+    b'<rect width="16" height="16" rx="3" fill="#2b5797"/>'
+    b'<path d="M4 12V4l8 8V4" fill="none" stroke="#fff" stroke-width="2"/></svg>\n'
+)
 _CHECKOUT_WEB = Path(__file__).resolve().parents[3] / "nuif-web"
 
 
@@ -159,6 +172,7 @@ class Site:
     def __init__(self, pyodide: Path, wheel: tuple[str, bytes]) -> None:
         self.pyodide = pyodide.resolve()
         self.files = page_files()
+        self.files["favicon.ico"] = FAVICON
         wheel_name, wheel_bytes = wheel
         self.files[wheel_name] = wheel_bytes
         self.files["playground.json"] = json.dumps(
@@ -173,26 +187,47 @@ class Site:
         if name in self.files:
             return self.files[name]
         if name.startswith("pyodide/") and ".." not in name.split("/"):
-            target = (self.pyodide / name[len("pyodide/"):]).resolve()
-            if target.is_file() and target.is_relative_to(self.pyodide):
-                return target
+            try:  # a name too long for the file system is not there either
+                target = (self.pyodide / name[len("pyodide/"):]).resolve()
+                if target.is_file() and target.is_relative_to(self.pyodide):
+                    return target
+            except (OSError, ValueError):
+                pass
         return None
 
 
-def _handler(site: Site) -> type[BaseHTTPRequestHandler]:
+def _handler(site: Site, timeout: float) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "nuif-playground"
 
+        def handle(self) -> None:
+            try:
+                super().handle()
+            except (ConnectionError, TimeoutError):  # the client left, or stopped reading: drop it
+                self.close_connection = True
+
         def _answer(self, body: bool) -> None:
+            if "\0" in self.path or "%00" in self.path:
+                self.send_error(HTTPStatus.BAD_REQUEST, "a NUL byte in the path")
+                return
             found = site.get(self.path)
             if found is None:
                 self.send_error(HTTPStatus.NOT_FOUND, "not part of the playground")
                 return
-            data = found.read_bytes() if isinstance(found, Path) else found
-            name = found.name if isinstance(found, Path) else self.path
-            suffix = os.path.splitext(name.split("?", 1)[0])[1] or ".html"
+            if isinstance(found, Path):
+                try:
+                    data = found.read_bytes()
+                except OSError:  # gone or unreadable since it was found
+                    self.send_error(HTTPStatus.NOT_FOUND, "not part of the playground")
+                    return
+                suffix = found.suffix
+            else:
+                data = found
+                name = self.path.split("?", 1)[0]
+                suffix = ".svg" if found is FAVICON else os.path.splitext(name)[1]
+            kind = TYPES.get(suffix or ".html", "application/octet-stream")
             self.send_response(HTTPStatus.OK)
-            self.send_header("Content-Type", TYPES.get(suffix, "application/octet-stream"))
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(data)))
             self.send_header("Cache-Control", "no-cache")
             self.send_header("X-Content-Type-Options", "nosniff")
@@ -209,11 +244,26 @@ def _handler(site: Site) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # quiet: one line per request is noise
             pass
 
+    Handler.timeout = timeout  # socket timeout of every read and write on a connection
     return Handler
 
 
-def make_server(port: int, pyodide: str | None, wheel: str | None) -> ThreadingHTTPServer:
-    """The server, bound to 127.0.0.1:``port`` (0: any free port), not yet serving."""
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True  # a connection still open does not hold up Ctrl+C
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """One line, not a traceback, for a request the handler failed on."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ConnectionError, TimeoutError)):
+            return
+        print(f"nuif: playground: a request from {client_address[0]} failed: {exc!r}",
+              file=sys.stderr)
+
+
+def make_server(port: int, pyodide: str | None, wheel: str | None, *,
+                timeout: float = TIMEOUT) -> ThreadingHTTPServer:
+    """The server, bound to 127.0.0.1:``port`` (0: any free port), not yet serving; a connection
+    silent for ``timeout`` seconds is closed."""
     folder = find_pyodide(pyodide)
     if wheel is not None:
         path = Path(wheel)
@@ -222,9 +272,7 @@ def make_server(port: int, pyodide: str | None, wheel: str | None) -> ThreadingH
         chosen = (path.name, path.read_bytes())
     else:
         chosen = pure_wheel()
-    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(Site(folder, chosen)))
-    server.daemon_threads = True
-    return server
+    return _Server(("127.0.0.1", port), _handler(Site(folder, chosen), timeout))
 
 
 def run_playground(port: int, pyodide: str | None, wheel: str | None) -> int:

@@ -382,13 +382,17 @@ def _write(value: Any, out: list[str], path: list[str | int], depth: int, max_de
         _check_str(value, path)
         out.append(dumps_str(value))
     elif isinstance(value, int):
+        # the number the object holds: a subclass's own __int__, __index__ or __repr__ may say
+        # another one (the compiled writer reads the digits too)
+        value = int.__index__(value)
         if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             # accepted exactly when its digits are the RFC 8785 text of a double, as in a text
             message = big_int_problem(value)
             if message is not None:
                 raise NuifError("NUIF_NUMBER", message, pointer=join_pointer(path))
-        out.append(str(int(value)))
+        out.append(str(value))
     elif isinstance(value, float):
+        value = float.__float__(value)
         if not math.isfinite(value):
             raise NuifError(
                 "NUIF_NUMBER", NOT_A_NUMBER.format(value), pointer=join_pointer(path)

@@ -561,9 +561,27 @@ def _move(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, 
         snapshot = run.loads(run.dumps(moved, max_depth), max_depth)
         run.charge((DUMPS_UNITS + 1) * len(run.dumps(snapshot, max_depth)))
         return doc, add_undo + [{"op": "add", "path": frm_where, "value": snapshot}]
-    return doc, [{"op": "move", "from": to, "path": frm_where}] + [
-        {"op": "add", "path": to, "value": u["value"]} for u in add_undo if u["op"] == "replace"
-    ]
+    undo: list[dict[str, Any]] = [{"op": "move", "from": to, "path": frm_where}]
+    if add_undo[0]["op"] == "replace":
+        # the overwritten value goes back where ``to`` is once the move back has run: putting
+        # the moved value back into its array shifts the elements from its index on, and
+        # ``to`` may pass through one of them
+        back = _after_insert(to, frm_where, key) if type(parent) is list else to
+        undo.append({"op": "add", "path": back, "value": add_undo[0]["value"]})
+    return doc, undo
+
+
+def _after_insert(pointer: str, at: str, index: int) -> str:
+    """``pointer`` (resolved: array tokens are indexes) once an element has been inserted into
+    an array at ``at`` (its pointer, ending in ``/index``): an index at or past the insert on
+    the array's path is one more."""
+    array = at[: at.rfind("/")]
+    if not pointer.startswith(array + "/"):
+        return pointer
+    token, slash, rest = pointer[len(array) + 1 :].partition("/")
+    if int(token) < index:
+        return pointer
+    return f"{array}/{int(token) + 1}{slash}{rest}"
 
 
 _STEPS = {

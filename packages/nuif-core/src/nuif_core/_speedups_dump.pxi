@@ -119,8 +119,9 @@ cdef class _Dumper:
         cdef double x
         cdef char nearest[NUMBER_TEXT_MAX]
         cdef Py_ssize_t n = 0
+        v = int.__index__(v)  # the digits it holds: not a subclass's own __int__ or __repr__
         if v.bit_length() <= 1100:  # 2^1100 and beyond overflow a double (and str() refuses
-            text = str(int(v)).encode("ascii")  # ints of more than 4300 digits)
+            text = str(v).encode("ascii")  # ints of more than 4300 digits)
             n = _big_integer(<const uint8_t*>PyBytes_AS_STRING(text), PyBytes_GET_SIZE(text),
                              &x, nearest)
             if n < 0:

@@ -112,7 +112,7 @@ def _spin_from_env():
     v = os.environ.get("NUIF_THREAD_SPIN_US", "").strip()
     if not v:
         return None
-    us = int(v) if v.isascii() and v.isdigit() else -1
+    us = int(v) if v.isascii() and v.isdigit() and len(v) <= 7 else -1
     if not 0 <= us <= 1000000:
         import warnings
         warnings.warn(f"NUIF_THREAD_SPIN_US={v!r} ignored: it must be a whole number of "
