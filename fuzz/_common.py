@@ -225,10 +225,6 @@ def env_flag(name: str) -> bool:
 def main(test_one_input: Callable[[bytes], None]) -> None:
     """Run a target under libFuzzer; argv is passed through (``-runs``, ``-max_total_time``…).
 
-    ``NUIF_FUZZ_HASHPIPE=STEP`` (``run.py --hashpipe STEP``): every canonical text is hashed on
-    the hashing thread while it is written, fed every STEP bytes (csrc/nuif_hashpipe.h).
-    ``NUIF_FUZZ_FOLLOW=STEP`` (``run.py --follow STEP``): every canonical text is hashed by a
-    follower on a pooled thread, right behind the writer, fed every STEP bytes (the same file).
     ``NUIF_FUZZ_CRYPTO=HOW`` (``run.py --crypto HOW``): libcrypto's SHA-256 functions are bound
     HOW first (``linked``, ``loaded`` as a release wheel finds them, ``none``; csrc/nuif_crypto.h).
     ``NUIF_FUZZ_SCRATCH=BYTES`` (``run.py --scratch BYTES``): the writer keeps output scratch
@@ -240,15 +236,6 @@ def main(test_one_input: Callable[[bytes], None]) -> None:
     if crypto:
         _codec.compiled()._set_crypto(crypto)
         assert _codec.compiled().crypto_binding()[0] == crypto, "libcrypto's functions not bound"
-    step = int(os.environ.get("NUIF_FUZZ_HASHPIPE", "0") or 0)
-    if step > 0:
-        _codec.compiled()._set_hashpipe(0, step)
-        _codec.compiled()._set_follow(0, 1)  # which would take every text below 4 MiB
-    step = int(os.environ.get("NUIF_FUZZ_FOLLOW", "0") or 0)
-    if step > 0:
-        _codec.compiled()._set_hashpipe(0, 1 << 20)
-        _codec.compiled()._set_follow(1 << 40, step)
-        _codec.compiled()._set_big_record(0.0, 0.0, False)  # the follower, never the pipe
     scratch = int(os.environ.get("NUIF_FUZZ_SCRATCH", "0") or 0)
     if scratch > 0:
         _codec.compiled()._set_scratch_keep(scratch)

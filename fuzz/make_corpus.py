@@ -91,15 +91,7 @@ def main() -> None:
     codec = [(suite / name).read_bytes() for name in JSONTESTSUITE]
     codec += [p.read_bytes() for p in cyber] + EDGE_TEXTS + _recipes("codec", 6)
     _write(HERE / "corpus" / "codec", codec)
-    # the indexed parser: the same texts (a first byte picks the index chunk, the depth and the
-    # index pipe), and
-    # the benchmark shapes at 1 KiB, which cross 64-byte chunks many times
     sys.path.insert(0, str(REPO))  # the benchmarks package (run as a script, fuzz/ is first)
-    from benchmarks import corpus
-
-    texts = [(suite / name).read_bytes() for name in JSONTESTSUITE] + EDGE_TEXTS
-    texts += [corpus.load(shape, "1KiB") for shape in ("ui", "strings", "numbers")]
-    _write(HERE / "corpus" / "indexed", [bytes([sel]) + t for t in texts for sel in (1, 3, 7)])
 
     doc_text = _dump(DOC)
     broken = [

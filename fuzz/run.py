@@ -45,7 +45,6 @@ TARGETS = {
     "diff": 8192,
     "package": 16384,
     "cost": 8192,
-    "indexed": 8192,
     "inverse": 1024,
 }
 #: per-input time limit (a hang is a finding) and memory limit
@@ -252,13 +251,6 @@ def main() -> int:
                     help="clang (coverage feedback kept; default when installed) or gcc")
     ap.add_argument("--rebuild-asan", action="store_true", help="rebuild the ASan environment")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the fuzzers (default 10)")
-    ap.add_argument("--hashpipe", type=int, default=0, metavar="STEP",
-                    help="hash every canonical text on the hashing thread, fed every STEP bytes "
-                    "(default: only documents of 512 KiB and more, which fuzz inputs never are)")
-    ap.add_argument("--follow", type=int, default=0, metavar="STEP",
-                    help="hash every canonical text with a follower on a pooled thread, fed every "
-                    "STEP bytes (default: only texts of mid-size calls shared with a spinning "
-                    "thread, and of documents from 512 KiB, which fuzz inputs never are)")
     ap.add_argument("--crypto", choices=("linked", "loaded", "none"), default=None,
                     help="bind libcrypto's SHA-256 functions this way first (csrc/nuif_crypto.h; "
                     "loaded: as a release wheel finds the interpreter's; default: as imported)")
@@ -280,12 +272,6 @@ def main() -> int:
         py, env, label = asan_env(args.rebuild_asan, args.asan_toolchain)
     else:
         py, env, label = sys.executable, {"NUIF_REQUIRE_EXTENSION": "1"}, "plain"
-    if args.hashpipe > 0:
-        env = {**env, "NUIF_FUZZ_HASHPIPE": str(args.hashpipe)}
-        label += f"-hashpipe{args.hashpipe}"
-    if args.follow > 0:
-        env = {**env, "NUIF_FUZZ_FOLLOW": str(args.follow)}
-        label += f"-follow{args.follow}"
     if args.crypto is not None:
         env = {**env, "NUIF_FUZZ_CRYPTO": args.crypto}
         label += f"-crypto-{args.crypto}"

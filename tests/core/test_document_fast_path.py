@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nuif_strategies import attr_names, ids, kinds, text, values
-from nuif_switches import following, general_path
+from nuif_switches import general_path
 
 import nuif_core
 from nuif_core import Limits, NuifError, _codec, _document
@@ -720,24 +720,23 @@ def _canonical_of(data: bytes) -> tuple[bytes, str]:
     return text, "sha256:" + hashlib.sha256(text).hexdigest()
 
 
-@pytest.mark.parametrize("pipe", [False, True], ids=["hashed-after", "hashed-while-written"])
+@pytest.mark.parametrize("beside", [False, True], ids=["hashed-after", "hashed-while-written"])
 def test_a_text_that_outgrows_the_kept_scratch_moves_into_its_bytes_object_as_it_is_written(
-        pipe: bool) -> None:
+        beside: bool) -> None:
     data = _growing_document(3000)  # ~15 KB in, ~66 KB out
     expected = _canonical_of(data)
     assert len(expected[0]) > 4 * len(data)
     # the first buffer (input size + 64) is kept-size; its first growth is not
     # (the general path's buffers: the one-call path of small inputs has its own)
     old_keep = _speedups._set_scratch_keep(len(data) + 64)
-    old_pipe = _speedups._set_hashpipe(0, 512) if pipe else None
+    old_beside = _speedups._set_sha_beside(beside)
     try:
         with general_path(_speedups):
             got = nuif_core.canonicalize(data)
             kept = _speedups._scratch_kept()
             again = nuif_core.canonicalize(data)
     finally:
-        if old_pipe is not None:
-            _speedups._set_hashpipe(*old_pipe)
+        _speedups._set_sha_beside(old_beside)
         _speedups._set_scratch_keep(old_keep)
     assert (got.canonical, got.hash) == expected == (again.canonical, again.hash)
     assert kept == len(data) + 64  # the scratch it started in is kept for the next call
@@ -775,26 +774,22 @@ def test_the_output_scratch_is_kept_between_calls_up_to_its_limit() -> None:
 def test_calls_on_two_threads_each_write_into_their_own_buffer() -> None:
     import threading
 
-    # the hash pipe releases the GIL at the end of every write: the other thread's call runs then,
-    # while the first still holds its scratch buffer
+    # every call holds the GIL from start to end: the kept buffers are never shared
     texts = [_growing_document(400), _deep_document(30, '{"b": "x", "a": [1, 2.5]}') * 1]
     expected = [_canonical_of(t) for t in texts]
     results: list[list[tuple[bytes, str]]] = [[], []]
-    old = _speedups._set_hashpipe(0, 256)
-    try:
-        def run(k: int) -> None:
-            for _ in range(40):
-                r = nuif_core.canonicalize(texts[k])
-                results[k].append((r.canonical, r.hash))
 
-        threads = [threading.Thread(target=run, args=(k,)) for k in (0, 1)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(timeout=60)
-        assert not any(t.is_alive() for t in threads)
-    finally:
-        _speedups._set_hashpipe(*old)
+    def run(k: int) -> None:
+        for _ in range(40):
+            r = nuif_core.canonicalize(texts[k])
+            results[k].append((r.canonical, r.hash))
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads)
     assert results == [[expected[0]] * 40, [expected[1]] * 40]
 
 
@@ -810,128 +805,3 @@ def test_the_huge_page_hint_on_large_outputs_changes_nothing_but_page_faults() -
         _speedups._set_huge(old)
     assert with_hint == without
     assert nuif_core.canonicalize(with_hint.canonical).changed is False
-
-
-# -- the §3 check beside the writer (csrc/nuif_check.h) -----------------------------------------
-# When a follower hashes the text as it is written, the check is shared between the writer and
-# the follower: the follower checks nodes whenever it has caught up with the text, the writer
-# checks on as far as a member it may omit (an empty object or array as a value) needs, and to
-# the end once its text is written.  ``following`` sends every document's text to a follower
-# (the hashing pipe's threshold at 0: no spinning thread needed), so small documents take the
-# shared check too; ``late`` makes followers leave all of it to the writer.
-
-_SHARES = _speedups.hashpipe_backend() != "none"
-_needs_follower = pytest.mark.skipif(not _SHARES, reason="built without OpenSSL or POSIX threads")
-
-
-def _following(step: int = 64, *, ahead: bool = True, late: bool = False,
-               fault: bool = False) -> AbstractContextManager[None]:
-    return following(_speedups, step, ahead=ahead, late=late, fault=fault)
-
-
-def _outcomes(data: bytes, lim: Limits) -> tuple[Any, ...]:
-    """Everything the public calls answer for ``data`` (errors as their fields)."""
-    try:
-        result: Any = nuif_core.canonicalize(data, limits=lim)
-    except NuifError as e:
-        result = (e.code, e.message, e.pointer, e.line, e.column)
-    try:
-        summary: Any = nuif_core.inspect(data, limits=lim)
-    except NuifError as e:
-        summary = e.code
-    return (_speedups.canonical_document(data, lim.max_depth, lim.max_nodes), result,
-            nuif_core.validate(data, limits=lim), summary)
-
-
-def test_the_check_ahead_switch_returns_the_old_pair() -> None:
-    old = _speedups._set_check_ahead(False, True)
-    try:
-        assert _speedups._set_check_ahead(True, False) == (False, True)
-    finally:
-        _speedups._set_check_ahead(*old)
-    assert old == (True, False)  # the default: shared, followers taking part
-
-
-@_needs_follower
-@SETTINGS
-@given(documents(), st.randoms(use_true_random=False), st.booleans(), st.integers(1, 40))
-def test_a_check_beside_the_writer_answers_as_the_check_before_it(
-    doc: dict[str, Any], rnd: random.Random, damage: bool, max_nodes: int
-) -> None:
-    # empty attrs/children/meta (omitted) come from documents(), empty objects and arrays that
-    # stay (attribute values, meta's members) from its values; _write puts members in any order,
-    # so the writer meets an omitted member before or after the check has passed it
-    data = _write(_damage(doc, rnd) if damage else doc, rnd)
-    lim = Limits.DEFAULT.tighten(max_nodes=max_nodes)
-    with _following(ahead=False):
-        before = _outcomes(data, lim)
-    assert before[0] == _python_canonical(data, lim)
-    for late in (False, True):
-        for step in (1, 64, 4096):
-            with _following(step, late=late):
-                assert _outcomes(data, lim) == before
-
-
-def _many_nodes(n: int, *, empty_every: int = 0, bad_at: int = -1) -> bytes:
-    """A document of ``n`` nodes in a tree three deep, members in the order children, attrs,
-    id, kind (the writer's order is attrs, children, id, kind): every ``empty_every``-th node
-    has empty attrs and children, and with ``bad_at`` that node's kind is not a kind."""
-    def node(i: int) -> dict[str, Any]:
-        empty = empty_every and i % empty_every == 0
-        out: dict[str, Any] = {"children": [] if empty else [],
-                               "attrs": {} if empty else {"w": i, "x": {"children": []}},
-                               "id": f"n{i}", "kind": "K" if i == bad_at else "k"}
-        return out
-
-    nodes = [node(i) for i in range(n)]
-    for i in range(1, n):
-        nodes[(i - 1) // 8]["children"].append(nodes[i])
-    return json.dumps({"meta": {}, "nuif": 0, "root": nodes[0]}).encode()
-
-
-@_needs_follower
-@pytest.mark.parametrize("empty_every", [0, 1, 7])
-def test_followers_check_nodes_and_the_text_is_the_check_befores(empty_every: int) -> None:
-    data = _many_nodes(3000, empty_every=empty_every)
-    with _following(ahead=False):
-        before = nuif_core.canonicalize(data)
-    assert before.canonical == _python_canonical(data, Limits())
-    if empty_every != 1:
-        assert b'"x":{"children":[]}' in before.canonical  # not a node's: kept
-    checked = _speedups._check_ahead_runs()
-    with _following(late=True):  # the writer does all of it
-        for _ in range(3):
-            assert nuif_core.canonicalize(data) == before
-    assert _speedups._check_ahead_runs() == checked
-    # a pooled thread kept spinning takes each follower job at once (a sleeping one may wake
-    # only once the writer is done, and then has nothing to check)
-    old_spin = _speedups._set_thread_spin(2_000_000)
-    try:
-        with _following():
-            for _ in range(20):
-                assert nuif_core.canonicalize(data) == before
-                if _speedups._check_ahead_runs() > checked:
-                    break
-    finally:
-        _speedups._set_thread_spin(old_spin)
-    if empty_every == 0:  # (else the writer, checking nodes for their marks, may do it all)
-        assert _speedups._check_ahead_runs() > checked, "no follower checked a node in 20 calls"
-
-
-@_needs_follower
-@pytest.mark.parametrize("bad_at", [0, 1, 1500, 2999])
-def test_a_problem_the_follower_or_the_writer_finds_anywhere_refuses_the_document(
-        bad_at: int) -> None:
-    data = _many_nodes(3000, empty_every=5, bad_at=bad_at)
-    with _following(ahead=False):
-        before = _outcomes(data, Limits())
-    assert before[0] is None and before[2].diagnostics[0].code == "NUIF_KIND"
-    for late in (False, True):
-        with _following(late=late):
-            for _ in range(3):
-                assert _outcomes(data, Limits()) == before
-    with _following():  # the node limit, reached by the follower or the writer
-        lim = Limits.DEFAULT.tighten(max_nodes=2999)
-        good = _many_nodes(3000, empty_every=5)
-        assert _speedups.canonical_document(good, lim.max_depth, lim.max_nodes) is None
-        assert nuif_core.validate(good, limits=lim).diagnostics[0].code == "NUIF_LIMIT_NODES"

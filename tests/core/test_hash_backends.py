@@ -1,7 +1,8 @@
 """The compiled codec's SHA-256 routes give hashlib's digest.
 
-``_speedups.hash_bytes`` (and ``canonical_result``) call OpenSSL's libcrypto directly when its
-SHA-256 functions are bound (``hash_backend() == "openssl"``; texts up to 64 KiB): its
+``_speedups.hash_bytes`` (and ``canonical_result``, whose writer hashes the text while it writes
+it) call OpenSSL's libcrypto directly when its SHA-256 functions are bound
+(``hash_backend() == "openssl"``; ``hash_bytes``: texts up to 64 KiB): its
 SHA256_Init/_Update/_Final, linked by the build or found at import in the libcrypto the
 interpreter loaded (csrc/nuif_crypto.h), else, in a linked build, its EVP interface with one kept
 context.  Otherwise, and for larger texts or other buffers, ``hashlib.sha256``.  Every route must
@@ -22,7 +23,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nuif_core import _codec
 from nuif_strategies import attr_names, values
-from nuif_switches import following
 
 compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
 
@@ -163,57 +163,7 @@ def test_ci_build_links_libcrypto() -> None:
     assert compiled._set_sha_lowlevel(-1) is True
 
 
-# -- hashing while writing (csrc/nuif_hashpipe.h) ------------------------------------------------
-# Documents of 512 KiB and more are hashed on a second thread while their canonical text is
-# written.  ``_set_hashpipe(min_bytes, step)`` lowers the threshold and the feed step so small
-# documents exercise every interleaving: feeds of one byte, a step larger than the text, and an
-# output buffer that grows (and moves) while the thread hashes it.
-
-HAVE_PIPE = compiled.hashpipe_backend() != "none"  # "off": built in, not used by default
-needs_pipe = pytest.mark.skipif(not HAVE_PIPE, reason="built without OpenSSL or POSIX threads")
-
-
-@contextmanager
-def hashpipe(min_bytes: int, step: int, *, fault: bool = False) -> Iterator[None]:
-    """The pipe from ``min_bytes``, and no follower (which would take the texts below 4 MiB)."""
-    old = compiled._set_hashpipe(min_bytes, step, fault)
-    old_follow = compiled._set_follow(0, 1)
-    try:
-        yield
-    finally:
-        compiled._set_hashpipe(*old)
-        compiled._set_follow(*old_follow)
-
-
-def threads() -> int | None:
-    """This process's thread count (Linux), or None where /proc does not say."""
-    import os
-
-    task = "/proc/self/task"
-    return len(os.listdir(task)) if os.path.isdir(task) else None
-
-
-def busy_threads() -> int | None:
-    """This process's threads but the codec's idle pooled ones (Linux), or None: a pooled thread
-    waits for its next job for NUIF_POOL_KEEP_S seconds by design, a hashing thread still at work
-    after its call is a bug."""
-    n = threads()
-    return None if n is None else n - compiled._thread_counts()[2]
-
-
-def settled(count: int | None) -> bool:
-    """The busy thread count is back to at most ``count`` within 5 s (a pooled thread that
-    finished its job may take a moment to go idle).  At most: a thread that an earlier test
-    left behind (a worker pool winding down) may end meanwhile; a hashing thread that does not
-    end keeps the count above ``count``."""
-    import time
-
-    if count is None:
-        return threads() is None
-    deadline = time.monotonic() + 5
-    while (busy_threads() or 0) > count and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return (busy_threads() or 0) <= count
+# -- hashed by the writer itself, a block at a time, while it writes (``_set_sha_beside``) -------
 
 
 def growing_document(n: int) -> bytes:
@@ -221,119 +171,6 @@ def growing_document(n: int) -> bytes:
     the output buffer must grow while the text is being written and hashed."""
     values = ",".join(["1E20"] * n)
     return b'{"nuif":0,"root":{"id":"a","kind":"b","attrs":{"v":[' + values.encode() + b"]}}}"
-
-
-@needs_pipe
-@pytest.mark.parametrize("step", [1, 7, 64, 1000, 1 << 20])
-def test_the_digest_hashed_while_writing_is_hashlibs(step: int) -> None:
-    from benchmarks.corpus import load
-
-    for text in (load("ui", 64 * 1024), load("strings", 64 * 1024), growing_document(3000)):
-        serial = nuif_core.canonicalize(text)
-        with hashpipe(0, step):
-            piped = nuif_core.canonicalize(text)
-            report = nuif_core.validate(text)
-        assert piped == serial
-        assert piped.hash == expected(piped.canonical)
-        assert report.valid and report.hash == serial.hash
-
-
-@needs_pipe
-def test_the_output_grows_while_it_is_hashed() -> None:
-    text = growing_document(20000)
-    result = nuif_core.canonicalize(text)
-    assert len(result.canonical) > 4 * len(text)  # the buffer (input size + 64) grew, twice+
-    for step in (1, 3, 4096):
-        with hashpipe(0, step):
-            assert nuif_core.canonicalize(text) == result
-
-
-@needs_pipe
-def test_an_error_while_writing_stops_the_thread_and_the_next_call_works() -> None:
-    text = growing_document(2000)
-    result = nuif_core.canonicalize(text)
-    before = busy_threads()
-    with hashpipe(0, 16, fault=True):
-        for _ in range(20):
-            with pytest.raises(MemoryError, match="injected"):
-                nuif_core.canonicalize(text)
-    assert settled(before)  # every hashing thread ended
-    with hashpipe(0, 16):
-        assert nuif_core.canonicalize(text) == result
-    assert settled(before)
-
-
-# -- the follower (csrc/nuif_hashpipe.h) ------------------------------------------------------------
-# The text of a call that shared its walk with a spinning pooled thread (32-133 KiB, while the
-# mid-size split's record says sharing pays), and of an input from the pipe's 512 KiB up to
-# 4 MiB, is hashed by a follower: the pooled thread, reading right behind the writer.  With the
-# pipe's threshold at 0 (``follower``), every document takes it whether or not a thread spins; a
-# follower that has not started when the writer is done is taken over (the writer hashes all).
-
-def follower(step: int, *, fault: bool = False) -> AbstractContextManager[None]:
-    return following(compiled, step, fault=fault)
-
-
-def followed(text: bytes, tries: int = 50) -> tuple[nuif_core.CanonicalResult, int]:
-    """canonicalize ``text`` until a follower hashed part of it (at most ``tries`` calls: the
-    first may find no thread in the pool); the result and the bytes the follower hashed."""
-    for _ in range(tries):
-        started = compiled._follow_last()[0]
-        result = nuif_core.canonicalize(text)
-        now, hashed = compiled._follow_last()
-        if now > started and hashed > 0:
-            return result, hashed
-    return result, 0
-
-
-@needs_pipe
-@pytest.mark.parametrize("step", [1, 7, 64, 1000, 1 << 20])
-def test_the_digest_a_follower_hashes_is_hashlibs(step: int) -> None:
-    from benchmarks.corpus import load
-
-    for text in (load("ui", 64 * 1024), load("strings", 64 * 1024), growing_document(3000)):
-        serial = nuif_core.canonicalize(text)
-        with follower(step):
-            for _ in range(3):
-                assert nuif_core.canonicalize(text) == serial
-            report = nuif_core.validate(text)
-        assert serial.hash == expected(serial.canonical)
-        assert report.valid and report.hash == serial.hash
-
-
-@needs_pipe
-def test_a_follower_hashes_the_text_but_its_last_partial_block() -> None:
-    from benchmarks.corpus import load
-
-    text = load("ui", 64 * 1024)
-    serial = nuif_core.canonicalize(text)
-    with follower(2048):
-        result, hashed = followed(text)
-    assert result == serial
-    # the follower reads whole 64-byte blocks: it stops at the last one the writer finished
-    assert hashed == len(serial.canonical) // 64 * 64
-
-
-@needs_pipe
-def test_the_output_grows_while_a_follower_hashes_it() -> None:
-    text = growing_document(20000)
-    result = nuif_core.canonicalize(text)
-    assert len(result.canonical) > 4 * len(text)  # the buffer (input size + 64) grew, twice+
-    # every call starts in a scratch buffer of the input's size + 64 (a larger one is not kept)
-    old_keep = compiled._set_scratch_keep(len(text) + 64)
-    try:
-        for step in (1, 3, 4096):
-            with follower(step):
-                got, hashed = followed(text)
-            assert got == result
-            # the first growth ends the follower (the buffer moves): it had hashed no further
-            assert 0 < hashed <= len(text) + 64
-    finally:
-        compiled._set_scratch_keep(old_keep)
-
-
-
-# -- small texts: hashed by the writer itself, a block at a time (``_set_sha_beside``) -----------
 
 
 @contextmanager
@@ -394,10 +231,8 @@ def test_a_failed_update_of_the_writers_hash_leaves_the_text_to_be_hashed_after(
 
 def test_the_writer_hashes_nothing_it_does_not_have_to() -> None:
     """Not with hashlib chosen (``_set_openssl(False)``), nor for canonical_json and
-    canonical_document (no hash asked), nor for an input of 16 KiB or more."""
+    canonical_document (no hash asked)."""
     small = next(texts_around_block_edges())
-    big = json.dumps({"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": {"t": "x" * 17000}}}
-                     ).encode()
     with beside(True):
         before = compiled._sha_beside_count()
         with through_hashlib():
@@ -405,260 +240,26 @@ def test_the_writer_hashes_nothing_it_does_not_have_to() -> None:
         assert got.hash == expected(got.canonical)
         compiled.canonical_json(small, 128)
         compiled.canonical_document(small, 128, 100)
-        got = nuif_core.canonicalize(big)
-        assert got.hash == expected(got.canonical)
         assert compiled._sha_beside_count() == before
         nuif_core.canonicalize(small)
         assert compiled._sha_beside_count() == before + 1
 
 
-@needs_pipe
-@pytest.mark.parametrize("route", ["pipe", "follower"])
-@settings(max_examples=60, deadline=None)
-@given(st.dictionaries(attr_names, values, max_size=6), st.integers(min_value=1, max_value=200))
-def test_any_document_hashes_the_same_hashed_after_or_while_it_is_written(
-        route: str, attrs: dict, step: int) -> None:
-    doc = {"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": attrs}}
-    text = json.dumps(doc, indent=1, ensure_ascii=False).encode()
-    serial = nuif_core.canonicalize(text)
-    with hashpipe(0, step) if route == "pipe" else follower(step):
-        # twice: a follower's first job may find no pooled thread spinning yet
-        assert nuif_core.canonicalize(text) == serial
-        assert nuif_core.canonicalize(text) == serial
-    assert serial.hash == expected(serial.canonical)
-
-
-def many_nodes(n: int) -> bytes:
-    """A valid document of ``n`` nodes, every third with empty attrs and children (omitted),
-    so that the §3 check, shared with the follower, has work and marks to make."""
-    kids = [{"id": f"n{i}", "kind": "k", **({"attrs": {}, "children": []} if i % 3 == 0
-                                           else {"attrs": {"w": i}})} for i in range(n)]
-    return json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "children": kids}}).encode()
-
-
-@needs_pipe
-@pytest.mark.parametrize("make", [growing_document, many_nodes])
-def test_an_error_while_writing_stops_the_follower_and_the_next_call_works(
-        make: Callable[[int], bytes]) -> None:
-    # (and ends the §3 check the follower shares: the next call's check starts afresh)
-    text = make(2000)
-    result = nuif_core.canonicalize(text)
-    with follower(16, fault=True):
-        for _ in range(20):
-            with pytest.raises(MemoryError, match="injected by _set_follow"):
-                nuif_core.canonicalize(text)
-    with follower(16):
-        got, hashed = followed(text)
-    assert got == result and hashed > 0
-
-
-@needs_pipe
-def test_the_follower_switch_refuses_nonsense() -> None:
-    with pytest.raises(ValueError):
-        compiled._set_follow(1, 0)
-    with pytest.raises(ValueError):
-        compiled._set_follow(-1, 1)
-    old = compiled._set_follow(0, 1)
-    compiled._set_follow(*old)
-    assert old == (4 << 20, 2048, False)  # the default: below 4 MiB, fed every 2 KiB
-
-
-@needs_pipe
-@pytest.mark.skipif(compiled.split_backend() != "thread",
-                    reason="the mid-size split needs threads and a second usable CPU")
-def test_a_mid_size_call_shared_with_a_spinning_thread_is_hashed_by_a_follower() -> None:
-    """By default: no pipe below 512 KiB, so the follower comes with the shared walk only."""
-    from benchmarks.corpus import load
-
-    text = load("numbers", 64 * 1024)
-    serial = nuif_core.canonicalize(text)
-    old_spin = compiled._set_thread_spin(2_000_000)  # spinning through the test
-    old_record = compiled._set_hot_record(0.0, 0.0, False, 16)  # every mid-size call shared
-    try:
-        # a call that finds no thread spinning walks alone (and may still get a follower,
-        # offered to calls walked alone): the first calls may, on a busy machine
-        for _ in range(50):
-            walks = compiled._split_walks()
-            got, hashed = followed(text, tries=1)
-            if compiled._split_walks() > walks and hashed > 0:
-                break
-        else:
-            pytest.fail("no call of 50 was walked on two threads and hashed by a follower")
-        assert got == serial and hashed == len(serial.canonical) // 64 * 64
-        # walked alone (the split switched off), the same call hashes its text itself
-        old_hot = compiled._set_hot(None, None)
-        try:
-            started = compiled._follow_last()[0]
-            assert nuif_core.canonicalize(text) == serial
-            assert compiled._follow_last()[0] == started
-        finally:
-            compiled._set_hot(*old_hot)
-    finally:
-        compiled._set_thread_spin(old_spin)
-        compiled._set_hot_record(*old_record)
-
-
-@needs_pipe
-def test_a_process_that_exits_right_after_a_follower_hashed_exits_cleanly() -> None:
-    """The writer waits for its follower's last libcrypto call before it returns, and a follower
-    job that starts too late makes none: libcrypto's clean-up at exit races nothing."""
-    code = (
-        "import nuif_core\n"
-        "from nuif_core import _speedups as s\n"
-        "s._set_hashpipe(0, 1 << 20); s._set_follow(1 << 40, 64); s._set_big_record(0, 0, False)\n"
-        "text = b'{\"nuif\":0,\"root\":{\"id\":\"a\",\"kind\":\"b\",\"attrs\":{\"v\":[' + b','.join("
-        "[b'1E20'] * 3000) + b']}}}'\n"
-        "for _ in range(30):\n"
-        "    r = nuif_core.canonicalize(text)\n"
-        "print(s._follow_last()[0] >= 30, r.hash)\n"
-    )
-    want = nuif_core.canonicalize(growing_document(3000)).hash
-    for _ in range(8):
-        assert python_c(code).split() == ["True", want]
-
-
-# From the pipe's 512 KiB up (below 4 MiB), the follower and the pipe are each timed, and a record
-# of the last 16 calls with each decides, one call in 16 going the other way: a follower that a
-# busy second CPU deschedules holds the writer up, the pipe never does.
-needs_big = pytest.mark.skipif(compiled.hashpipe_backend() != "thread",
-                               reason="no hashing thread here (built without, or one CPU)")
-
-
-@contextmanager
-def big_record(follow: float, pipe: float, trial: int) -> Iterator[None]:
-    old = compiled._set_big_record(follow, pipe, True, trial)
-    try:
-        yield
-    finally:
-        compiled._set_big_record(*old)
-
-
-def big_text() -> bytes:
-    from benchmarks.corpus import load
-
-    text = load("ui", 1 << 20)
-    assert 512 * 1024 <= len(text) < 4 << 20
-    return text
-
-
-@needs_big
-def test_from_512_kib_a_follower_recorded_slower_than_the_pipe_is_not_used() -> None:
-    text = big_text()
-    want = nuif_core.canonicalize(text)
-    with big_record(1e9, 1.0, 0):  # the follower far slower, no trials
-        started = compiled._follow_last()[0]
-        for _ in range(3):
-            assert nuif_core.canonicalize(text) == want
-        assert compiled._follow_last()[0] == started
-        follow, pipe = compiled._big_record_state()
-    assert follow == 1e9 and pipe > 1.0  # the pipe's calls were kept
-
-
-@needs_big
-def test_from_512_kib_a_follower_recorded_faster_is_used_and_timed() -> None:
-    text = big_text()
-    want = nuif_core.canonicalize(text)
-    with big_record(1.0, 1e9, 0):
-        started = compiled._follow_last()[0]
-        for _ in range(3):
-            assert nuif_core.canonicalize(text) == want
-        assert compiled._follow_last()[0] == started + 3
-        follow, pipe = compiled._big_record_state()
-    assert follow > 1.0 and pipe == 1e9
-
-
-@needs_big
-def test_from_512_kib_trials_go_the_way_the_record_does_not_take() -> None:
-    text = big_text()
-    want = nuif_core.canonicalize(text)
-    with big_record(1.0, 1e9, 1):  # every call a trial: the pipe, though the follower leads
-        started = compiled._follow_last()[0]
-        for _ in range(3):
-            assert nuif_core.canonicalize(text) == want
-        assert compiled._follow_last()[0] == started
-        follow, pipe = compiled._big_record_state()
-    assert follow == 1.0 and pipe < 1e9
-
-
-def test_the_big_record_switch_refuses_negative_values_and_returns_the_old_setting() -> None:
-    with pytest.raises(ValueError):
-        compiled._set_big_record(-1.0, 0.0)
-    with pytest.raises(ValueError):
-        compiled._set_big_record(0.0, 0.0, True, -1)
-    old = compiled._set_big_record(2.0, 3.0, False, 4)
-    try:
-        assert compiled._big_record_state() == (2.0, 3.0)
-        assert compiled._set_big_record(0.0, 0.0) == (2.0, 3.0, False, 4)
-        assert compiled._big_record_state() == (0.0, 0.0)
-    finally:
-        compiled._set_big_record(*old)
-
-
-def test_no_thread_below_the_threshold_or_without_openssl() -> None:
-    from benchmarks.corpus import load
-
-    text = load("ui", 64 * 1024)
-    result = nuif_core.canonicalize(text)
-    with hashpipe(0, 1, fault=True):
-        with through_hashlib():  # no direct OpenSSL route: no thread, so no injected fault
-            assert nuif_core.canonicalize(text) == result
-    with hashpipe(len(text) + 1, 1, fault=True):  # below the threshold: no thread either
-        assert nuif_core.canonicalize(text) == result
-
-
-def test_the_pipe_switch_refuses_nonsense() -> None:
-    with pytest.raises(ValueError):
-        compiled._set_hashpipe(0, 0)
-    with pytest.raises(ValueError):
-        compiled._set_hashpipe(-1, 1)
-    assert compiled.hashpipe_backend() in ("thread", "off", "none")
-
-
-def test_ci_build_hashes_while_writing() -> None:
-    import os
-
-    if os.environ.get("NUIF_REQUIRE_OPENSSL") != "1":
-        pytest.skip("NUIF_REQUIRE_OPENSSL is not set (CI sets it)")
-    assert HAVE_PIPE
-
-
-@pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity"), reason="Linux only")
-def test_a_process_allowed_on_one_cpu_never_starts_the_thread() -> None:
-    import sys
-
-    code = (
-        "import os\n"
-        "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
-        "from nuif_core import _speedups as s\n"
-        "print(s.hashpipe_backend(), s._set_hashpipe(1, 1)[0])\n"
-    )
-    backend, threshold = python_c(code).split()
-    assert int(threshold) == sys.maxsize  # the default threshold: never
-    assert backend == ("off" if HAVE_PIPE else "none")  # and --version does not claim it
-    if len(__import__("os").sched_getaffinity(0)) >= 2:  # this process: the thread from 512 KiB
-        old = compiled._set_hashpipe(0, 1)
-        compiled._set_hashpipe(*old)
-        assert old[0] == 512 * 1024
-
-
-@needs_pipe
-def test_a_process_that_exits_right_after_hashing_on_the_thread_exits_cleanly() -> None:
-    """The worker may still be exiting when the interpreter ends and libcrypto cleans up at
-    exit: after the writer lets go, the worker makes no OpenSSL call (csrc/nuif_hashpipe.c)."""
-    code = (
-        "import nuif_core\n"
-        "from nuif_core import _speedups as s\n"
-        "s._set_hashpipe(0, 64)\n"
-        "text = b'{\"nuif\":0,\"root\":{\"id\":\"a\",\"kind\":\"b\",\"attrs\":{\"v\":[' + b','.join("
-        "[b'1E20'] * 3000) + b']}}}'\n"
-        "for _ in range(30):\n"
-        "    r = nuif_core.canonicalize(text)\n"
-        "print(r.hash)\n"
-    )
-    text = growing_document(3000)
-    want = nuif_core.canonicalize(text).hash
-    for _ in range(8):
-        assert python_c(code).strip() == want
+@pytest.mark.skipif(not HAVE_OPENSSL, reason="the writer hashes with libcrypto only")
+@pytest.mark.parametrize("size", [16 * 1024, 300 * 1024, 5 << 20])
+def test_a_large_text_is_hashed_by_its_writer_across_every_move_of_its_buffer(size: int) -> None:
+    """Past the kept scratch buffer the text moves into its bytes object, and past 4 MiB that
+    object grows in place: the blocks hashed before each move must be the ones moved."""
+    doc = {"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": {
+        "n": [1e20] * (size // 40), "t": "x" * (size // 2)}}}
+    text = json.dumps(doc).encode()  # 1e20 is written as 21 digits: the text outgrows the input
+    with beside(True):
+        before = compiled._sha_beside_count()
+        got = nuif_core.canonicalize(text)
+        assert compiled._sha_beside_count() == before + 1
+    assert got.hash == expected(got.canonical)
+    with beside(False):
+        assert nuif_core.canonicalize(text) == got
 
 
 # -- where libcrypto's functions come from (csrc/nuif_crypto.h) ------------------------------------
@@ -737,21 +338,14 @@ def test_functions_found_in_the_loaded_libcrypto_hash_every_route_like_hashlib()
         assert how == "loaded"
         # the library the interpreter loaded, and no other: no second OpenSSL in the process
         assert {__import__("os").path.realpath(path)} == mapped_libcrypto()
-        assert compiled.hash_backend() == "openssl" and compiled.hashpipe_backend() != "none"
+        assert compiled.hash_backend() == "openssl"
         for size in (0, 1, 55, 56, 64, 1000, LIMIT):
             data = random.Random(size).randbytes(size)
             assert compiled.hash_bytes(data) == expected(data)
         for text, result in zip(texts, results):
+            before = compiled._sha_beside_count()
             assert nuif_core.canonicalize(text) == result
-            with hashpipe(0, 7):
-                assert nuif_core.canonicalize(text) == result
-            if len(text) > 1000:  # the pipe ran (its injected fault fires only in the pipe)
-                with hashpipe(0, 16, fault=True), pytest.raises(MemoryError, match="injected"):
-                    nuif_core.canonicalize(text)
-            with follower(64):
-                got, hashed = followed(text)
-                assert got == result
-                assert hashed > 0 or len(result.canonical) < 64  # the loaded functions hashed
+            assert compiled._sha_beside_count() == before + 1  # the loaded functions hashed
 
 
 @pytest.mark.skipif(not CAN_LOAD, reason="this build cannot look libcrypto up at import")
@@ -760,17 +354,13 @@ def test_a_search_that_finds_no_library_leaves_hashlib_to_hash() -> None:
     result = nuif_core.canonicalize(text)
     with bound("loaded", "libnuif-no-such-library") as (how, path):
         assert (how, path) == ("none", "")
-        assert compiled.hashpipe_backend() == "none"
-        with follower(64):
-            started = compiled._follow_last()[0]
-            assert nuif_core.canonicalize(text) == result
-            assert compiled._follow_last()[0] == started  # no follower without the functions
-        with hashpipe(0, 1, fault=True):  # no pipe either, so its injected fault never fires
-            assert nuif_core.canonicalize(text) == result
+        before = compiled._sha_beside_count()
+        assert nuif_core.canonicalize(text) == result
+        assert compiled._sha_beside_count() == before  # no writer's hash without the functions
         data = b"x" * 1000
         assert compiled.hash_bytes(data) == expected(data)
     with bound("none") as (how, _):
-        assert how == "none" and compiled.hashpipe_backend() == "none"
+        assert how == "none"
         assert nuif_core.canonicalize(text) == result
 
 
@@ -801,11 +391,10 @@ def test_an_interpreter_without_openssl_hashes_through_hashlib() -> None:
         "from nuif_core import _speedups as s\n"
         "r = nuif_core.canonicalize(b'{\"nuif\":0,\"root\":{\"id\":\"a\",\"kind\":\"b\"}}')\n"
         "maps = open('/proc/self/maps').read()\n"
-        "print(s.crypto_binding()[0], s.hash_backend(), s.hashpipe_backend(), "
-        "'/libcrypto' in maps, r.hash)\n"
+        "print(s.crypto_binding()[0], s.hash_backend(), '/libcrypto' in maps, r.hash)\n"
     )
     want = nuif_core.canonicalize(b'{"nuif":0,"root":{"id":"a","kind":"b"}}').hash
-    assert python_c(code).split() == ["none", "hashlib", "none", "False", want]
+    assert python_c(code).split() == ["none", "hashlib", "False", want]
 
 
 FAKE_LIBCRYPTO = r"""

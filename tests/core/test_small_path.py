@@ -103,9 +103,7 @@ def test_switches_that_route_small_inputs_otherwise_turn_it_off() -> None:
         (lambda: _speedups._set_sha_beside(True, True), _speedups._set_sha_beside),
         (lambda: _speedups._set_openssl(False), _speedups._set_openssl),
         (lambda: _speedups._set_sha_lowlevel(0), lambda old: _speedups._set_sha_lowlevel(int(old))),
-        (lambda: _speedups._set_direct(1 << 40), _speedups._set_direct),
-        (lambda: _speedups._set_indexed(0), _speedups._set_indexed),
-        (lambda: _speedups._set_hashpipe(0, 1 << 20), lambda old: _speedups._set_hashpipe(*old)),
+        (lambda: _speedups._set_walk(False), _speedups._set_walk),
     ]
     want = _both_ways(data)[:2]
     for turn_off, restore in arms:

@@ -27,7 +27,7 @@ def test_compiled_codec_loads_by_default() -> None:
     # doubles, hashing, scanners, UTF-8 check: each one of its documented routes
     assert len(routes) == 4, routes
     assert routes[0] in ("fast_float+dragonbox", "dtoa")
-    assert routes[1] in ("openssl", "openssl+thread", "hashlib")
+    assert routes[1] in ("openssl", "hashlib")
     assert routes[2] in ("sse2", "portable")
     assert routes[3] in ("avx2", "ssse3", "neon", "scalar")
 

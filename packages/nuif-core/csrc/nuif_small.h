@@ -3,7 +3,7 @@
  * src/nuif_core/_speedups_small.pxi; docs/parser-design.md, "The one-call path of small
  * documents").
  *
- * It runs what the general path runs for such a document -- the direct walk (nuif_stage2.h),
+ * It runs what the general path runs for such a document -- the walk (nuif_walk.h),
  * the §3 check (nuif_check.h), the canonical writer with SHA-256 beside it (nuif_write.h) -- on
  * the same C functions, with none of the general path's per-call objects: its buffers (the
  * walk's tape, arena, name stacks, doubles and frames, the id set, the text) belong to the state
@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "nuif_stage2.h"
+#include "nuif_walk.h"
 
 enum { NUIF_SMALL_OK = 0, NUIF_SMALL_PASS = 1 };
 
@@ -71,19 +71,10 @@ static int nuif_small_run(nuif_small *st, const uint8_t *p, size_t n, size_t max
     ptrdiff_t on = 0;
     int rc;
     if (nuif_crypto.update == NULL) return NUIF_SMALL_PASS;
-    /* the walk: the direct one (no index), alone (no split, no pipe) */
     s->p = p;
     s->n = n;
     s->max_depth = max_depth;
     s->float_libs = float_libs;
-    s->direct = 1;
-    s->idx_buf = NULL;
-    s->pipe_min = 0;
-    s->raw_mem = 0;
-    s->split = NULL;
-    s->spliced = 0;
-    s->stop = NULL;
-    s->lock = NULL;
     if (nuif_s2_parse(s) != NUIF_S2_OK || s->deepest + 2 > NUIF_SMALL_LEVELS) {
         return NUIF_SMALL_PASS;
     }

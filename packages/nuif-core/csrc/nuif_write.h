@@ -1,10 +1,10 @@
-/* The canonical writer's loop (src/nuif_core/_speedups_write.pxi sets it up and owns the text's
- * buffer, its hashing and the §3 check's end), and C helpers it calls.
+/* The canonical writer's loop (csrc/nuif_doc.h and src/nuif_core/_speedups_write.pxi set it up
+ * and own the text's buffer), and C helpers it calls.
  *
  * nuif_write_run writes the RFC 8785 text of the value on the tape from where the writer
  * stands (nuif_writer: the open containers, the next value or "find the next one") until the
- * text is done or it needs its caller: for more room in the buffer (NUIF_W_ROOM, `need` bytes),
- * for hashing what is written (NUIF_W_FEED, once the text reaches `feed_at`), or for a double
+ * text is done or it needs its caller: for more room in the buffer (NUIF_W_ROOM, `need` bytes)
+ * or for a double
  * that only Python prints (NUIF_W_VALUE: the libraries are off or declined it; the caller
  * writes token `t` and resumes with `after` set).  Each step tests its room before it writes
  * or moves anything, so a return leaves the writer where it can resume.  It was Cython: there
@@ -73,7 +73,7 @@ static NUIF_WRITE_NOINLINE ptrdiff_t nuif_write_literals(const nuif_tok *tape, p
 }
 
 /* what nuif_write_run returns */
-enum { NUIF_W_DONE = 0, NUIF_W_ROOM = 1, NUIF_W_FEED = 2, NUIF_W_VALUE = 3 };
+enum { NUIF_W_DONE = 0, NUIF_W_ROOM = 1, NUIF_W_VALUE = 3 };
 
 typedef struct {
     /* the tape and where its strings' bytes and doubles are (the parser's) */
@@ -83,10 +83,6 @@ typedef struct {
     const uint8_t *arena, *arena_lim; /* the arena and the end of its allocation */
     const double *doubles;
     int float_libs; /* doubles printed here (else NUIF_W_VALUE: the caller prints them) */
-    /* the §3 check beside the writer (NULL when not shared): a member that may be omitted
-     * (name token kt >= checked) is written once its mark is final (nuif_check_until) */
-    nuif_check *ck;
-    size_t checked;
     /* the open containers, innermost at top - 1: the next member (an index into order) or
      * element (a token index) to write, where that run ends, whether it is an object, and
      * whether nothing has been written in it yet */
@@ -98,10 +94,11 @@ typedef struct {
     size_t t;
     int after;
     size_t need;    /* NUIF_W_ROOM: the room the next step needs */
-    size_t feed_at; /* NUIF_W_FEED once the text is this long (SIZE_MAX: never) */
-    /* SHA-256 on this thread as the text is written (NULL: not here): once the text passes
+    /* SHA-256 as the text is written (NULL: not here, feed_at SIZE_MAX): once the text passes
      * feed_at, its whole 64-byte blocks from `hashed` on go to sha_update, and feed_at moves
-     * 64 bytes past them, so that a block's hash runs beside the writing of the next */
+     * 64 bytes past them, so that a block's hash runs beside the writing of the next, while it
+     * is still in the cache */
+    size_t feed_at;
     int (*sha_update)(nuif_sha256_ctx *c, const void *p, size_t n); /* NULL after a failure */
     nuif_sha256_ctx *sha_ctx;
     size_t hashed;
@@ -122,8 +119,6 @@ static void nuif_write_start(nuif_writer *w, const nuif_tok *tape, const uint32_
     w->arena_lim = arena + arena_cap;
     w->doubles = doubles;
     w->float_libs = float_libs;
-    w->ck = NULL;
-    w->checked = SIZE_MAX;
     w->open_next = stack;
     w->open_end = stack + cap;
     w->open_is_obj = (uint8_t *)(stack + 2 * cap);
@@ -150,14 +145,6 @@ static void nuif_write_start(nuif_writer *w, const nuif_tok *tape, const uint32_
             feed_at = SIZE_MAX;                                                                   \
         }                                                                                         \
     } while (0)
-
-/* the member whose name is token kt may be omitted by normalization: its value is an empty
- * object or array */
-static inline int nuif_may_skip(const nuif_tok *tape, size_t kt) {
-    const nuif_tok *v = &tape[kt + 1];
-    return (v->kind == NUIF_T_OBJ && v->members == 0) ||
-           (v->kind == NUIF_T_ARR && v->end == kt + 2);
-}
 
 /* a string token's bytes, and the end of the buffer they are in */
 #define NUIF_W_STR(tk) (((tk)->flags & NUIF_F_ESC ? w->arena : w->p) + (tk)->at)
@@ -285,11 +272,6 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
         }
         }
         if ((size_t)(o - b) >= feed_at) { /* another step of the text is final: hash it */
-            if (w->sha_update == NULL) {
-                rc = NUIF_W_FEED;
-                w->after = 1;
-                goto leave;
-            }
             NUIF_W_HASH();
         }
     after:
@@ -311,9 +293,6 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
             if (open_is_obj[top - 1]) {
                 kt = order[open_next[top - 1]];
                 tk = &tape[kt];
-                if (kt >= w->checked && nuif_may_skip(tape, kt)) { /* the check must pass it */
-                    w->checked = nuif_check_until(w->ck, kt);
-                }
                 if (tk->flags & NUIF_F_SKIP) { /* only canonical_document sets it */
                     open_next[top - 1]++;
                     continue;
@@ -351,14 +330,7 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
                 if (tk->kind == NUIF_T_STR && !(tk->flags & NUIF_F_NEEDS_ESC) &&
                     (size_t)(end - o) >= L + 18) {
                     NUIF_W_PLAIN(tk, L);
-                    if ((size_t)(o - b) >= feed_at) {
-                        if (w->sha_update == NULL) {
-                            rc = NUIF_W_FEED;
-                            w->after = 1;
-                            goto leave;
-                        }
-                        NUIF_W_HASH();
-                    }
+                    if ((size_t)(o - b) >= feed_at) NUIF_W_HASH();
                     continue; /* the next member */
                 }
             } else {

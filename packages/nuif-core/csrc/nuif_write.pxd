@@ -1,14 +1,12 @@
 from libc.stdint cimport uint8_t, uint32_t
 
 from nuif_tape cimport Tok
-from nuif_check cimport Check
 from nuif_crypto cimport nuif_sha256_ctx
 
 cdef extern from "nuif_write.h":
     enum:
         NUIF_W_DONE
         NUIF_W_ROOM
-        NUIF_W_FEED
         NUIF_W_VALUE
     ctypedef struct Writer "nuif_writer":
         const Tok* tape
@@ -19,8 +17,6 @@ cdef extern from "nuif_write.h":
         const uint8_t* arena_lim
         const double* doubles
         int float_libs
-        Check* ck
-        size_t checked
         size_t* open_next
         size_t* open_end
         uint8_t* open_is_obj

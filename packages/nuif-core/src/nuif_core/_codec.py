@@ -111,16 +111,12 @@ def front_doors(
 
 def routes() -> tuple[str, ...]:
     """The compiled codec's optional routes, for bug reports and benchmark records: doubles
-    (``fast_float+dragonbox`` | ``dtoa``), hashing (``openssl`` | ``hashlib``, ``+thread`` when
-    large texts are hashed while written), byte scanners (``sse2`` | ``portable``) and UTF-8
+    (``fast_float+dragonbox`` | ``dtoa``), hashing (``openssl`` | ``hashlib``), byte scanners (``sse2`` | ``portable``) and UTF-8
     check (``avx2`` | ``ssse3`` | ``neon`` | ``scalar``); ``()`` for the pure-Python twin.  See
     docs/format.md."""
     if IMPLEMENTATION != "compiled":
         return ()
-    hashing = _impl.hash_backend()
-    if _impl.hashpipe_backend() == "thread":
-        hashing += "+thread"
-    return (_impl.float_backend(), hashing, _impl.scan_backend(), _impl.utf8_backend())
+    return (_impl.float_backend(), _impl.hash_backend(), _impl.scan_backend(), _impl.utf8_backend())
 
 
 def twin() -> ModuleType:

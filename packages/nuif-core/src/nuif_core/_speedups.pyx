@@ -12,10 +12,9 @@ procedure.  This module follows the same procedure:
    Python objects (``loads``) or a compact token tape (``canonical_json`` and the document
    entry points).
 
-Large inputs get their tape from the structural-index parser instead (csrc/nuif_stage1.h finds
-the structural characters 64 bytes per step, csrc/nuif_stage2.h walks them; the first stage runs
-ahead on a second thread, csrc/nuif_indexpipe.h).  It builds the same tape and reports nothing:
-every input it refuses goes through steps 1-3, which raise the error.
+Valid UTF-8 inputs get their tape from the walk instead (csrc/nuif_walk.h), in C, which builds
+the same tape and reports nothing: every input it refuses goes through steps 1-3, which raise
+the error.  Every call runs on the caller's thread: the module starts no thread.
 
 The tape holds one 16-byte token per value or member name (csrc/nuif_tape.h): scalars keep
 offsets into the input (or into an arena of decoded strings when a string has escapes);
@@ -73,9 +72,8 @@ from nuif_names cimport *
 from nuif_idset cimport *
 from nuif_sha256 cimport *
 from nuif_crypto cimport *
-from nuif_hashpipe cimport *
 from nuif_slots cimport *
-from nuif_stage2 cimport *
+from nuif_walk cimport *
 from nuif_check cimport *
 from nuif_small cimport *
 
@@ -104,7 +102,7 @@ from hashlib import sha256 as _sha256
 
 __all__ = [
     "canonical_document", "canonical_json", "canonical_result", "dumps", "float_backend",
-    "hash_backend", "hash_bytes", "hashpipe_backend", "inspect_summary", "loads", "scan_backend",
+    "hash_backend", "hash_bytes", "inspect_summary", "loads", "scan_backend",
     "utf8_backend", "valid_report",
 ]
 
@@ -172,7 +170,6 @@ def canonical_json(data, max_depth):
     cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     parser.parse_tape()
     canonical = _write_canonical(parser)
-    _hot_done(parser)
     _park(parser)
     return canonical
 
@@ -207,7 +204,6 @@ cdef object _canonical_result(bytes data, object max_depth, object max_nodes, ob
     if canonical is None:
         return None
     h = _hash_text(canonical, digest if got else NULL)
-    _hot_settle()
     return _made3(make, _RESULT_FIELDS, canonical, h, not _same_bytes(canonical, data))
 
 
@@ -226,7 +222,6 @@ cdef object _valid_report(bytes data, object max_depth, object max_nodes, object
     if canonical is None:
         return None
     h = _hash_text(canonical, digest if got else NULL)
-    _hot_settle()
     return _filled(make, _REPORT_FIELDS, (True, h, (), False))
 
 
@@ -254,7 +249,6 @@ def inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref):
     if canonical is None:
         return None
     h = _hash_text(canonical, digest if got else NULL)
-    _hot_settle()
     count, deepest, kinds, root, outline, truncated = _tree_summary(<_Parser>keep[0],
                                                                     outline_limit, entry, ref)
     return _filled(make, _INSPECTION_FIELDS, (h, _same_bytes(canonical, b), PyBytes_GET_SIZE(b),
@@ -296,20 +290,6 @@ def scan_backend():
     return "sse2" if nuif_scan_sse2() else "portable"
 
 
-def index_backend():
-    """``"avx2"``, ``"ssse3"``, ``"neon"`` or ``"portable"``: the structural-index parser's
-    stage-1 route (csrc/nuif_stage1.h); ``"off"`` when every tape is built by the one-pass
-    parser."""
-    return "off" if _indexed_min == PY_SSIZE_T_MAX else _S1_ROUTES[_s1_route]
-
-
-def split_backend():
-    """``"thread"`` when large inputs are parsed on two threads (the split walk,
-    csrc/nuif_stage2.h: from 512 KiB, where the build has threads and the process may use two
-    CPUs), else ``"off"``."""
-    return "off" if _split_min == PY_SSIZE_T_MAX else "thread"
-
-
 def float_backend():
     """``"fast_float+dragonbox"`` (the vendored libraries, csrc/nuif_float.h) or ``"dtoa"``
     (CPython's): what converts doubles."""
@@ -330,11 +310,3 @@ def crypto_binding():
     cdef int how = nuif_crypto_binding(&path)
     name = {NUIF_CRYPTO_LINKED: "linked", NUIF_CRYPTO_LOADED: "loaded"}.get(how, "none")
     return name, path.decode("utf-8", "surrogateescape")
-
-
-def hashpipe_backend():
-    """``"thread"`` when large texts are hashed while they are written; ``"off"`` when the build
-    can but this process does not (allowed on one CPU only); ``"none"`` when the build cannot."""
-    if not (_openssl and nuif_hashpipe_available()):
-        return "none"
-    return "off" if _pipe_min == PY_SSIZE_T_MAX else "thread"

@@ -28,9 +28,6 @@ cdef class _Buf:
     cdef char* b                # the bytes being written
     cdef Py_ssize_t n           # bytes written
     cdef Py_ssize_t cap         # bytes allocated
-    cdef nuif_hashpipe* pipe  # hashing b[0:n) on another thread (write), or NULL
-    cdef bint follow          # a follower hashes b[0:n) (write; csrc/nuif_hashpipe.h)
-    cdef Py_ssize_t follow_from  # where the writer goes on hashing, once a move ended it
 
     cdef int init(self, Py_ssize_t cap) except -1:
         """Set up a buffer made by ``_new_buf``."""
@@ -40,9 +37,6 @@ cdef class _Buf:
         self.ob = NULL
         self.b = NULL
         self.n = 0
-        self.pipe = NULL
-        self.follow = False
-        self.follow_from = 0
         if cap > SCRATCH_KEEP:
             self._direct(cap)
         elif _spare != NULL and _spare_cap >= cap:
@@ -94,13 +88,6 @@ cdef class _Buf:
         cdef char* q
         if newcap < need:
             newcap = need
-        if self.pipe != NULL:
-            # the buffer may move: the hashing thread must not be reading it (it waits for the
-            # feed below; on a MemoryError, write() stops it)
-            nuif_hashpipe_hold(self.pipe)
-        if self.follow:  # the follower stops before the buffer moves; the writer hashes the rest
-            self.follow = False
-            self.follow_from = nuif_hashfollow_stop(self.n)
         if self.ob != NULL:
             _PyBytes_Resize(&self.ob, newcap)
             self.b = PyBytes_AS_STRING(<object>self.ob)
@@ -113,8 +100,6 @@ cdef class _Buf:
                 raise MemoryError()
             self.b = q
             self.cap = newcap
-        if self.pipe != NULL:
-            nuif_hashpipe_feed(self.pipe, <const unsigned char*>self.b, self.n)
         return 0
 
     cdef inline char* reserve(self, Py_ssize_t extra) except NULL:
@@ -137,8 +122,8 @@ cdef class _Buf:
         return 0
 
     cdef object copy_out(self):
-        """In scratch mode, the text as a new bytes object, the scratch left as it is (a follower
-        may still be hashing it); None in direct mode."""
+        """In scratch mode, the text as a new bytes object, the scratch left as it is; None in
+        direct mode."""
         cdef PyObject* ob
         if self.ob != NULL:
             return None
@@ -150,12 +135,11 @@ cdef class _Buf:
         Py_DECREF(r)  # drop the reference _bytes_new gave; r holds one
         return r
 
-    cdef object finish(self, object copied=None):
-        """The text as a bytes object of its size (``copied``, when ``copy_out`` made it since the
-        last write); the buffer is spent."""
+    cdef object finish(self):
+        """The text as a bytes object of its size; the buffer is spent."""
         cdef PyObject* ob
         if self.ob == NULL:
-            r = copied if copied is not None else self.copy_out()
+            r = self.copy_out()
             self._release()
             return r
         _PyBytes_Resize(&self.ob, self.n)

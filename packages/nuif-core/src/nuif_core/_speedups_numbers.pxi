@@ -45,7 +45,7 @@ cdef double _literal_double(const uint8_t* s, Py_ssize_t L, NumInfo* r) except? 
 
 
 cdef Py_ssize_t _big_integer(const uint8_t* s, Py_ssize_t L, double* x, char* nearest) except -2:
-    """An integer literal beyond ±(2^53 - 1) (NUIF-0 §1 as amended in NUIF-0.1): *x gets its
+    """An integer literal beyond ±(2^53 - 1) (NUIF-0.1 §1.5, docs/spec/nuif-0.1.md): *x gets its
     correctly rounded double.  Returns -1 when the literal is exactly the RFC 8785 text of *x
     (accepted: it reads back unchanged), 0 when *x overflows, else the length of the nearest
     double's RFC 8785 text, written into nearest (NUMBER_TEXT_MAX bytes)."""

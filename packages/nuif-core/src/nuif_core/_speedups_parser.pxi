@@ -2,10 +2,9 @@
 # left-to-right scan (an explicit stack, never C recursion) that either builds Python objects
 # (``loads``) or the token tape (csrc/nuif_tape.h) that the schema check, the canonical writer and
 # the inspect summary read; its string and number scanning are in _speedups_strings.pxi and
-# _speedups_numbers.pxi.  ``parse_tape`` hands large inputs to the structural-index parser (C:
-# csrc/nuif_stage1.h, nuif_stage2.h, nuif_indexpipe.h) and the others to its second stage alone
-# (the direct walk, no index); both build the same tape, and every input they refuse is re-read
-# by the one-pass parser, which raises the error.
+# _speedups_numbers.pxi.  ``parse_tape`` hands every valid UTF-8 input to the walk (C,
+# csrc/nuif_walk.h), which builds the same tape, and every input it refuses is re-read by the
+# one-pass parser, which raises the error.
 
 ctypedef struct Frame:
     bint is_obj
@@ -39,107 +38,12 @@ cdef Py_ssize_t _spare_sort_buf_cap = 0
 cdef double* _spare_doubles = NULL
 cdef Py_ssize_t _spare_doubles_cap = 0
 
-# The structural-index parser: for inputs of _indexed_min bytes and more (``_set_indexed``;
-# PY_SSIZE_T_MAX: never; set to 1 MiB with the index pipe in _speedups_hash.pxi); its
-# stage-1 route, the best this CPU runs (``_set_stage1_route``); its index and stack, kept for
-# the process (the parse runs without calling back into Python, so no second parse can use
-# them at the same time); the input bytes it indexes per chunk (``_set_index_chunk``).
-cdef Py_ssize_t _indexed_min = PY_SSIZE_T_MAX
-cdef int _s1_route = nuif_s1_route()
-cdef tuple _S1_ROUTES = ("portable", "ssse3", "avx2", "neon")
-cdef uint32_t* _s2_idx = NULL
+# the walk's stack, kept for the process (the walk runs without calling back into Python, so no
+# second walk can use it at the same time); _walk_on off: every tape by the one-pass parser
+# (_set_walk: tests)
+cdef bint _walk_on = True
 cdef S2Frame* _s2_frames = NULL
 cdef size_t _s2_frames_cap = 0
-cdef size_t _s2_chunk = S2_CHUNK
-# Inputs of _direct_min bytes and more, below _indexed_min, go to the second stage without an index
-# (``_set_direct``; PY_SSIZE_T_MAX: never): it finds each next token itself.
-cdef Py_ssize_t _direct_min = 0
-# Inputs of _split_min bytes and more go to the split walk: the direct walk, with a helper thread
-# parsing the input from _split_permille thousandths of it on (csrc/nuif_stage2.h,
-# nuif_s2_split_parse); set to 512 KiB in _speedups_hash.pxi where two CPUs and threads are there
-# (``_set_split``; PY_SSIZE_T_MAX: never), which leaves the indexed parser unused by default.
-# The helper's buffers are kept between calls (fresh pages cost ~2 us each here), up to CACHE_MAX
-# bytes each, but its arena of decoded strings only up to SPLIT_ARENA_KEEP: a larger one is freed
-# as soon as the tape is built, before the text is written, since the text of a document of
-# escaped strings is about as large as it (a `strings` 16 MiB call read 2.38x its input in extra
-# RSS with it kept, 1.91x before the split walk, 1.95x now; `ui` 16 MiB, whose helper keeps a
-# ~5 MB tape, 1.37x, and 6 % slower than the index pipe when that tape too was freed).
-cdef Py_ssize_t _split_min = PY_SSIZE_T_MAX
-# Inputs from _split_hot_min to _split_hot_max bytes go to the split walk too, but only when a
-# pooled thread is spinning (csrc/nuif_indexpipe.h, nuif_thread_hot): waking a sleeping one takes
-# ~20 us here, which the split walk of a 64 KiB input does not win back (it was 15-30 % slower),
-# while a spinning one starts within a microsecond.  When none is spinning, such an input is
-# walked alone and a thread is left spinning for the next call (nuif_thread_warm): a program
-# canonicalizing documents one after the other gets the split walk from its second call on.
-# The spin must outlast the rest of a call after the helper's part (about half of it, ~1 us per
-# KiB here) and the caller's own time between calls, so _split_hot_max follows the spin: 2/3 KiB
-# per microsecond of it (HOT_BYTES_PER_US; 133 KiB at the default 200 us).  Larger inputs would
-# mostly find the thread asleep again, and their warm-ups cost (measured at 128 KiB with a 100 us
-# spin: 5-30 % slower; with 200 us: the split walk nearly every call).  Set in
-# _speedups_hash.pxi (``_set_hot``, ``_set_thread_spin``; docs/parser-design.md, "Threads kept").
-cdef Py_ssize_t _split_hot_min = PY_SSIZE_T_MAX
-cdef Py_ssize_t _split_hot_max = 0
-# Whether the mid-size split pays is measured, not assumed (docs/parser-design.md, "The mid-size
-# split's record"): with the other CPU busy, a shared call waits now and then a whole scheduler
-# slice for its helper (64 KiB calls took 1.7-2.6x their time alone with another process running
-# on the second CPU), and on a quiet machine the gain is 0.82-1.36x by shape and minute.  So
-# each mid-size call is timed from the start of its walk to the end of its text (_hot_done), per
-# KiB of input, and kept with the last HOT_RING calls of its kind, shared or alone;
-# _hot_ns_split and _hot_ns_alone are their means (0: no call yet), each call counted at most 3
-# times the mean it joins (_hot_keep).  Means, not medians: most shared calls on a busy machine
-# are as fast as on a quiet one, so a median says "faster" while the calls take twice as long in
-# all.  The cap, because on a quiet machine one preempted call (0.7 ms among 70 us ones) would
-# otherwise turn the record for the next few hundred calls; a stall every few calls still shows.
-# A call is offered to a spinning thread unless the shared mean is above 97 % of the alone one
-# (a split must save something to be worth the other CPU), and one call in _hot_trial (chosen by
-# a xorshift generator) goes the other way, so that both records stay current; a trial of the
-# split, when walking alone is the better, leaves a thread spinning (_hot_probe) so that the
-# next call can take it.  _hot_guard off: every mid-size call is offered (tests).
-cdef enum:
-    HOT_RING = 16
-# the last HOT_RING calls of two kinds, each kind's newest at next[kind] - 1 (_ring_keep)
-cdef struct Ring2:
-    double v[2][HOT_RING]
-    int len[2]
-    int next[2]
-cdef Ring2 _hot_rings  # [0]: alone, [1]: shared
-cdef double _hot_ns_split = 0.0
-cdef double _hot_ns_alone = 0.0
-cdef uint32_t _hot_rng = 2463534242u
-cdef uint32_t _hot_trial = 16
-cdef bint _hot_probe = False
-cdef bint _hot_guard = True
-_hot_rings.len[0] = _hot_rings.len[1] = _hot_rings.next[0] = _hot_rings.next[1] = 0
-# A call walked alone has its text hashed by a follower too (the pooled thread warmed during the
-# walk, found spinning when the writer starts: docs/parser-design.md, "A follower for calls
-# walked alone"), unless the solo record says that loses: the same rings, of the calls walked
-# alone with a follower and without one; the follower is offered unless its mean is above
-# 97 % of the other's, and one call in _solo_trial goes the other way.  Measured in one process:
-# 1.04-1.25x faster at 64 KiB on a quiet machine; with a busy loop on the second CPU and the
-# follower always offered, 0.71-0.90x (a follower descheduled in the middle of its blocks holds
-# the writer up), which the record turns down (0.92-1.06x with it).  Calls above the mid-size
-# range and below the pipe's threshold are timed into it too (Parser.hot_gap; not into the
-# split's record).  _solo_guard off: always offered (tests).
-cdef Ring2 _solo_rings  # [0]: no follower, [1]: a follower
-_solo_rings.len[0] = _solo_rings.len[1] = _solo_rings.next[0] = _solo_rings.next[1] = 0
-cdef double _solo_ns_follow = 0.0
-cdef double _solo_ns_plain = 0.0
-cdef uint32_t _solo_rng = 362436069u
-cdef uint32_t _solo_trial = 16
-cdef bint _solo_guard = True
-# Inputs above the mid-size range and below the pipe's threshold (133-512 KiB by default), walked
-# alone, are timed into the solo record too and offered a follower the same way (_gap_follow).
-cdef bint _gap_follow = True
-cdef Py_ssize_t HOT_BYTES_PER_US = 2048 // 3  # 2/3 KiB
-cdef size_t SPLIT_ARENA_KEEP = 4 << 20
-cdef int _split_permille = 500
-cdef S2Split _s2_split
-cdef size_t _split_last = 0  # segments the last split walk took (tests)
-cdef size_t _split_count = 0  # split walks run (tests)
-# Inputs of _ipipe_min bytes and more are indexed on a second thread ahead of stage 2
-# (csrc/nuif_indexpipe.h), where the build has threads and the process may use two CPUs
-# (``_set_index_pipe``); 0: never.
-cdef Py_ssize_t _ipipe_min = 0
 
 
 @cython.final
@@ -181,15 +85,7 @@ cdef class _Parser:
     cdef double* doubles            # numbers kept as doubles (F_DBL tokens point here)
     cdef Py_ssize_t doubles_len
     cdef Py_ssize_t doubles_cap
-    # the mid-size split's record: when this call's walk was timed (_hot_offers_split), its
-    # start and whether it was shared; _hot_done records the time to the end of the writer
-    cdef long long hot_t0
-    cdef bint hot_split
-    # a timed call walked alone: its text offered a follower (_solo_offers_follow), then
-    # whether one hashed it (the writer clears it when none started)
-    cdef bint hot_follow
-    cdef bint hot_gap
-    # write: hash the text while writing it (large texts; see _pipe_min) into digest
+    # write: hash the text while writing it into digest
     cdef bint want_digest
     cdef bint has_digest
     cdef unsigned char digest[32]
@@ -219,9 +115,6 @@ cdef class _Parser:
         self.kcache = NULL
         self.want_digest = False
         self.has_digest = False
-        self.hot_t0 = 0
-        self.hot_follow = False
-        self.hot_gap = False
         if not tape_mode:
             self.conts = []
             self.keys = []
@@ -269,8 +162,6 @@ cdef class _Parser:
         self.s_off = self.s_len = 0
         self.s_flags = self.s_high = 0
         self.arena_len = self.ntok = self.names_top = self.order_len = self.doubles_len = 0
-        self.hot_t0 = 0
-        self.hot_split = self.hot_follow = self.hot_gap = False
         self.want_digest = self.has_digest = False
 
     def __dealloc__(self):
@@ -540,13 +431,12 @@ cdef class _Parser:
         return 0
 
     cdef int parse_tape(self) except -1:
-        """Build the tape: with the structural-index parser (csrc/nuif_stage1.h, nuif_stage2.h)
-        for inputs of _indexed_min bytes and more, with its direct walk for those of _direct_min
-        and more below that, else -- and for every input they refuse -- with validate() and the
-        one-pass run(), which is how errors keep their codes, pointers, lines and columns."""
+        """Build the tape: with the walk (csrc/nuif_walk.h), else -- for every input it refuses
+        -- with validate() and the one-pass run(), which is how errors keep their codes,
+        pointers, lines and columns."""
         self.take_cache()
-        if (self.n >= _indexed_min or self.n >= _direct_min) and _utf8_ok(self.p, self.n):
-            if self.indexed(self.n < _indexed_min or self.n >= _split_min):
+        if _walk_on and _utf8_ok(self.p, self.n):
+            if self.walk():
                 return 0
             self.ntok = self.arena_len = self.order_len = self.doubles_len = 0
         return self.one_pass_tape()
@@ -561,22 +451,16 @@ cdef class _Parser:
         self.validate()
         return self.run()
 
-    cdef bint indexed(self, bint direct) except -1:
-        """The structural-index parser (``direct``: its second stage alone, without the index):
-        True with the tape built, False when it refused the input (the buffers are kept either
-        way)."""
-        global _s2_frames, _s2_frames_cap, _split_last, _split_count
+    cdef bint walk(self) except -1:
+        """The walk (csrc/nuif_walk.h): True with the tape built, False when it refused the
+        input (the buffers are kept either way)."""
+        global _s2_frames, _s2_frames_cap
         cdef S2 s
         cdef int rc
-        cdef bint hot = False
-        cdef bint timed = False
-        cdef long long t0 = 0
         s.p = self.p
         s.n = <size_t>self.n
         s.max_depth = <size_t>self.max_depth if self.max_depth > 0 else 0
-        s.s1_route = _s1_route
         s.float_libs = _float_libs
-        s.chunk = _s2_chunk
         s.tape, s.tape_cap = self.tape, <size_t>self.tape_cap
         s.arena, s.arena_cap = self.arena, <size_t>self.arena_cap
         s.names, s.names_cap = self.names, <size_t>self.names_cap
@@ -584,45 +468,7 @@ cdef class _Parser:
         s.sort_buf, s.sort_cap = self.sort_buf, <size_t>self.sort_cap
         s.doubles, s.doubles_cap = self.doubles, <size_t>self.doubles_cap
         s.frames, s.frames_cap = _s2_frames, _s2_frames_cap
-        s.direct = direct
-        s.idx_buf = NULL if direct else _index_buffer()
-        s.pipe_min = <size_t>_ipipe_min
-        s.raw_mem = 0
-        s.stop = NULL
-        s.lock = NULL
-        s.split = NULL
-        s.spliced = 0
-        if direct and self.n >= _split_min:
-            hot = True
-        elif direct and _split_hot_min <= self.n <= _split_hot_max:
-            timed = True
-            if _hot_offers_split():
-                hot = nuif_thread_hot()
-                if not hot:
-                    nuif_thread_warm()  # walk alone; the next call may find a spinning thread
-            if not hot and self.want_digest and _openssl and _solo_offers_follow():
-                self.hot_follow = True
-                nuif_thread_warm()  # spinning by the time the text starts: its follower
-            t0 = nuif_clock_ns()
-        elif (direct and _gap_follow and _split_hot_min <= self.n and _split_hot_max < self.n
-              and self.n < _pipe_min and self.want_digest and _openssl):
-            # between the mid-size range and the pipe's: walked alone, and its walk outlasts a
-            # spin, so no warm-up: the writer wakes a pooled thread for its follower itself
-            timed = True
-            self.hot_gap = True
-            self.hot_follow = _solo_offers_follow()
-            t0 = nuif_clock_ns()
-        if hot:
-            _s2_split.start = <size_t>self.n * <size_t>_split_permille // 1000
-            s.split = &_s2_split
         rc = nuif_s2_parse(&s)
-        if timed and rc == S2_OK:  # recorded once the text is written (_hot_done)
-            self.hot_t0 = t0
-            self.hot_split = hot
-        if s.split != NULL:
-            _split_last = s.spliced
-            _split_count += 1
-            nuif_s2_split_trim(&_s2_split, CACHE_MAX, SPLIT_ARENA_KEEP)
         # the buffers, grown or not, are the parser's again whatever happened
         self.tape, self.tape_cap = s.tape, <Py_ssize_t>s.tape_cap
         self.arena, self.arena_cap = s.arena, <Py_ssize_t>s.arena_cap
@@ -745,152 +591,6 @@ cdef class _Parser:
         return v + 1
 
 
-cdef inline bint _hot_offers_split() noexcept:
-    """Whether a mid-size walk is offered to a spinning thread (see _hot_ns_split)."""
-    global _hot_probe
-    cdef bint split
-    if not _hot_guard or _hot_probe:
-        return True
-    split = (_hot_ns_split == 0.0 or _hot_ns_alone == 0.0
-             or _hot_ns_split <= 0.97 * _hot_ns_alone)
-    if _hot_trial > 0:
-        if _xorshift(&_hot_rng) % _hot_trial == 0:  # a trial the other way
-            if split:
-                return False
-            _hot_probe = True
-            return True
-    return split
-
-
-cdef inline bint _solo_offers_follow() noexcept:
-    """Whether the text of a call walked alone is offered a follower (see _solo_rings)."""
-    return _ring_offers(_solo_ns_follow, _solo_ns_plain, 0.97, _solo_guard, _solo_trial,
-                        &_solo_rng)
-
-
-cdef inline uint32_t _xorshift(uint32_t* state) noexcept:
-    """The next number of a xorshift generator (the records' trials: not every n-th call, which
-    a program cycling through n documents would always land on the same one)."""
-    state[0] ^= state[0] << 13
-    state[0] ^= state[0] >> 17
-    state[0] ^= state[0] << 5
-    return state[0]
-
-
-cdef inline void _hot_done(_Parser parser) noexcept:
-    """After the writer (of a text not hashed): keep the time of a timed mid-size call, from the
-    start of its walk to the end of its text, per KiB of input, in the record of its kind (split
-    or alone).  Not the walk alone: a shared walk leaves the caller part of the input and tape it
-    did not read itself, which the writer then fetches (``strings`` 64 KiB: the walk twice as
-    fast shared, the call 6 % slower)."""
-    if parser.hot_t0 == 0:
-        return
-    _hot_record(parser.hot_t0, parser.hot_split, parser.hot_follow, parser.hot_gap, parser.n)
-    parser.hot_t0 = 0
-
-
-# A text that is also hashed is timed to the end of its hash (_hot_defer, then _hot_settle once
-# the digest is there): a shared call's text is hashed by the follower while it is written, so
-# the writer's end includes the hash, and a call walked alone hashes after it.  Timed to the
-# writer's end, the record charged the hash to shared calls only, and chose walking alone for
-# `strings` 64 KiB (842 against 1,056 ns per KiB), which is 1.14x slower than sharing.
-cdef long long _hot_pend_t0 = 0
-cdef bint _hot_pend_split = False
-cdef bint _hot_pend_follow = False
-cdef bint _hot_pend_gap = False
-cdef Py_ssize_t _hot_pend_n = 0
-
-
-cdef inline void _hot_defer(_Parser parser) noexcept:
-    """After the writer of a text that is hashed next: keep the call's record for _hot_settle."""
-    global _hot_pend_t0, _hot_pend_split, _hot_pend_follow, _hot_pend_gap, _hot_pend_n
-    _hot_pend_t0 = parser.hot_t0
-    _hot_pend_split = parser.hot_split
-    _hot_pend_follow = parser.hot_follow
-    _hot_pend_gap = parser.hot_gap
-    _hot_pend_n = parser.n
-    parser.hot_t0 = 0
-
-
-cdef inline void _hot_settle() noexcept:
-    """After the hash of the last deferred call's text: keep its time (see _hot_done)."""
-    global _hot_pend_t0
-    if _hot_pend_t0 == 0:
-        return
-    _hot_record(_hot_pend_t0, _hot_pend_split, _hot_pend_follow, _hot_pend_gap, _hot_pend_n)
-    _hot_pend_t0 = 0
-
-
-cdef void _hot_record(long long t0, bint split, bint follow, bint gap, Py_ssize_t n) noexcept:
-    """Keep the time since ``t0`` of a mid-size call of ``n`` input bytes, shared or not (and
-    when not, in the solo record too, by whether a follower hashed its text); ``gap``: a call
-    above the mid-size range (``Parser.hot_gap``), kept in the solo record only."""
-    global _hot_ns_split, _hot_ns_alone, _hot_probe, _solo_ns_follow, _solo_ns_plain
-    cdef long long ns = nuif_clock_ns() - t0
-    cdef double per_kib
-    if ns <= 0 or n <= 0:
-        return
-    per_kib = <double>ns * 1024.0 / <double>n
-    if split:
-        _hot_probe = False
-        _hot_ns_split = _hot_keep(1, per_kib)
-    else:
-        if not gap:
-            _hot_ns_alone = _hot_keep(0, per_kib)
-        if follow:
-            _solo_ns_follow = _ring_keep(&_solo_rings, 1, per_kib, _solo_ns_follow)
-        else:
-            _solo_ns_plain = _ring_keep(&_solo_rings, 0, per_kib, _solo_ns_plain)
-
-
-cdef double _hot_keep(int kind, double per_kib) noexcept:
-    """Keep ``per_kib`` in record ``kind`` (0 alone, 1 shared) and return its new mean."""
-    return _ring_keep(&_hot_rings, kind, per_kib, _hot_ns_split if kind else _hot_ns_alone)
-
-
-cdef double _ring_keep(Ring2* r, int kind, double x, double mean) noexcept:
-    """Keep ``x`` in ``r``'s ring ``kind``, at most 3 times that ring's ``mean`` once it has 4
-    calls, and return the ring's new mean."""
-    cdef double total = 0.0
-    cdef int i
-    if r.len[kind] >= 4 and x > 3.0 * mean:
-        x = 3.0 * mean
-    r.v[kind][r.next[kind]] = x
-    r.next[kind] = (r.next[kind] + 1) % HOT_RING
-    if r.len[kind] < HOT_RING:
-        r.len[kind] += 1
-    for i in range(r.len[kind]):
-        total += r.v[kind][i]
-    return total / r.len[kind]
-
-
-cdef int _ring_restart(Ring2* r, double x0, double x1, double* mean0, double* mean1,
-                       int trial) except -1:
-    """Empty both of ``r``'s rings, then keep ``x0`` in ring 0 and ``x1`` in ring 1 (0.0:
-    nothing), their means in ``mean0`` and ``mean1``: the records' switches (ValueError for a
-    negative call or trial rate)."""
-    if x0 < 0.0 or x1 < 0.0 or trial < 0:
-        raise ValueError("the records and the trial rate must not be negative")
-    r.len[0] = r.len[1] = r.next[0] = r.next[1] = 0
-    mean0[0] = _ring_keep(r, 0, x0, 0.0) if x0 > 0.0 else 0.0
-    mean1[0] = _ring_keep(r, 1, x1, 0.0) if x1 > 0.0 else 0.0
-    return 0
-
-
-cdef inline bint _ring_offers(double yes, double no, double factor, bint guard, uint32_t trial,
-                              uint32_t* rng) noexcept:
-    """Whether a record of two ways offers the one of mean ``yes``: unless it has both means
-    and ``yes`` is above ``factor`` times ``no``; one call in ``trial`` (drawn from ``rng``)
-    goes the other way; always without ``guard``."""
-    cdef bint offer
-    if not guard:
-        return True
-    offer = yes == 0.0 or no == 0.0 or yes <= factor * no
-    if trial > 0 and _xorshift(rng) % trial == 0:
-        return not offer
-    return offer
-
-
 # A tape parser between calls, with the buffers it grew (_park): the next call takes it instead
 # of a new object that takes the spare buffers and gives them back (~40 ns of a 1 KiB call).  A
 # call that finds none (another call's parser in use on this thread or another) makes a new one.
@@ -921,16 +621,6 @@ cdef inline void _park(_Parser parser) noexcept:
         parser.p = NULL
         parser.n = 0
         _idle_parser = parser
-
-
-cdef uint32_t* _index_buffer() except NULL:
-    """The process's stage-1 index buffer (one chunk's entries), allocated on first use."""
-    global _s2_idx
-    if _s2_idx == NULL:
-        _s2_idx = <uint32_t*>PyMem_Malloc((S2_CHUNK + S1_SLACK) * sizeof(uint32_t))
-        if _s2_idx == NULL:
-            raise MemoryError()
-    return _s2_idx
 
 
 cdef Py_ssize_t _clamp_depth(object max_depth, Py_ssize_t n) except? -2:

@@ -100,19 +100,18 @@ cdef object _document_text(bytes b, object max_depth, object max_nodes,
                            unsigned char* digest=NULL, bint* got=NULL, list keep=None):
     """canonical_document for arguments ``_compiled_args`` accepted (tape mode).
 
-    With ``digest``, a large text is also hashed while it is written (csrc/nuif_hashpipe.h):
-    ``*got`` says whether ``digest`` holds its SHA-256.  With ``keep``, the parser of a valid
+    With ``digest``, the text is also hashed while it is written (where libcrypto's functions
+    are bound): ``*got`` says whether ``digest`` holds its SHA-256.  With ``keep``, the parser of a valid
     document is appended to it, so its checked tape outlives the call (``inspect_summary``)."""
     cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
     cdef Py_ssize_t node_limit = _clamp_count(max_nodes)
     cdef Check ck
     cdef StrSet ids
     cdef size_t ck_stack[2 * CHECK_STACK_LEVELS]
-    parser.want_digest = digest != NULL  # before the walk, which may warm the text's follower
+    parser.want_digest = digest != NULL
     parser.parse_tape()
     _check_prepare(parser, node_limit, &ck, &ids, ck_stack)
     try:
-        # the §3 check first, or beside the writer when a follower hashes the text
         canonical = _write_canonical(parser, &ck)
     finally:
         _check_release(&ck, &ids)
@@ -120,10 +119,6 @@ cdef object _document_text(bytes b, object max_depth, object max_nodes,
         if keep is None:
             _park(parser)
         return None
-    if digest != NULL:
-        _hot_defer(parser)  # timed to the end of its hash: the caller calls _hot_settle
-    else:
-        _hot_done(parser)
     if parser.has_digest:
         memcpy(digest, parser.digest, 32)
         got[0] = True

@@ -1,6 +1,5 @@
 # Part of _speedups.pyx (included there): the NUIF-0 §3 check on the token tape
-# (canonical_document and what builds on it), whose loop is C (csrc/nuif_check.h) so that it can
-# run beside the writer on another thread.  It only says yes or no: at the first problem of any
+# (canonical_document and what builds on it), whose loop is C (csrc/nuif_check.h).  It only says yes or no: at the first problem of any
 # kind the caller runs the Python checker (``_document``), which owns every schema diagnostic.
 # The node walk and the string set here serve the inspect summary (_speedups_inspect.pxi); the
 # set's kept table serves the check's ids.
@@ -153,8 +152,8 @@ cdef int _check_prepare(_Parser parser, Py_ssize_t max_nodes, Check* ck, StrSet*
                         size_t* stack) except -1:
     """Set ``ck`` up for the tape of ``parser`` (csrc/nuif_check.h): the walk's stack and, in
     ``ids``, an id set with room for every node the tape can hold (a node takes at least five
-    tokens; the kept table when it is large enough), so that the check never allocates and can
-    run on another thread.  ``_check_release`` frees them.  ``stack``: the caller's array of
+    tokens; the kept table when it is large enough), so that the check never allocates.
+    ``_check_release`` frees them.  ``stack``: the caller's array of
     ``2 * CHECK_STACK_LEVELS`` words, the walk's stack when the document is that shallow."""
     cdef Py_ssize_t most = 16
     cdef size_t walk_cap = parser.deepest + 2
@@ -179,7 +178,7 @@ cdef int _check_prepare(_Parser parser, Py_ssize_t max_nodes, Check* ck, StrSet*
 
 
 cdef void _check_release(Check* ck, StrSet* ids) noexcept:
-    """Free what ``_check_prepare`` took (after the check is over on every thread)."""
+    """Free what ``_check_prepare`` took."""
     if ck.walk_cap > CHECK_STACK_LEVELS:
         PyMem_Free(ck.walk_next)
     ck.walk_next = NULL

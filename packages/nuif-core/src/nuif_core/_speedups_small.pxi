@@ -7,9 +7,10 @@
 # the whole call again and owns every error and diagnostic (docs/parser-design.md, "The one-call
 # path of small documents").
 
-# on (tests and measurements: _set_small); it takes inputs below _sha_beside_max (16 KiB), those
-# whose text the general path's writer hashes itself
+# on (tests: _set_small); it takes inputs below SMALL_MAX bytes: above, its fixed cost (the
+# general path's per-call objects) is under 2 % of a call
 cdef bint _small_on = True
+cdef Py_ssize_t SMALL_MAX = 16 * 1024
 # the state: its buffers grow to the largest input taken and stay for the next call
 cdef Small _small
 # the default limits as C integers (bind_front_doors)
@@ -19,13 +20,10 @@ cdef Py_ssize_t _small_nodes = 0
 
 cdef inline bint _small_takes(Py_ssize_t n) noexcept:
     """Whether an input of ``n`` bytes is the path's: shorter than 16 KiB, and routed as the
-    general path routes it by default -- the direct walk alone (no index, no split, no timed
-    walk, no follower or pipe), the text hashed by the writer with libcrypto's block functions.
-    Each switch that routes it otherwise (tests, measurements) turns the path off for it."""
-    return (_small_on and n < _sha_beside_max and _sha_beside
-            and not _sha_beside_fault and _openssl and nuif_sha256_lowlevel(-1) == 1
-            and _direct_min <= n and n < _indexed_min and n < _split_min and n < _split_hot_min
-            and n < _pipe_min)
+    general path routes it by default -- the walk, the text hashed by the writer with libcrypto's
+    block functions.  Each switch that routes it otherwise (tests) turns the path off for it."""
+    return (_small_on and n < SMALL_MAX and _sha_beside and _walk_on
+            and not _sha_beside_fault and _openssl and nuif_sha256_lowlevel(-1) == 1)
 
 
 cdef inline int _small_run(bytes data) noexcept:

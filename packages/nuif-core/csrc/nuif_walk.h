@@ -1,0 +1,629 @@
+/* The walk: strict I-JSON text to the token tape (csrc/nuif_tape.h), in one left-to-right pass
+ * over the input that finds each next token by skipping whitespace itself.  It builds the same
+ * tape as the one-pass parser of src/nuif_core/_speedups_parser.pxi, byte for byte: the same
+ * tokens, arena, member-name order and doubles (tests/core/test_walk.py holds the two equal).
+ *
+ * It checks everything the one-pass parser checks (grammar, escapes, surrogates, noncharacters,
+ * number grammar and range, duplicate names, depth) but reports nothing: any problem, and the
+ * rare valid inputs it leaves to the one-pass parser (number conversions without the float
+ * libraries, or out of their range), return NUIF_S2_REFUSE, and the codec re-reads the input
+ * with the one-pass parser, which raises the NUIF_* error with its pointer, line and column.
+ * Errors are the slow path; the fast path has no error text at all.
+ *
+ * Buffers are the caller's (so the writer, the schema check and the inspect summary read the
+ * result unchanged) and grow with PyMem_Realloc: the caller holds the GIL.  The input is a bytes
+ * object: p[n] is a NUL, nothing past it is read.
+ */
+#ifndef NUIF_WALK_H
+#define NUIF_WALK_H
+
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nuif_escape.h"
+#include "nuif_float.h"
+#include "nuif_keysort.h"
+#include "nuif_number.h"
+#include "nuif_scan.h"
+#include "nuif_tables.h"
+#include "nuif_tape.h"
+#include "nuif_utf8.h"
+
+#define NUIF_S2_OK 0
+#define NUIF_S2_REFUSE 1
+#define NUIF_S2_NOMEM 2
+
+/* inlined into the walk always (the hot path), or never (what most tokens never need) */
+#if defined(__GNUC__) || defined(__clang__)
+#define NUIF_S2_INLINE static inline __attribute__((always_inline))
+/* v's value unknown to the compiler from here on (no instruction) */
+#define NUIF_S2_OPAQUE(v) __asm__("" : "+r"(v))
+#define NUIF_S2_NOINLINE static __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define NUIF_S2_INLINE static __forceinline
+#define NUIF_S2_OPAQUE(v) ((void)0)
+#define NUIF_S2_NOINLINE static __declspec(noinline)
+#else
+#define NUIF_S2_INLINE static inline
+#define NUIF_S2_OPAQUE(v) ((void)0)
+#define NUIF_S2_NOINLINE static
+#endif
+
+
+typedef struct {
+    uint32_t tok;        /* the container's token */
+    uint32_t names_base; /* objects: where its names start on the name stack */
+    int is_obj;
+} nuif_s2_frame;
+
+/* The parser's buffers and counters, handed in and back by _speedups_parser.pxi. */
+typedef struct {
+    const uint8_t *p;
+    size_t n;
+    size_t max_depth;
+    int float_libs;          /* 1: nuif_parse_double may be used, else numbers needing it refuse */
+    nuif_tok *tape;
+    size_t tape_cap, ntok;
+    uint8_t *arena;
+    size_t arena_cap, arena_len;
+    uint32_t *names;
+    size_t names_cap;
+    uint32_t *order;
+    size_t order_cap, order_len;
+    nuif_key_entry *sort_buf;
+    size_t sort_cap;
+    double *doubles;
+    size_t doubles_cap, doubles_len;
+    nuif_s2_frame *frames;
+    size_t frames_cap;
+    size_t deepest;
+} nuif_s2;
+
+static int nuif_s2_grow(nuif_s2 *s, void **ptr, size_t *cap, size_t need, size_t item) {
+    size_t newcap = *cap * 2;
+    void *q;
+    if (newcap < need) newcap = need;
+    if (newcap < 16) newcap = 16;
+    if (newcap > (size_t)PY_SSIZE_T_MAX / item) return -1;
+    (void)s;
+    q = PyMem_Realloc(*ptr, newcap * item);
+    if (q == NULL) return -1;
+    *ptr = q;
+    *cap = newcap;
+    return 0;
+}
+
+#define NUIF_S2_ROOM(s, field, capf, need, type)                                                 \
+    ((need) <= (s)->capf ? 0                                                                     \
+                         : nuif_s2_grow((s), (void **)&(s)->field, &(s)->capf, (need), sizeof(type)))
+
+/* The end of a run of string body from j: the index of its first quote or backslash, or 0
+ * (refuse) when a noncharacter or a control byte comes first or the input ends.  The scanner is
+ * the one-pass parser's (csrc/nuif_scan.h), which stops at the lead bytes that may start a
+ * noncharacter, checked here exactly. */
+NUIF_S2_INLINE size_t nuif_s2_body(const uint8_t *p, size_t j, size_t n) {
+    int hi = 0;
+    uint8_t c;
+    for (;;) {
+        j = (size_t)nuif_str_run(p, (ptrdiff_t)j, (ptrdiff_t)n, &hi);
+        if (j >= n) return 0;
+        c = p[j];
+        if (c == 0x22 || c == 0x5C) return j;
+        if (c < 0x20 || nuif_nonchar_at(p, (ptrdiff_t)j) >= 0) return 0;
+        j += (size_t)nuif_seq_len(c);
+    }
+}
+
+static inline int nuif_s2_hex4(const uint8_t *p, size_t i, size_t n) {
+    uint8_t h0, h1, h2, h3;
+    if (i + 4 > n) return -1;
+    h0 = nuif_hexval[p[i]];
+    h1 = nuif_hexval[p[i + 1]];
+    h2 = nuif_hexval[p[i + 2]];
+    h3 = nuif_hexval[p[i + 3]];
+    if ((h0 | h1 | h2 | h3) & 0xF0) return -1;
+    return (h0 << 12) | (h1 << 8) | (h2 << 4) | h3;
+}
+
+static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int *nomem);
+
+/* The token of a string whose bytes are the input's, quotes at i and j (the closing one);
+ * returns the index after it. */
+NUIF_S2_INLINE size_t nuif_s2_input_string(nuif_s2 *s, size_t i, size_t j, int is_key) {
+    nuif_tok *t = &s->tape[s->ntok++];
+    t->kind = NUIF_T_STR;
+    t->flags = 0;
+    t->at = (uint32_t)(i + 1);
+    t->len = (uint32_t)(j - i - 1);
+    t->quote = is_key ? (uint32_t)i : 0;
+    return j + 1;
+}
+
+/* The string whose opening quote is at i: a token (member name: decoded, `quote` = i; value:
+ * canonical escapes).  Returns the index after the closing quote, or 0 (refuse). */
+NUIF_S2_INLINE size_t nuif_s2_string(nuif_s2 *s, size_t i, int is_key, int *nomem) {
+    size_t start = i + 1, j = nuif_s2_body(s->p, start, s->n);
+    if (!j) return 0;
+    if (s->p[j] != 0x22) return nuif_s2_string_esc(s, i, j, is_key, nomem);
+    return nuif_s2_input_string(s, i, j, is_key);
+}
+
+/* nuif_s2_string from the first backslash at j on (out of line: the plain case is inlined) */
+static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int *nomem) {
+    const uint8_t *p = s->p;
+    size_t n = s->n, start = i + 1, d0, k;
+    int cp, low;
+    uint8_t *w, e, flags = NUIF_F_ESC;
+    nuif_tok *t;
+    if (!is_key) {
+        /* a value whose escapes are all spelled as the writer spells them is its own canonical
+         * text: the token points at the input and nothing is copied, up to the first escape
+         * that is not (j there); the arena then gets the text before it, as it is */
+        ptrdiff_t el;
+        while (p[j] == 0x5C && (el = nuif_canon_esc_len(p, (ptrdiff_t)j)) != 0) {
+            j += (size_t)el;
+            if (p[j] != 0x5C && p[j] != 0x22) {
+                k = nuif_s2_body(p, j, n);
+                if (!k) return 0;
+                j = k;
+            }
+        }
+        if (p[j] == 0x22) return nuif_s2_input_string(s, i, j, 0);
+    }
+    /* escapes: into the arena (never longer than the rest of the input; 16 bytes more for
+     * nuif_copy's block copies of the runs between them) */
+    if (NUIF_S2_ROOM(s, arena, arena_cap, s->arena_len + (n - start) + 24, uint8_t)) {
+        *nomem = 1;
+        return 0;
+    }
+    d0 = s->arena_len;
+    w = s->arena + d0;
+    nuif_copy((char *)w, p + start, (ptrdiff_t)(j - start), p + n + 1);
+    w += j - start;
+    for (;;) {
+        /* p[j] is a backslash or the closing quote */
+        if (p[j] == 0x22) break;
+        e = p[j + 1];
+        if (e == 0x75) { /* \uXXXX, a surrogate pair counting as one */
+            cp = nuif_s2_hex4(p, j + 2, n);
+            if (cp < 0 || (cp >= 0xDC00 && cp <= 0xDFFF)) return 0;
+            j += 6;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                if (j + 1 >= n || p[j] != 0x5C || p[j + 1] != 0x75) return 0;
+                low = nuif_s2_hex4(p, j + 2, n);
+                if (low < 0xDC00 || low > 0xDFFF) return 0;
+                j += 6;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            }
+            if ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE) return 0;
+            if (cp < 0x20 || cp == 0x22 || cp == 0x5C) {
+                if (is_key) {
+                    *w++ = (uint8_t)cp;
+                    flags |= NUIF_F_NEEDS_ESC;
+                } else {
+                    w += nuif_escape_byte((char *)w, (uint8_t)cp);
+                }
+            } else {
+                w += nuif_utf8_put(w, (uint32_t)cp);
+            }
+        } else {
+            uint8_t c = nuif_unescape[e];
+            if (c == 0) return 0;
+            if (e == 0x2F) {
+                *w++ = 0x2F;
+            } else if (!is_key) { /* the canonical form of these escapes is the escape itself */
+                w[0] = 0x5C;
+                w[1] = e;
+                w += 2;
+            } else {
+                *w++ = c;
+                flags |= NUIF_F_NEEDS_ESC;
+            }
+            j += 2;
+        }
+        /* an escape or the closing quote right after this escape (escapes in a row, as in runs of
+         * surrogate pairs) needs no scan and no copy */
+        if (j < n && (p[j] == 0x5C || p[j] == 0x22)) continue;
+        k = nuif_s2_body(p, j, n);
+        if (!k) return 0;
+        nuif_copy((char *)w, p + j, (ptrdiff_t)(k - j), p + n + 1);
+        w += k - j;
+        j = k;
+    }
+    t = &s->tape[s->ntok++];
+    t->kind = NUIF_T_STR;
+    t->flags = flags;
+    t->at = (uint32_t)d0;
+    t->len = (uint32_t)((size_t)(w - s->arena) - d0);
+    t->quote = is_key ? (uint32_t)i : 0;
+    s->arena_len = (size_t)(w - s->arena);
+    return j + 1;
+}
+
+#define NUIF_S2_DIGIT(c) ((uint8_t)((c) - 0x30) < 10)
+
+/* _speedups_numbers.pxi's _plain_decimal_text: where the canonical text of a plain decimal
+ * literal with at most 15 significant digits ends, or 0 when the literal is not of that kind. */
+static inline size_t nuif_s2_plain_decimal(const uint8_t *p, size_t int_s, size_t int_e,
+                                           size_t mant_e) {
+    size_t fe = mant_e, z;
+    while (p[fe - 1] == 0x30) fe--; /* stops at the point */
+    if (p[int_s] != 0x30) {
+        if (fe == int_e + 1) {
+            if (int_e - int_s <= 15) return int_e;
+        } else if ((int_e - int_s) + (fe - int_e - 1) <= 15) {
+            return fe;
+        }
+    } else if (fe > int_e + 1) {
+        z = int_e + 1;
+        while (p[z] == 0x30) z++; /* stops at a nonzero digit before fe */
+        if (z - (int_e + 1) <= 5 && fe - z <= 15) return fe;
+    }
+    return 0;
+}
+
+/* nuif_s2_number's literal p[start:start+L) of token t, a float that is not a short plain
+ * decimal: its digits are taken as they are (fast digits), it is its double's canonical text
+ * already (F_LIT, nuif_long_decimal: 16-17 digits as ECMAScript prints them), or its double goes
+ * to s->doubles.  Out of line, so the common literals cost no call.  Returns 1, or 0 (refuse). */
+NUIF_S2_NOINLINE int nuif_s2_float(nuif_s2 *s, nuif_tok *t, size_t start, size_t L,
+                                   size_t int_s, size_t int_e, size_t mant_e, int *nomem) {
+    const uint8_t *p = s->p;
+    nuif_numinfo r;
+    double x;
+    int rc;
+    t->len = (uint32_t)L;
+    if (nuif_many_digits(p, int_s, int_e, mant_e)) {
+        /* more than 15 significant digits: the double itself, and maybe the literal's own text */
+        rc = s->float_libs ? nuif_long_decimal(p, p[start] == 0x2D, int_s, int_e, mant_e,
+                                               mant_e < start + L, &x)
+                           : -1;
+        if (rc == 1) {
+            t->flags = NUIF_F_LIT; /* already its double's shortest ES text */
+            return 1;
+        }
+        if (rc < 0 && (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0)) {
+            return 0;
+        }
+    } else {
+        nuif_analyze(p + start, (ptrdiff_t)L, &r);
+        if (r.k == 0 || nuif_fast_digits(&r)) {
+            t->flags = 0;
+            return 1;
+        }
+        if (!nuif_small_decimal(&r, &x)) {
+            if (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
+        }
+    }
+    if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
+    if (x == 0.0) x = 0.0;
+    if (s->doubles_len >= s->doubles_cap &&
+        nuif_s2_grow(s, (void **)&s->doubles, &s->doubles_cap, s->doubles_len + 1, sizeof(double))) {
+        *nomem = 1;
+        return 0;
+    }
+    t->flags = NUIF_F_DBL;
+    t->dbl = (uint32_t)s->doubles_len;
+    s->doubles[s->doubles_len++] = x;
+    return 1;
+}
+
+/* nuif_s2_number's integer literal p[start:start+L) of token t, beyond ±(2^53 - 1): accepted (a
+ * literal token) only when it is exactly the RFC 8785 text of its double, as the one-pass
+ * parser's _scan_big_integer rules (NUIF-0.1 §1).  Returns 1, or 0 (refuse: NUIF_NUMBER, or no
+ * float libraries).  Out of line: such literals are rare. */
+NUIF_S2_NOINLINE int nuif_s2_big_integer(nuif_s2 *s, nuif_tok *t, size_t start, size_t L) {
+    const uint8_t *p = s->p;
+    nuif_numinfo r;
+    char text[NUIF_NUMBER_TEXT_MAX];
+    double x;
+    int k, point;
+    if (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
+    if (x - x != 0.0) return 0;
+    k = nuif_shortest_digits(x, r.d, &point);
+    if (k <= 0 || (size_t)nuif_fmt_es(text, x < 0.0, r.d, k, point) != L ||
+        memcmp(text, p + start, L) != 0) {
+        return 0;
+    }
+    t->kind = NUIF_T_FLT;
+    t->flags = NUIF_F_LIT;
+    t->len = (uint32_t)L;
+    return 1;
+}
+
+/* The number literal at i, as _speedups_numbers.pxi's _scan_number puts it on the tape.  Returns
+ * the index after it, or 0 (refuse: a bad literal, an overflow, an integer beyond 2^53 - 1 that
+ * is not its double's text, or a conversion that needs CPython's dtoa).  Integers and short
+ * plain decimals are done here, inline in the walk; the rest in nuif_s2_big_integer and
+ * nuif_s2_float. */
+NUIF_S2_INLINE size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
+    const uint8_t *p = s->p;
+    size_t n = s->n, start = i, L, nd, int_s, int_e, mant_e, z;
+    int neg = 0, integer = 1, has_exp = 0;
+    nuif_tok *t = &s->tape[s->ntok];
+    if (p[i] == 0x2D) {
+        neg = 1;
+        i++;
+    }
+    int_s = i;
+    if (!NUIF_S2_DIGIT(p[i])) return 0;
+    i = p[i] == 0x30 ? i + 1 : (size_t)nuif_digits_end(p, (ptrdiff_t)i, (ptrdiff_t)n);
+    int_e = i;
+    if (p[i] == 0x2E) {
+        integer = 0;
+        i++;
+        if (!NUIF_S2_DIGIT(p[i])) return 0;
+        i = (size_t)nuif_digits_end(p, (ptrdiff_t)i, (ptrdiff_t)n);
+    }
+    mant_e = i;
+    if (p[i] == 0x65 || p[i] == 0x45) {
+        integer = 0;
+        has_exp = 1;
+        i++;
+        if (p[i] == 0x2B || p[i] == 0x2D) i++;
+        if (!NUIF_S2_DIGIT(p[i])) return 0;
+        while (NUIF_S2_DIGIT(p[i])) i++;
+    }
+    L = i - start;
+    t->at = (uint32_t)start;
+    t->quote = 0;
+    if (integer) {
+        nd = L - (size_t)neg;
+        if (nd > 16 || (nd == 16 && memcmp(p + start + neg, "9007199254740991", 16) > 0)) {
+            /* beyond ±(2^53 - 1) (NUIF-0.1 §1) */
+            if (!nuif_s2_big_integer(s, t, start, L)) return 0;
+            s->ntok++;
+            return i;
+        }
+        t->kind = NUIF_T_INT;
+        t->flags = (neg && nd == 1 && p[start + 1] == 0x30) ? NUIF_F_NEGZERO : 0;
+        t->len = (uint32_t)L;
+        s->ntok++;
+        return i;
+    }
+    t->kind = NUIF_T_FLT;
+    if (!has_exp) {
+        z = nuif_s2_plain_decimal(p, int_s, int_e, mant_e);
+        if (z) {
+            t->flags = NUIF_F_LIT;
+            t->len = (uint32_t)(z - start);
+            s->ntok++;
+            return i;
+        }
+    }
+    if (!nuif_s2_float(s, t, start, L, int_s, int_e, mant_e, nomem)) return 0;
+    s->ntok++;
+    return i;
+}
+
+/* Close the object of frame f: its member count and sorted names (duplicates refuse). */
+static int nuif_s2_close_obj(nuif_s2 *s, const nuif_s2_frame *f, size_t *names_top, int *nomem) {
+    size_t count = *names_top - f->names_base, m;
+    nuif_tok *t = &s->tape[f->tok];
+    nuif_key_entry *e;
+    t->end = (uint32_t)s->ntok;
+    t->members = (uint32_t)count;
+    t->order_at = (uint32_t)s->order_len;
+    if (NUIF_S2_ROOM(s, order, order_cap, s->order_len + count, uint32_t)) {
+        *nomem = 1;
+        return -1;
+    }
+    if (count == 1) {
+        s->order[s->order_len] = s->names[f->names_base];
+    } else if (count > 1 && count <= 8) {
+        /* most objects: an insertion sort of entries on the stack, whose comparisons meet every
+         * two names that end up side by side, so a duplicate is an equal comparison */
+        nuif_key_entry a[8], v;
+        size_t j;
+        int c;
+        for (m = 0; m < count; m++) {
+            const nuif_tok *k = &s->tape[s->names[f->names_base + m]];
+            a[m].ptr = (k->flags & NUIF_F_ESC ? s->arena : s->p) + k->at;
+            a[m].len = k->len;
+            a[m].tok = s->names[f->names_base + m];
+        }
+        for (m = 1; m < count; m++) {
+            v = a[m];
+            for (j = m; j > 0; j--) {
+                c = nuif_keycmp(a[j - 1].ptr, a[j - 1].len, v.ptr, v.len);
+                if (c == 0) return -1; /* a duplicate name: NUIF_DUPLICATE_KEY */
+                if (c < 0) break;
+                a[j] = a[j - 1];
+            }
+            a[j] = v;
+        }
+        for (m = 0; m < count; m++) {
+            s->order[s->order_len + m] = a[m].tok;
+        }
+    } else if (count > 8) {
+        if (NUIF_S2_ROOM(s, sort_buf, sort_cap, 2 * count, nuif_key_entry)) {
+            *nomem = 1;
+            return -1;
+        }
+        e = s->sort_buf;
+        for (m = 0; m < count; m++) {
+            const nuif_tok *k = &s->tape[s->names[f->names_base + m]];
+            e[m].ptr = (k->flags & NUIF_F_ESC ? s->arena : s->p) + k->at;
+            e[m].len = k->len;
+            e[m].tok = s->names[f->names_base + m];
+        }
+        nuif_sort_keys(e, e + count, (ptrdiff_t)count);
+        for (m = 0; m < count; m++) {
+            if (m > 0 && e[m].len == e[m - 1].len && memcmp(e[m].ptr, e[m - 1].ptr, e[m].len) == 0) {
+                return -1; /* a duplicate name: NUIF_DUPLICATE_KEY */
+            }
+            s->order[s->order_len + m] = e[m].tok;
+        }
+    }
+    s->order_len += count;
+    *names_top = f->names_base;
+    return 0;
+}
+
+/* Room on the tape for the direct walk's next token at i (as a refill makes room for a chunk's
+ * entries), and a guess at what the rest of the input needs; the name stack gets as much (it
+ * never holds more names than the tape holds tokens, so one test covers both).  Returns the new
+ * limit below which s->ntok leaves room for one more token, or 0 when memory ran out. */
+NUIF_S2_NOINLINE size_t nuif_s2_direct_room(nuif_s2 *s, size_t i) {
+    size_t need = s->ntok + 2 + (s->n - i) / 16;
+    if (NUIF_S2_ROOM(s, tape, tape_cap, need, nuif_tok) ||
+        NUIF_S2_ROOM(s, names, names_cap, s->tape_cap, uint32_t)) {
+        return 0;
+    }
+    return s->tape_cap - 1;
+}
+
+/* The next token's position in the direct walk: the first byte from i that is not whitespace
+ * (as the one-pass parser's skip_ws: ": " and ", " cost no call; a newline and an indentation
+ * of up to 32 spaces, pretty-printed text's, cost no loop), with room for the token that
+ * may start there (*lim: nuif_s2_direct_room's limit); n when memory ran out (*nomem set),
+ * where no rule accepts anything. */
+NUIF_S2_INLINE size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, uint8_t *guess, size_t *lim,
+                                          int *nomem) {
+    const uint8_t *p = s->p;
+    if (p[i] <= 0x20) {
+        if (p[i] == 0x20 && p[i + 1] > 0x20) {
+            i++;
+        } else {
+            if (p[i] == 0x0A && i + 33 <= s->n) { /* a newline and its indentation */
+                unsigned k = nuif_indent32(p + i + 1), g = *guess;
+                if (NUIF_LIKELY(k == g)) {
+                    /* the guess: the next position does not wait for the count (see above) */
+                    NUIF_S2_OPAQUE(g);
+                    i += 1 + g;
+                } else {
+                    *guess = (uint8_t)k;
+                    i += 1 + k;
+                }
+            }
+            if (p[i] <= 0x20) {
+                i = (size_t)nuif_skip_ws(p, (ptrdiff_t)i, (ptrdiff_t)s->n);
+            }
+        }
+    }
+    if (s->ntok >= *lim) {
+        *lim = nuif_s2_direct_room(s, i);
+        if (*lim == 0) {
+            *nomem = 1;
+            return s->n;
+        }
+    }
+    return i;
+}
+
+/* Parse p[0:n) (valid UTF-8: the caller checked) into the tape.  NUIF_S2_OK, NUIF_S2_REFUSE
+ * (re-read it with the one-pass parser) or NUIF_S2_NOMEM. */
+static int nuif_s2_parse(nuif_s2 *s) {
+    const uint8_t *p = s->p;
+    size_t n = s->n, pos, depth = 0, names_top = 0, e;
+    size_t lim = 0; /* the direct walk's room (nuif_s2_direct_room) */
+    uint8_t ind[64] = {0}; /* the direct walk's guesses of indentations, by depth */
+    int nomem = 0, bad;
+    uint8_t c;
+    nuif_s2_frame *f;
+    nuif_tok *t;
+#define NUIF_S2_NEXT(after, d) nuif_s2_direct_next(s, (after), &ind[(d) & 63], &lim, &nomem)
+    s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
+    s->deepest = 0;
+    pos = NUIF_S2_NEXT(0, 0);
+    for (;;) {
+    value: /* a value starts at pos */
+        c = p[pos];
+        if (c == 0x22) {
+            e = nuif_s2_string(s, pos, 0, &nomem);
+            if (!e) goto refuse;
+        } else if (c == 0x7B || c == 0x5B) {
+            if (depth + 1 > s->max_depth) goto refuse;
+            if (NUIF_S2_ROOM(s, frames, frames_cap, depth + 1, nuif_s2_frame)) goto no_memory;
+            f = &s->frames[depth++];
+            if (depth > s->deepest) s->deepest = depth;
+            f->tok = (uint32_t)s->ntok;
+            f->names_base = (uint32_t)names_top;
+            f->is_obj = c == 0x7B;
+            t = &s->tape[s->ntok++];
+            t->kind = c == 0x7B ? NUIF_T_OBJ : NUIF_T_ARR;
+            t->flags = 0;
+            t->end = t->members = t->order_at = 0;
+            pos = NUIF_S2_NEXT(pos + 1, depth);
+            if (c == 0x5B) {
+                if (p[pos] != 0x5D) goto value;
+                s->tape[f->tok].end = (uint32_t)s->ntok;
+                depth--;
+            } else {
+                if (p[pos] == 0x22) goto key;
+                if (p[pos] != 0x7D || nuif_s2_close_obj(s, f, &names_top, &nomem)) goto refuse;
+                depth--;
+            }
+            e = pos + 1;
+        } else if (c == 0x2D || NUIF_S2_DIGIT(c)) {
+            e = nuif_s2_number(s, pos, &nomem);
+            if (!e) goto refuse;
+            /* (no test of what follows: it must be whitespace, a comma or a closing bracket,
+             * or the end, which is what the walk reads next) */
+        } else if (c == 0x74 || c == 0x66 || c == 0x6E) {
+            if (c == 0x74) {
+                bad = !(p[pos + 1] == 0x72 && p[pos + 2] == 0x75 && p[pos + 3] == 0x65);
+                e = pos + 4;
+            } else if (c == 0x66) {
+                bad = !(p[pos + 1] == 0x61 && p[pos + 2] == 0x6C && p[pos + 3] == 0x73 &&
+                        p[pos + 4] == 0x65);
+                e = pos + 5;
+            } else {
+                bad = !(p[pos + 1] == 0x75 && p[pos + 2] == 0x6C && p[pos + 3] == 0x6C);
+                e = pos + 4;
+            }
+            /* (the && chains stop at the first mismatch, at the latest at the NUL p[n]) */
+            if (bad) goto refuse;
+            t = &s->tape[s->ntok++];
+            t->kind = c == 0x74 ? NUIF_T_TRUE : c == 0x66 ? NUIF_T_FALSE : NUIF_T_NULL;
+            t->flags = 0;
+            t->at = t->len = t->quote = 0;
+        } else {
+            goto refuse;
+        }
+        for (;;) { /* after a value, which ended at e */
+            pos = NUIF_S2_NEXT(e, depth - 1);
+            if (depth == 0) goto finish;
+            f = &s->frames[depth - 1];
+            c = p[pos];
+            if (c == 0x2C) {
+                pos = NUIF_S2_NEXT(pos + 1, depth);
+                if (!f->is_obj) goto value;
+                if (p[pos] != 0x22) goto refuse;
+                goto key;
+            }
+            if (c == 0x5D && !f->is_obj) {
+                s->tape[f->tok].end = (uint32_t)s->ntok;
+                depth--;
+            } else if (c == 0x7D && f->is_obj) {
+                if (nuif_s2_close_obj(s, f, &names_top, &nomem)) goto refuse;
+                depth--;
+            } else {
+                goto refuse;
+            }
+            e = pos + 1;
+        }
+    key: /* a member name starts at pos (a quote) */
+        e = nuif_s2_string(s, pos, 1, &nomem);
+        if (!e) goto refuse;
+        s->names[names_top++] = (uint32_t)(s->ntok - 1);
+        pos = NUIF_S2_NEXT(e, depth);
+        if (p[pos] != 0x3A) goto refuse;
+        pos = NUIF_S2_NEXT(pos + 1, depth);
+    }
+finish:
+    /* the root value must be all there is */
+    if (nomem) goto no_memory;
+    if (pos != n) goto refuse;
+    return NUIF_S2_OK;
+refuse:
+    if (nomem) goto no_memory;
+    return NUIF_S2_REFUSE;
+no_memory:
+    return NUIF_S2_NOMEM;
+#undef NUIF_S2_NEXT
+}
+
+
+#endif
