@@ -475,8 +475,8 @@ def canonical_document(data: bytes, max_depth: int, max_nodes: int) -> bytes | N
     """The canonical text of a valid NUIF document, or None when it has a schema problem.
 
     The twin of the compiled fast path: text errors are raised as ``loads`` raises them; the
-    schema is NUIF-0 §3 as ``_schema.Checker`` checks it (at most ``max_nodes`` nodes); the
-    result is the RFC 8785 text of the normalized document.
+    schema is NUIF-0 §3 (docs/spec/nuif-0.1.md) as ``_schema.Checker`` checks it (at most
+    ``max_nodes`` nodes); the result is the RFC 8785 text of the normalized document.
     """
     doc = _valid_model(data, max_depth, max_nodes)
     return None if doc is None else dumps(doc, max_depth)

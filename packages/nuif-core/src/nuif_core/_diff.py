@@ -1,4 +1,4 @@
-"""Semantic diff (NUIF-0 §5): the patch that turns document ``a`` into document ``b``.
+"""Semantic diff (NUIF-0 §5.9, docs/spec/nuif-0.1.md): the patch that turns ``a`` into ``b``.
 
 This is not a public API (``nuif_core`` exports ``diff``).  It sits above ``apply_patch``
 (``_apply``), which it runs to check a patch it made; the session's inverse patches fall back to

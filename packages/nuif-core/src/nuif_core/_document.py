@@ -4,7 +4,7 @@ This is not a public API (``nuif_core`` exports the operations).  Each operation
 selection (``_codec``) for the one-call fast path first (parse, §3 check, canonical text and
 result in compiled code); when that returns None (a schema problem, or a document only Python
 handles) the Python path (``loads`` + ``_schema.Checker``) answers, with the same result or the
-same error.
+same error.  Section numbers are those of NUIF-0 (docs/spec/nuif-0.1.md).
 """
 
 from __future__ import annotations

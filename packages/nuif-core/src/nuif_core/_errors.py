@@ -4,8 +4,8 @@ This is not a public API (``nuif_core`` exports ``NuifError`` and ``ERROR_CODES`
 lowest layer of the core and imports nothing from it.
 ``NuifError`` is defined once, here, in Python: the compiled codec and the pure-Python twin both
 raise it, so ``except NuifError`` catches either.  The code set is part of the public contract
-(NUIF-0 §6): adding a code is fine, renaming or removing one is a breaking change, and
-``tests/core/test_errors.py`` pins it.
+(NUIF-0 §6, docs/spec/nuif-0.1.md): adding a code is fine, renaming or removing one is a
+breaking change, and ``tests/core/test_errors.py`` pins it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """RFC 6902 JSON Patch and RFC 6901 JSON Pointer, with NUIF error codes and canonical equality.
 
 This is not a public API.
-This is the engine behind the ``edit`` and ``meta`` operations of a NUIF patch (NUIF-0 §5).  It
-is written here rather than taken from the ``jsonpatch`` package because NUIF needs three things
-that package does not give:
+This is the engine behind the ``edit`` and ``meta`` operations of a NUIF patch (NUIF-0 §5.6,
+docs/spec/nuif-0.1.md).  It is written here rather than taken from the ``jsonpatch`` package
+because NUIF needs three things that package does not give:
 
 * **canonical equality** for ``test``: ``true`` is not ``1`` and ``1`` equals ``1.0`` (Python's
   ``==`` says ``True == 1``);

@@ -105,7 +105,8 @@ def big_integer_message(shown: str, nearest: str | None) -> str:
 def big_integer_problem(literal: str, x: float) -> str | None:
     """Why the integer ``literal`` (beyond ±(2^53 - 1); ``x`` its correctly rounded double) is
     refused, or None when it is accepted: exactly when it is the RFC 8785 text of ``x``
-    (NUIF-0 §1 as amended in NUIF-0.1), so that every canonical text reads back."""
+    (NUIF-0 §1.5 as amended in NUIF-0.1, docs/spec/nuif-0.1.md), so that every canonical text
+    reads back."""
     if math.isinf(x):
         return big_integer_message(short(literal), None)
     nearest = format_number(x)

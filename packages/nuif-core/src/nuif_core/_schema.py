@@ -4,7 +4,7 @@ This is not a public API.  It sits below the codecs: the pure-Python codec check
 :class:`Checker` (the compiled codec checks the same rules on its token tape; when it finds a
 problem, ``_document`` runs this checker to report it), the patch engine checks carried nodes
 and names with it, and both Python ``inspect`` paths summarize the node tree with
-:func:`outline`.
+:func:`outline`.  NUIF-0 §3 is in docs/spec/nuif-0.1.md.
 """
 
 from __future__ import annotations

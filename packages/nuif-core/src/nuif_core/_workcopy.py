@@ -26,8 +26,9 @@ from ._undo import MISSING, Entry, Inserted, Removed, SetItem, rollback
 
 __all__ = ["AFTER_META", "ATTRS_HEAD", "META_PREFIX", "ROOT_PREFIX", "WorkingCopy"]
 
-# The canonical layout of a document (NUIF-0 §3, RFC 8785 member order): ``{"meta":…,"nuif":0,
-# "root":{…}}`` or ``{"nuif":0,"root":{…}}``, and a node ``{"attrs":{…},…`` or ``{…``.
+# The canonical layout of a document (NUIF-0 §3 in docs/spec/nuif-0.1.md, RFC 8785 member
+# order): ``{"meta":…,"nuif":0,"root":{…}}`` or ``{"nuif":0,"root":{…}}``, and a node
+# ``{"attrs":{…},…`` or ``{…``.
 #: what stands before the meta object
 META_PREFIX = b'{"meta":'
 #: what stands between the meta object and the root node

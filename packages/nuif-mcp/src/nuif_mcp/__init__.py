@@ -2,6 +2,7 @@
 
 Importing this package is cheap: the MCP stack loads when ``create_server`` is first used, so
 ``python -m nuif_mcp`` can take over the process's stdout before anything else is imported.
+The profile is MCP-PROFILE-0, docs/spec/mcp-profile-0.md in the repository.
 """
 
 from __future__ import annotations

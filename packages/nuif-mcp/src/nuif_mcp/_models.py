@@ -1,4 +1,4 @@
-"""Typed arguments and results of the four tools (profile nuif-mcp-tools-0).
+"""Typed arguments and results of the four tools (MCP-PROFILE-0 §3, docs/spec/mcp-profile-0.md).
 
 The argument models are strict (no coercion: ``"2"`` is not an integer, ``1`` is not a string)
 and closed (``extra="forbid"``, so their schemas carry ``additionalProperties: false``). The result

@@ -45,7 +45,8 @@ __all__ = ["MAX_LINE_BYTES", "BoundedLineReader", "PipeWriter", "line_transport"
 
 logger = logging.getLogger("nuif_mcp.stdio")
 
-#: The largest JSON-RPC line the server accepts, newline excluded (profile nuif-mcp-tools-0).
+#: The largest JSON-RPC line the server accepts, newline excluded (profile nuif-mcp-tools-0,
+#: MCP-PROFILE-0 §1.2 in docs/spec/mcp-profile-0.md).
 MAX_LINE_BYTES = 4 * 1024 * 1024
 
 _CHUNK = 256 * 1024
