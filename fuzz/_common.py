@@ -225,17 +225,11 @@ def env_flag(name: str) -> bool:
 def main(test_one_input: Callable[[bytes], None]) -> None:
     """Run a target under libFuzzer; argv is passed through (``-runs``, ``-max_total_time``…).
 
-    ``NUIF_FUZZ_CRYPTO=HOW`` (``run.py --crypto HOW``): libcrypto's SHA-256 functions are bound
-    HOW first (``linked``, ``loaded`` as a release wheel finds them, ``none``; csrc/nuif_crypto.h).
     ``NUIF_FUZZ_SCRATCH=BYTES`` (``run.py --scratch BYTES``): the writer keeps output scratch
     buffers of at most BYTES, so longer texts move into their bytes object while they are written
     (``_speedups_buffer.pxi``)."""
     from nuif_core import _codec
 
-    crypto = os.environ.get("NUIF_FUZZ_CRYPTO", "")
-    if crypto:
-        _codec.compiled()._set_crypto(crypto)
-        assert _codec.compiled().crypto_binding()[0] == crypto, "libcrypto's functions not bound"
     scratch = int(os.environ.get("NUIF_FUZZ_SCRATCH", "0") or 0)
     if scratch > 0:
         _codec.compiled()._set_scratch_keep(scratch)

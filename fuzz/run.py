@@ -251,9 +251,6 @@ def main() -> int:
                     help="clang (coverage feedback kept; default when installed) or gcc")
     ap.add_argument("--rebuild-asan", action="store_true", help="rebuild the ASan environment")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the fuzzers (default 10)")
-    ap.add_argument("--crypto", choices=("linked", "loaded", "none"), default=None,
-                    help="bind libcrypto's SHA-256 functions this way first (csrc/nuif_crypto.h; "
-                    "loaded: as a release wheel finds the interpreter's; default: as imported)")
     ap.add_argument("--scratch", type=int, default=0, metavar="BYTES",
                     help="keep output scratch buffers of at most BYTES, so texts move from the "
                     "scratch into their bytes object while they are written (default: 4 MiB, "
@@ -272,9 +269,6 @@ def main() -> int:
         py, env, label = asan_env(args.rebuild_asan, args.asan_toolchain)
     else:
         py, env, label = sys.executable, {"NUIF_REQUIRE_EXTENSION": "1"}, "plain"
-    if args.crypto is not None:
-        env = {**env, "NUIF_FUZZ_CRYPTO": args.crypto}
-        label += f"-crypto-{args.crypto}"
     if args.scratch > 0:
         env = {**env, "NUIF_FUZZ_SCRATCH": str(args.scratch)}
         label += f"-scratch{args.scratch}"

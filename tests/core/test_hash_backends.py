@@ -1,12 +1,9 @@
 """The compiled codec's SHA-256 routes give hashlib's digest.
 
-``_speedups.hash_bytes`` (and ``canonical_result``, whose writer hashes the text while it writes
-it) call OpenSSL's libcrypto directly when its SHA-256 functions are bound
-(``hash_backend() == "openssl"``; ``hash_bytes``: texts up to 64 KiB): its
-SHA256_Init/_Update/_Final, linked by the build or found at import in the libcrypto the
-interpreter loaded (csrc/nuif_crypto.h), else, in a linked build, its EVP interface with one kept
-context.  Otherwise, and for larger texts or other buffers, ``hashlib.sha256``.  Every route must
-equal hashlib byte for byte.
+A build that linked OpenSSL's libcrypto (``hash_backend() == "openssl"``) hashes through its EVP
+interface (csrc/nuif_sha256.h): ``_speedups.hash_bytes`` for texts up to 64 KiB, and the
+canonical writer every document's text while it writes it.  Otherwise, and for larger texts or
+other buffers, ``hashlib.sha256``.  Every route must equal hashlib byte for byte.
 """
 
 from __future__ import annotations
@@ -15,7 +12,7 @@ import hashlib
 import json
 import random
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext
 
 import nuif_core
 import pytest
@@ -55,20 +52,7 @@ def through_hashlib() -> Iterator[None]:
         compiled._set_openssl(old)
 
 
-@contextmanager
-def through_evp() -> Iterator[None]:
-    """The direct route through libcrypto's EVP interface instead of SHA256_Init/_Update/_Final
-    (what builds against an OpenSSL without its deprecated APIs use); in a build that linked no
-    libcrypto, hashlib."""
-    old = compiled._set_sha_lowlevel(0)
-    try:
-        assert compiled._set_sha_lowlevel(-1) is False
-        yield
-    finally:
-        compiled._set_sha_lowlevel(1 if old else 0)
-
-
-ROUTES = [nullcontext, through_evp, through_hashlib]
+ROUTES = [nullcontext, through_hashlib]
 
 
 def test_the_backend_is_named_and_can_be_switched_off_and_back() -> None:
@@ -127,9 +111,8 @@ def test_canonicalize_hashes_the_same_through_either_route() -> None:
     for text in (small, data):
         result = nuif_core.canonicalize(text)
         assert result.hash == expected(result.canonical)
-        for route in (through_evp, through_hashlib):
-            with route():
-                assert nuif_core.canonicalize(text) == result
+        with through_hashlib():
+            assert nuif_core.canonicalize(text) == result
 
 
 def test_the_direct_route_is_in_use_when_the_build_linked_libcrypto() -> None:
@@ -142,16 +125,6 @@ def test_the_direct_route_is_in_use_when_the_build_linked_libcrypto() -> None:
         compiled._set_openssl(old)
 
 
-def test_the_sha256_switch_refuses_nonsense_and_reports_the_choice() -> None:
-    with pytest.raises(ValueError):
-        compiled._set_sha_lowlevel(2)
-    before = compiled._set_sha_lowlevel(-1)
-    assert before is True  # the default: the block functions, wherever they are bound
-    with through_evp():
-        pass
-    assert compiled._set_sha_lowlevel(-1) is before
-
-
 def test_ci_build_links_libcrypto() -> None:
     """CI's machine has OpenSSL 3's headers, so the direct route must have been built there."""
     import os
@@ -159,8 +132,6 @@ def test_ci_build_links_libcrypto() -> None:
     if os.environ.get("NUIF_REQUIRE_OPENSSL") != "1":
         pytest.skip("NUIF_REQUIRE_OPENSSL is not set (CI sets it)")
     assert HAVE_OPENSSL
-    # OpenSSL 3 as Debian ships it keeps SHA256_Init/_Update/_Final: the faster direct calls
-    assert compiled._set_sha_lowlevel(-1) is True
 
 
 # -- hashed by the writer itself, a block at a time, while it writes (``_set_sha_beside``) -------
@@ -260,217 +231,3 @@ def test_a_large_text_is_hashed_by_its_writer_across_every_move_of_its_buffer(si
     assert got.hash == expected(got.canonical)
     with beside(False):
         assert nuif_core.canonicalize(text) == got
-
-
-# -- where libcrypto's functions come from (csrc/nuif_crypto.h) ------------------------------------
-# A build that linked libcrypto binds SHA256_Init/_Update/_Final at link time ("linked"); one that
-# did not (the release wheels, NUIF_OPENSSL=OFF) binds them at import to the libcrypto the
-# interpreter already loaded for hashlib ("loaded"), after two known-answer digests; else none
-# is bound and hashlib hashes.  ``_set_crypto`` rebinds in-process, so a linked build (CI's) also
-# runs every route through functions found the way a release wheel finds them.
-
-BINDING = compiled.crypto_binding()
-
-
-def _can_load() -> bool:
-    """Whether this build can look libcrypto up among the loaded libraries (ELF platforms)."""
-    try:
-        old = compiled._set_crypto("loaded")
-    except ValueError:
-        return False
-    compiled._set_crypto(old[0])
-    return True
-
-
-CAN_LOAD = _can_load()
-
-
-@contextmanager
-def bound(how: str, prefix: str | None = None) -> Iterator[tuple[str, str]]:
-    """libcrypto's functions bound ``how`` for the block; the binding of before afterwards."""
-    before = compiled.crypto_binding()
-    old = compiled._set_crypto(how, prefix)
-    try:
-        yield compiled.crypto_binding()
-    finally:
-        compiled._set_crypto(old[0])
-        assert compiled.crypto_binding() == before
-
-
-def mapped_libcrypto() -> set[str]:
-    """The libcrypto files mapped into this process (Linux), as real paths."""
-    import os
-
-    with open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
-        return {os.path.realpath(line.split(None, 5)[5].strip()) for line in fh
-                if len(line.split(None, 5)) == 6 and "/libcrypto" in line}
-
-
-def test_the_binding_is_named_and_ci_links_libcrypto() -> None:
-    import os
-
-    how, path = BINDING
-    assert how in ("linked", "loaded", "none")
-    assert (path != "") == (how == "loaded")
-    if how != "none":  # the functions are bound: the direct route is in use
-        assert compiled.hash_backend() == "openssl"
-    if os.environ.get("NUIF_REQUIRE_OPENSSL") == "1":
-        assert how == "linked"
-    elif how != "linked" and CAN_LOAD and os.path.exists("/proc/self/maps") and mapped_libcrypto():
-        # a build that links none found the interpreter's libcrypto at import (a wheel's case)
-        assert how == "loaded" and os.path.realpath(path) in mapped_libcrypto()
-
-
-@pytest.mark.skipif(not CAN_LOAD, reason="this build cannot look libcrypto up at import")
-def test_functions_found_in_the_loaded_libcrypto_hash_every_route_like_hashlib() -> None:
-    import os
-
-    from benchmarks.corpus import load
-
-    if not os.path.exists("/proc/self/maps"):
-        pytest.skip("no /proc/self/maps to see which libraries are loaded")
-    if not mapped_libcrypto():  # e.g. python-build-standalone: OpenSSL linked into _hashlib
-        pytest.skip("this interpreter has loaded no shared libcrypto")
-    texts = [load("ui", 64 * 1024), growing_document(3000),
-             b'{"nuif":0,"root":{"id":"a","kind":"b"}}']
-    results = [nuif_core.canonicalize(t) for t in texts]
-    with bound("loaded") as (how, path):
-        assert how == "loaded"
-        # the library the interpreter loaded, and no other: no second OpenSSL in the process
-        assert {__import__("os").path.realpath(path)} == mapped_libcrypto()
-        assert compiled.hash_backend() == "openssl"
-        for size in (0, 1, 55, 56, 64, 1000, LIMIT):
-            data = random.Random(size).randbytes(size)
-            assert compiled.hash_bytes(data) == expected(data)
-        for text, result in zip(texts, results):
-            before = compiled._sha_beside_count()
-            assert nuif_core.canonicalize(text) == result
-            assert compiled._sha_beside_count() == before + 1  # the loaded functions hashed
-
-
-@pytest.mark.skipif(not CAN_LOAD, reason="this build cannot look libcrypto up at import")
-def test_a_search_that_finds_no_library_leaves_hashlib_to_hash() -> None:
-    text = growing_document(3000)
-    result = nuif_core.canonicalize(text)
-    with bound("loaded", "libnuif-no-such-library") as (how, path):
-        assert (how, path) == ("none", "")
-        before = compiled._sha_beside_count()
-        assert nuif_core.canonicalize(text) == result
-        assert compiled._sha_beside_count() == before  # no writer's hash without the functions
-        data = b"x" * 1000
-        assert compiled.hash_bytes(data) == expected(data)
-    with bound("none") as (how, _):
-        assert how == "none"
-        assert nuif_core.canonicalize(text) == result
-
-
-def test_the_binding_switch_refuses_what_the_build_cannot_do() -> None:
-    with pytest.raises(ValueError, match="cannot bind"):
-        compiled._set_crypto("bogus")
-    if BINDING[0] != "linked":
-        with pytest.raises(ValueError, match="cannot bind"):
-            compiled._set_crypto("linked")
-    if not CAN_LOAD:
-        with pytest.raises(ValueError, match="cannot bind"):
-            compiled._set_crypto("loaded")
-    assert compiled.crypto_binding() == BINDING
-
-
-@pytest.mark.skipif(BINDING[0] != "loaded", reason="only a build that links no libcrypto")
-def test_an_interpreter_without_openssl_hashes_through_hashlib() -> None:
-    """Where hashlib does not use OpenSSL (no _hashlib), nothing is found and nothing is loaded:
-    hashlib's built-in SHA-256 hashes, with the same digests."""
-    import os
-
-    if not os.path.exists("/proc/self/maps"):
-        pytest.skip("no /proc/self/maps to see which libraries are loaded")
-    code = (
-        "import sys\n"
-        "sys.modules['_hashlib'] = None\n"  # as if the interpreter had no OpenSSL
-        "import nuif_core\n"
-        "from nuif_core import _speedups as s\n"
-        "r = nuif_core.canonicalize(b'{\"nuif\":0,\"root\":{\"id\":\"a\",\"kind\":\"b\"}}')\n"
-        "maps = open('/proc/self/maps').read()\n"
-        "print(s.crypto_binding()[0], s.hash_backend(), '/libcrypto' in maps, r.hash)\n"
-    )
-    want = nuif_core.canonicalize(b'{"nuif":0,"root":{"id":"a","kind":"b"}}').hash
-    assert python_c(code).split() == ["none", "hashlib", "False", want]
-
-
-FAKE_LIBCRYPTO = r"""
-/* SHA256_Init/_Update/_Final that hash right (libcrypto's, looked up in the loaded library), and,
- * with WITH_VERSION, OpenSSL_version_num: whether the search takes it decides on the latter */
-#include <dlfcn.h>
-#include <stddef.h>
-static void *real(const char *name) {
-    void *h = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_NOLOAD);
-    if (h == NULL) h = dlopen("libcrypto.so.1.1", RTLD_NOW | RTLD_NOLOAD);
-    return h != NULL ? dlsym(h, name) : NULL;
-}
-int SHA256_Init(void *c) {
-    int (*f)(void *) = (int (*)(void *))real("SHA256_Init");
-    return f != NULL ? f(c) : 0;
-}
-int SHA256_Update(void *c, const void *p, size_t n) {
-    int (*f)(void *, const void *, size_t) = (int (*)(void *, const void *, size_t))real("SHA256_Update");
-    return f != NULL ? f(c, p, n) : 0;
-}
-int SHA256_Final(unsigned char *d, void *c) {
-    int (*f)(unsigned char *, void *) = (int (*)(unsigned char *, void *))real("SHA256_Final");
-    return f != NULL ? f(d, c) : 0;
-}
-#ifdef WITH_VERSION
-unsigned long OpenSSL_version_num(void) { return 0x30000000UL; }
-#endif
-"""
-
-
-@pytest.mark.skipif(not CAN_LOAD, reason="this build cannot look libcrypto up at import")
-def test_the_search_takes_only_a_library_with_openssls_api(tmp_path) -> None:
-    """A loaded library whose name matches and whose SHA256_* hash right is still passed over
-    unless it is OpenSSL's API (OpenSSL_version_num): another library's SHA256_Init may take a
-    larger context than OpenSSL's.  Each library is loaded first (ctypes), as _hashlib loads
-    libcrypto."""
-    import os
-    import shutil
-    import subprocess
-
-    gcc = shutil.which("gcc")
-    if gcc is None or not os.path.exists("/proc/self/maps"):
-        pytest.skip("needs gcc and /proc/self/maps")
-    if not mapped_libcrypto():
-        pytest.skip("this interpreter has loaded no shared libcrypto")
-    source = tmp_path / "fake.c"
-    source.write_text(FAKE_LIBCRYPTO)
-    libs = {}
-    for name, extra in (("libcrypto-nuif-plain", []), ("libcrypto-nuif-api", ["-DWITH_VERSION"])):
-        libs[name] = tmp_path / f"{name}.so"
-        subprocess.run([gcc, "-shared", "-fPIC", "-O1", *extra, str(source), "-o",
-                        str(libs[name]), "-ldl"], check=True, timeout=120)
-    code = (
-        "import ctypes, sys\n"
-        "from nuif_core import _speedups as s\n"
-        "import nuif_core\n"
-        "ctypes.CDLL(sys.argv[1])\n"
-        "s._set_crypto('loaded', sys.argv[2])\n"
-        "r = nuif_core.canonicalize(b'{\"nuif\":0,\"root\":{\"id\":\"a\",\"kind\":\"b\"}}')\n"
-        "print(*s.crypto_binding(), r.hash)\n"
-    )
-    want = nuif_core.canonicalize(b'{"nuif":0,"root":{"id":"a","kind":"b"}}').hash
-    for name, taken in (("libcrypto-nuif-plain", False), ("libcrypto-nuif-api", True)):
-        expect = ["loaded", str(libs[name]), want] if taken else ["none", want]
-        assert python_c(code, str(libs[name]), name).split() == expect, name
-    # without a prefix (as at import), the libcrypto hashlib's _hashlib uses comes first, even
-    # when a look-alike with OpenSSL's API (a libcrypto a wheel bundles, say) was loaded before
-    code = (
-        "import ctypes, sys\n"
-        "ctypes.CDLL(sys.argv[1])\n"
-        "from nuif_core import _speedups as s\n"
-        "first = s.crypto_binding()\n"
-        "s._set_crypto('loaded')\n"
-        "print(first[0], first[1] or '-', *s.crypto_binding())\n"
-    )
-    first, first_path, how, path = python_c(code, str(libs["libcrypto-nuif-api"])).split()
-    assert how == "loaded" and {os.path.realpath(path)} == mapped_libcrypto(), path
-    if first == "loaded":  # a build that links none bound the same one at import
-        assert first_path == path

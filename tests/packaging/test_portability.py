@@ -4,9 +4,9 @@ clang-built codec passes the codec tests.
 ``-DNUIF_WERROR=ON`` (packages/nuif-core/CMakeLists.txt) compiles csrc/ under ``-std=c11`` /
 ``-std=c++17`` with ``-Wall -Wextra -Wpedantic -Wshadow -Werror`` and the C that Cython generates
 with ``-Wall -Wextra -Werror``.  gcc is covered by tests/packaging/test_portable_scan.py (the
-portable scanners, OpenSSL and the hashing thread); this test builds with clang the other way
-round: SSE2 scanners, and ``NUIF_OPENSSL=OFF`` as the release wheels are (no libcrypto linked:
-its SHA-256 functions are found at import in the interpreter's, csrc/nuif_crypto.h).
+portable scanners and OpenSSL linked); this test builds with clang the other way round: SSE2
+scanners, and ``NUIF_OPENSSL=OFF`` as the release wheels are (no libcrypto linked: hashlib
+hashes).
 Debian's clang package provides the compiler (.ci/run installs it); without it the test skips,
 unless ``NUIF_REQUIRE_CLANG=1``.
 """
@@ -62,16 +62,12 @@ def test_clang_builds_with_warnings_as_errors_and_passes_the_codec_tests(tmp_pat
     assert log.count("-Werror") >= 4, "NUIF_WERROR did not reach every source"
     probe = subprocess.run(
         [str(py), "-c", "import nuif_core; from nuif_core import _codec, _speedups; "
-                        "print(nuif_core.IMPLEMENTATION, *_codec.routes(), "
-                        "_speedups.crypto_binding()[0], _speedups.__file__)"],
+                        "print(nuif_core.IMPLEMENTATION, *_codec.routes(), _speedups.__file__)"],
         check=True, capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env,
     )
-    implementation, floats, hashing, *_, binding, extension = probe.stdout.split()
-    # no libcrypto linked, as in the release wheels: SHA-256 from the one the interpreter loaded
-    # for hashlib, found at import (csrc/nuif_crypto.h), hashing while writing included
-    assert (implementation, floats) == ("compiled", "fast_float+dragonbox")
-    thread = "+thread" if len(os.sched_getaffinity(0)) >= 2 else ""  # one CPU: no second thread
-    assert (hashing, binding) == ("openssl" + thread, "loaded")
+    implementation, floats, hashing, *_, extension = probe.stdout.split()
+    # no libcrypto linked, as in the release wheels: hashlib hashes
+    assert (implementation, floats, hashing) == ("compiled", "fast_float+dragonbox", "hashlib")
     needed = subprocess.run(["objdump", "-p", extension], check=True, capture_output=True,
                             text=True, timeout=60).stdout
     assert "NEEDED" in needed and "libcrypto" not in needed

@@ -50,13 +50,11 @@ def test_cibuildwheel_builds_exactly_the_promised_wheels(platform: str) -> None:
     assert set(result.stdout.split()) == EXPECTED[platform]
 
 
-def test_release_wheels_link_and_bundle_no_libcrypto_but_may_find_the_interpreters() -> None:
+def test_release_wheels_link_and_bundle_no_libcrypto() -> None:
     assert _config()["config-settings"] == {"cmake.define.NUIF_OPENSSL": "OFF"}
     cmake = (CORE / "CMakeLists.txt").read_text()
-    # CMake honours the switch: with it off no libcrypto is looked for, so none is linked...
+    # CMake honours the switch: with it off no libcrypto is looked for, so none is linked
     assert re.search(r"if\(NUIF_OPENSSL\)\s+find_package\(OpenSSL", cmake)
-    # ... and the interpreter's is looked up at import instead, by default
-    assert re.search(r'option\(NUIF_OPENSSL_LOADED\s+"[^"]+"\s+ON\)', cmake)
 
 
 def _pins(lines: list[str]) -> dict[str, str]:

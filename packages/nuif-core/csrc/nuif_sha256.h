@@ -1,14 +1,13 @@
-/* SHA-256 of the canonical text straight from OpenSSL's libcrypto.
+/* SHA-256 of canonical texts from OpenSSL's libcrypto, linked at build time, through its EVP
+ * interface (the supported one: no deprecated functions, no knowledge of OpenSSL's structures).
  *
- * hashlib's sha256(data).digest() costs about 0.35 us more than the digest itself on a 1 KiB
- * text: a Python hash object, an EVP_MD_CTX allocated and initialised per call, and digest()
- * copying that context before finishing.  Here libcrypto's SHA256_Init/_Update/_Final are called
- * on a context on the stack, as bound by nuif_crypto.h (linked, or found at import in the
- * libcrypto the interpreter loaded); a build that linked an OpenSSL 3 without those functions
- * keeps one context and one fetched EVP_MD and re-initialises them (EVP_DigestInit_ex2).  The
- * same OpenSSL code computes the same digest.  Nothing here implements SHA-256.  Callers hold
- * the GIL (the EVP context is shared) and fall back to hashlib when these return -1 (nothing
- * bound, or any OpenSSL failure).
+ * A build that finds OpenSSL 3 and its headers links libcrypto (NUIF_HAVE_OPENSSL=1); every
+ * other build (release wheels among them: they bundle no OpenSSL) has these functions return
+ * failure, and the codec hashes with hashlib instead.  The digests are the same either way.
+ *
+ * One digest context and one fetched SHA2-256 implementation are kept for the process: a call
+ * re-initialises the context instead of allocating one.  Callers hold the GIL, so no two calls
+ * use the context at once.  Nothing here implements SHA-256.
  */
 #ifndef NUIF_SHA256_H
 #define NUIF_SHA256_H
@@ -19,17 +18,24 @@
 extern "C" {
 #endif
 
-/* The 32-byte SHA-256 digest of [p, p + n) into out.  Returns 0, or -1 (use hashlib). */
+/* The context: OpenSSL's EVP_MD_CTX, opaque here. */
+typedef struct nuif_sha256_ctx nuif_sha256_ctx;
+
+/* 1 when the build linked libcrypto, else 0. */
+int nuif_sha256_linked(void);
+
+/* The kept context, initialised for a new digest; NULL when there is none (not linked, or an
+ * OpenSSL failure). */
+nuif_sha256_ctx *nuif_sha256_begin(void);
+
+/* Hash [p, p + n) into c: 1, or 0 on failure. */
+int nuif_sha256_update(nuif_sha256_ctx *c, const void *p, size_t n);
+
+/* The 32-byte digest of what c has hashed into out: 1, or 0 on failure. */
+int nuif_sha256_final(nuif_sha256_ctx *c, unsigned char *out);
+
+/* The 32-byte digest of [p, p + n) into out: 0, or -1 (hash with hashlib). */
 int nuif_sha256(const void *p, size_t n, unsigned char *out);
-
-/* 1 when nuif_sha256 is backed by libcrypto (bound functions, or a linked EVP), else 0. */
-int nuif_sha256_backend(void);
-
-/* Which libcrypto API nuif_sha256 calls: 1 = SHA256_Init/_Update/_Final (while they are bound,
- * nuif_crypto.h), 0 = EVP (a linked build; else nothing, and hashlib hashes).  on = 1 or 0
- * selects (testing), on = -1 only asks.  Returns the previous choice, whether or not the
- * functions are bound now (nuif_crypto_binding says that). */
-int nuif_sha256_lowlevel(int on);
 
 #ifdef __cplusplus
 }

@@ -64,13 +64,12 @@ static int nuif_small_run(nuif_small *st, const uint8_t *p, size_t n, size_t max
     nuif_s2 *s = &st->s;
     nuif_check ck;
     nuif_writer w;
-    nuif_sha256_ctx sha;
+    nuif_sha256_ctx *sha;
     size_t ck_stack[2 * NUIF_SMALL_LEVELS];
     size_t open_stack[3 * NUIF_SMALL_LEVELS];
     size_t most = 16;
     ptrdiff_t on = 0;
     int rc;
-    if (nuif_crypto.update == NULL) return NUIF_SMALL_PASS;
     s->p = p;
     s->n = n;
     s->max_depth = max_depth;
@@ -98,12 +97,12 @@ static int nuif_small_run(nuif_small *st, const uint8_t *p, size_t n, size_t max
     if (nuif_check_finish(&ck) != 1) return NUIF_SMALL_PASS;
     /* the writer, hashing each 64-byte block once it is written */
     if (st->out_cap < n + 64 && nuif_small_room(st, n + 64)) return NUIF_SMALL_PASS;
-    if (nuif_crypto.init(&sha) != 1) return NUIF_SMALL_PASS;
+    if ((sha = nuif_sha256_begin()) == NULL) return NUIF_SMALL_PASS;
     nuif_write_start(&w, s->tape, s->order, p, n, s->arena, s->arena_cap, s->doubles, float_libs,
                      open_stack, NUIF_SMALL_LEVELS);
     w.feed_at = 64;
-    w.sha_update = nuif_crypto.update;
-    w.sha_ctx = &sha;
+    w.sha_update = nuif_sha256_update;
+    w.sha_ctx = sha;
     for (;;) {
         rc = nuif_write_run(&w, st->out, &on, (ptrdiff_t)st->out_cap);
         if (rc == NUIF_W_DONE) break;
@@ -112,8 +111,8 @@ static int nuif_small_run(nuif_small *st, const uint8_t *p, size_t n, size_t max
         }
     }
     if (w.sha_update == NULL ||
-        w.sha_update(&sha, st->out + w.hashed, (size_t)on - w.hashed) != 1 ||
-        nuif_crypto.final(st->digest, &sha) != 1) {
+        w.sha_update(sha, st->out + w.hashed, (size_t)on - w.hashed) != 1 ||
+        nuif_sha256_final(sha, st->digest) != 1) {
         return NUIF_SMALL_PASS;
     }
     st->out_len = (size_t)on;

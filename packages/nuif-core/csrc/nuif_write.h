@@ -23,7 +23,7 @@
 
 /* the check's header first: it includes Python.h, which must come before system headers */
 #include "nuif_check.h"
-#include "nuif_crypto.h"
+#include "nuif_sha256.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -75,6 +75,10 @@ static NUIF_WRITE_NOINLINE ptrdiff_t nuif_write_literals(const nuif_tok *tape, p
 /* what nuif_write_run returns */
 enum { NUIF_W_DONE = 0, NUIF_W_ROOM = 1, NUIF_W_VALUE = 3 };
 
+/* the text is hashed in steps of whole 64-byte blocks this long at least, written last: still in
+ * the L1 cache, and few enough calls into libcrypto that their own cost does not count */
+#define NUIF_W_FEED_STEP 2048
+
 typedef struct {
     /* the tape and where its strings' bytes and doubles are (the parser's) */
     const nuif_tok *tape;
@@ -96,8 +100,7 @@ typedef struct {
     size_t need;    /* NUIF_W_ROOM: the room the next step needs */
     /* SHA-256 as the text is written (NULL: not here, feed_at SIZE_MAX): once the text passes
      * feed_at, its whole 64-byte blocks from `hashed` on go to sha_update, and feed_at moves
-     * 64 bytes past them, so that a block's hash runs beside the writing of the next, while it
-     * is still in the cache */
+     * NUIF_W_FEED_STEP bytes past them, so that the text is hashed while it is in the cache */
     size_t feed_at;
     int (*sha_update)(nuif_sha256_ctx *c, const void *p, size_t n); /* NULL after a failure */
     nuif_sha256_ctx *sha_ctx;
@@ -139,7 +142,7 @@ static void nuif_write_start(nuif_writer *w, const nuif_tok *tape, const uint32_
         size_t upto_ = (size_t)(o - b) & ~(size_t)63;                                             \
         if (w->sha_update(w->sha_ctx, b + w->hashed, upto_ - w->hashed) == 1) {                   \
             w->hashed = upto_;                                                                    \
-            feed_at = upto_ + 64;                                                                 \
+            feed_at = upto_ + NUIF_W_FEED_STEP;                                                   \
         } else {                                                                                  \
             w->sha_update = NULL; /* the caller hashes the text afterwards */                     \
             feed_at = SIZE_MAX;                                                                   \

@@ -1,7 +1,7 @@
 from libc.stdint cimport uint8_t, uint32_t
 
 from nuif_tape cimport Tok
-from nuif_crypto cimport nuif_sha256_ctx
+from nuif_sha256 cimport nuif_sha256_ctx
 
 cdef extern from "nuif_write.h":
     enum:

@@ -71,7 +71,6 @@ from nuif_keysort cimport *
 from nuif_names cimport *
 from nuif_idset cimport *
 from nuif_sha256 cimport *
-from nuif_crypto cimport *
 from nuif_slots cimport *
 from nuif_walk cimport *
 from nuif_check cimport *
@@ -297,16 +296,8 @@ def float_backend():
 
 
 def hash_backend():
-    """``"openssl"`` (libcrypto called directly, texts up to 64 KiB) or ``"hashlib"``."""
+    """``"openssl"`` (the build linked libcrypto: the writer hashes each text with it while it
+    writes it) or ``"hashlib"``."""
     return "openssl" if _openssl else "hashlib"
 
 
-def crypto_binding():
-    """Where libcrypto's SHA-256 functions come from (csrc/nuif_crypto.h): ``("linked", "")``
-    (the build linked libcrypto), ``("loaded", path)`` (the library the interpreter loaded for
-    hashlib, found at import) or ``("none", "")`` (hashlib hashes; the EVP route of a linked
-    build still hashes small texts)."""
-    cdef const char* path = NULL
-    cdef int how = nuif_crypto_binding(&path)
-    name = {NUIF_CRYPTO_LINKED: "linked", NUIF_CRYPTO_LOADED: "loaded"}.get(how, "none")
-    return name, path.decode("utf-8", "surrogateescape")

@@ -1,29 +1,12 @@
 # Part of _speedups.pyx (included there): SHA-256 of canonical texts, as ``"sha256:"`` + hex.
 
-# libcrypto directly (csrc/nuif_sha256.h), for texts up to SHA_DIRECT_MAX bytes, when its
-# functions are bound (csrc/nuif_crypto.h): linked by the build, or else found at import in the
-# libcrypto the interpreter loaded for hashlib (release wheels link none); larger texts go
-# through hashlib, which releases the GIL while it hashes.  The canonical writer hashes its text
-# with the same functions while it writes it (_speedups_write.pxi).  ``_set_openssl(False)`` switches to hashlib so the tests can compare the two.
-def _bind_loaded_crypto(prefix=None):
-    """Bind libcrypto's SHA-256 functions to the libcrypto the interpreter's hashlib uses (the
-    one its ``_hashlib`` module depends on; hashlib has imported it already where it uses
-    OpenSSL), else to the first loaded library whose file name starts with ``"libcrypto"``.
-    With ``prefix`` (tests), only the latter, by that prefix.  Returns whether they are bound."""
-    cdef bytes p = prefix.encode() if prefix is not None else b""
-    cdef bytes via = b""
-    try:
-        import _hashlib
-    except ImportError:  # an interpreter without OpenSSL: hashlib hashes
-        _hashlib = None
-    if prefix is None and isinstance(getattr(_hashlib, "__file__", None), str):
-        via = _hashlib.__file__.encode()
-    return nuif_crypto_bind(NUIF_CRYPTO_LOADED, via, p) == NUIF_CRYPTO_LOADED
-
-
-if nuif_crypto_binding(NULL) == NUIF_CRYPTO_NONE and nuif_crypto_can(NUIF_CRYPTO_LOADED):
-    _bind_loaded_crypto()
-cdef bint _openssl = nuif_sha256_backend() == 1
+# libcrypto directly (csrc/nuif_sha256.h: EVP, one kept context), for texts up to SHA_DIRECT_MAX
+# bytes, where the build linked it; larger texts, and every text of a build that did not (release
+# wheels), go through hashlib, which releases the GIL while it hashes.  The canonical writer
+# hashes its text with libcrypto while it writes it (_speedups_write.pxi), so a document's hash
+# comes here only as a digest to write in hex.  ``_set_openssl(False)`` switches to hashlib so
+# the tests can compare the two.
+cdef bint _openssl = nuif_sha256_linked() == 1
 cdef Py_ssize_t SHA_DIRECT_MAX = 64 * 1024
 
 

@@ -20,10 +20,10 @@ cdef Py_ssize_t _small_nodes = 0
 
 cdef inline bint _small_takes(Py_ssize_t n) noexcept:
     """Whether an input of ``n`` bytes is the path's: shorter than 16 KiB, and routed as the
-    general path routes it by default -- the walk, the text hashed by the writer with libcrypto's
-    block functions.  Each switch that routes it otherwise (tests) turns the path off for it."""
+    general path routes it by default -- the walk, the text hashed by the writer with
+    libcrypto.  Each switch that routes it otherwise (tests) turns the path off for it."""
     return (_small_on and n < SMALL_MAX and _sha_beside and _walk_on
-            and not _sha_beside_fault and _openssl and nuif_sha256_lowlevel(-1) == 1)
+            and not _sha_beside_fault and _openssl)
 
 
 cdef inline int _small_run(bytes data) noexcept:

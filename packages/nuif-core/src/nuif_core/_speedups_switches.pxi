@@ -64,42 +64,11 @@ def _set_id_generation(uint64_t gen):
 
 
 def _set_openssl(bint on):
-    """Hash through libcrypto (when built with it) or hashlib. Returns the old state."""
+    """Hash through libcrypto (when the build linked it) or hashlib. Returns the old state."""
     global _openssl
     cdef bint old = _openssl
-    _openssl = on and nuif_sha256_backend() == 1
+    _openssl = on and nuif_sha256_linked() == 1
     return old
-
-
-def _set_crypto(str how, prefix=None):
-    """Bind libcrypto's SHA-256 functions anew (tests): ``"linked"`` (where the build linked
-    it), ``"loaded"`` (as at import: the libcrypto hashlib's ``_hashlib`` uses, else the first
-    loaded ``libcrypto*``; with ``prefix``, only the first loaded library whose file name starts
-    with it) or ``"none"``.  Returns the binding before, as
-    :func:`crypto_binding` gives it; raises ValueError when ``how`` is not one of the three or
-    this build cannot bind that way (a search that finds nothing leaves them unbound).  Also
-    re-reads the direct route (``_set_openssl(True)``).  Not while another thread hashes."""
-    global _openssl
-    cdef dict ways = {"none": NUIF_CRYPTO_NONE, "linked": NUIF_CRYPTO_LINKED,
-                      "loaded": NUIF_CRYPTO_LOADED}
-    if how not in ways or not nuif_crypto_can(ways[how]):
-        raise ValueError(f"cannot bind libcrypto's SHA-256 functions by {how!r} in this build")
-    old = crypto_binding()
-    if how == "loaded":
-        _bind_loaded_crypto(prefix)
-    else:
-        nuif_crypto_bind(ways[how], NULL, NULL)
-    _openssl = nuif_sha256_backend() == 1
-    return old
-
-
-def _set_sha_lowlevel(int on):
-    """libcrypto's SHA256_Init/_Update/_Final (1, used while they are bound) or its EVP
-    interface (0, a linked build's; elsewhere hashlib) for the direct route; -1 only asks.
-    Returns the old choice as a bool, whether or not the functions are bound now."""
-    if on not in (-1, 0, 1):
-        raise ValueError("on must be -1, 0 or 1")
-    return nuif_sha256_lowlevel(on) == 1
 
 
 def _tape(bytes data not None, Py_ssize_t max_depth, bint walk):

@@ -3,7 +3,7 @@
 # growing buffer (_speedups_buffer.pxi); an object's members come in the order its run of the
 # ``order`` array gives (sorted when the object closed).  This part sets the loop up, gives it
 # room, and hashes the text block by block while it is written, when libcrypto's functions are
-# bound (_speedups_hash.pxi).
+# linked (_speedups_hash.pxi).
 
 
 # SHA-256 a block at a time as the text is written (docs/format.md, "Hashing while writing";
@@ -24,7 +24,7 @@ cdef enum:
 cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     """The RFC 8785 text of the value on the tape, members marked F_SKIP left out; with
     ``parser.want_digest``, its SHA-256 goes to ``parser.digest`` as it is written
-    (``parser.has_digest``) when libcrypto's functions are bound.  The loop itself is C
+    (``parser.has_digest``) when the build linked libcrypto.  The loop itself is C
     (``nuif_write_run``, csrc/nuif_write.h); it comes back here for room and for a double only
     Python prints.
 
@@ -36,7 +36,7 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     cdef Py_ssize_t cap = parser.deepest + 1
     cdef char* o
     cdef int rc
-    cdef nuif_sha256_ctx sha_ctx
+    cdef nuif_sha256_ctx* sha_ctx = NULL
     # the stack of open containers of a text this shallow (2 words and 2 bytes a level: at most 3
     # words)
     cdef size_t open_stack[3 * WRITE_STACK_LEVELS]
@@ -54,11 +54,11 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
     nuif_write_start(&w, parser.tape, parser.order, parser.p, parser.n,
                      <const uint8_t*>parser.arena, parser.arena_cap, parser.doubles, _float_libs,
                      stack, cap)
-    w.sha_ctx = &sha_ctx
-    if (_sha_beside and parser.want_digest and _openssl
-            and nuif_sha256_lowlevel(-1) == 1 and nuif_crypto.update != NULL
-            and nuif_crypto.init(&sha_ctx) == 1):
-        w.sha_update = _sha_update_fails if _sha_beside_fault else nuif_crypto.update
+    if _sha_beside and parser.want_digest and _openssl:
+        sha_ctx = nuif_sha256_begin()
+    if sha_ctx != NULL:
+        w.sha_ctx = sha_ctx
+        w.sha_update = _sha_update_fails if _sha_beside_fault else nuif_sha256_update
         w.feed_at = 64
     try:
         while True:
@@ -74,8 +74,8 @@ cdef object _write_canonical(_Parser parser, Check* ck=NULL):
             w.after = 1
         if w.sha_update != NULL:  # the last blocks, then the digest
             parser.has_digest = (
-                w.sha_update(&sha_ctx, out.b + w.hashed, <size_t>out.n - w.hashed) == 1
-                and nuif_crypto.final(parser.digest, &sha_ctx) == 1)
+                w.sha_update(sha_ctx, out.b + w.hashed, <size_t>out.n - w.hashed) == 1
+                and nuif_sha256_final(sha_ctx, parser.digest) == 1)
             _sha_beside_texts += parser.has_digest
     finally:
         if cap > WRITE_STACK_LEVELS:
