@@ -1,22 +1,17 @@
-"""The walk builds the one-pass parser's tape, and errors do not change.
+"""The walk takes every valid text and refuses every invalid one, and the answers do not change.
 
-The compiled codec builds its token tape with the walk (``csrc/nuif_walk.h``: one pass over the
-input in C, finding each next token itself) and re-reads every input it refuses with the
-one-pass parser, which raises the error.  So two things must hold:
-
-* where the walk accepts an input, its tape is the one-pass parser's, token for token, with the
-  same arena, member-name order, doubles and depth (``_tape``);
-* it accepts every valid input but the few it leaves to the one-pass parser on purpose (numbers
-  whose conversion leaves the float library's range), refuses every invalid one, and the codec's
-  results and errors (code, message, pointer, line, column) are those of the one-pass parser.
+The compiled codec's pipeline walks the input in C (``csrc/nuif_walk.h``) and re-reads every
+input the walk refuses with the one-pass parser, which raises the error.  So, on every input
+here, the compiled ``canonical_json`` must answer what the pure-Python twin answers: the same
+canonical bytes, or the same error (code, message, pointer, line, column) -- whether the walk
+took the text or refused it.  A valid text the walk refused would reach the one-pass parser and
+be reported as a SystemError: these tests would show it.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -34,54 +29,26 @@ compiled = _codec.compiled()  # this file tests the compiled codec: not collecte
 DATA = Path(__file__).resolve().parent.parent / "data"
 
 
-@contextmanager
-def one_pass() -> Iterator[None]:
-    """Every tape by the one-pass parser alone (the walk off)."""
-    old = compiled._set_walk(False)
-    try:
-        yield
-    finally:
-        compiled._set_walk(old)
+twin = _codec.twin()
 
 
-def outcome(data: bytes, depth: int = 128) -> tuple:
-    """What the codec answers: the canonical bytes, or every field of the error."""
+def outcome(codec: object, data: bytes, depth: int = 128) -> tuple:
+    """What a codec answers: the canonical bytes, or every field of the error."""
     try:
-        return ("ok", compiled.canonical_json(data, depth))
+        return ("ok", codec.canonical_json(data, depth))  # type: ignore[attr-defined]
     except NuifError as e:
         return ("error", e.code, str(e), e.pointer, e.line, e.column)
 
 
-def one_pass_tape(data: bytes, depth: int = 128) -> tuple | None:
-    try:
-        return compiled._tape(data, depth, False)
-    except NuifError:
-        return None
+def check(data: bytes, depth: int = 128) -> bytes | None:
+    """The compiled answer on ``data`` is the twin's; returns the canonical bytes (None: an
+    error)."""
+    got = outcome(compiled, data, depth)
+    assert got == outcome(twin, data, depth), data[:80]
+    return got[1] if got[0] == "ok" else None
 
 
-def left_to_one_pass(text: bytes) -> bool:
-    """Valid inputs the walk refuses on purpose: a number whose double conversion underflows or
-    overflows the float library's range (exponents of three digits)."""
-    return bool(re.search(rb"[eE][-+]?0*\d{3,}", text))
-
-
-def check(data: bytes, depth: int = 128) -> tuple | None:
-    """Hold the walk to the one-pass parser on ``data``; returns the walk's tape."""
-    want = one_pass_tape(data, depth)
-    got = compiled._tape(data, depth, True)
-    if want is None:
-        assert got is None, f"accepted what the one-pass parser refuses: {data[:80]!r}"
-    elif got is None:
-        assert left_to_one_pass(data), f"refused a valid input: {data[:80]!r}"
-    else:
-        assert got == want, f"another tape for {data[:80]!r}"
-    walked = outcome(data, depth)
-    with one_pass():
-        assert walked == outcome(data, depth)
-    return got
-
-
-# -- valid documents: the same tape ----------------------------------------------------------------
+# -- valid documents: the same text ----------------------------------------------------------------
 
 
 @cache
@@ -94,14 +61,14 @@ def corpus_docs() -> list[bytes]:
     return docs
 
 
-def test_corpus_documents_get_the_same_tape() -> None:
+def test_corpus_documents_get_the_same_text() -> None:
     for doc in corpus_docs():
-        assert check(doc) is not None  # the walk took it
+        assert check(doc) is not None
 
 
 def test_every_conformance_case_agrees() -> None:
-    """JSONTestSuite (y_, n_, i_), the RFC 8785 and cyberphone examples: the same tape or the
-    same refusal, and the same codec result or error."""
+    """JSONTestSuite (y_, n_, i_), the RFC 8785 and cyberphone examples: the same result or
+    error."""
     files = sorted((DATA / "JSONTestSuite" / "test_parsing").iterdir())
     files += sorted((DATA / "rfc8785-examples").glob("*.json"))
     files += sorted((DATA / "jcs-cyberphone" / "testdata" / "input").glob("*.json"))
@@ -114,8 +81,7 @@ def test_every_conformance_case_agrees() -> None:
 
 def test_integers_beyond_2_53_that_are_their_doubles_text() -> None:
     """NUIF-0.1 accepts an integer literal beyond 2^53 - 1 exactly when it is its double's RFC
-    8785 text: the walk takes those itself (a literal token, as the one-pass parser makes), and
-    leaves the others to the one-pass parser to report."""
+    8785 text, and refuses the others."""
     accepted = ["9007199254740992", "-9007199254740992", "18014398509481984",
                 "100000000000000000000", "-295147905179352830000"]
     refused = ["9007199254740993", "123456789012345678901234567890", "100000000000000000001"]
@@ -127,8 +93,7 @@ def test_integers_beyond_2_53_that_are_their_doubles_text() -> None:
 
 
 def test_ten_thousand_es6_numbers() -> None:
-    """Every number of the ES6 test file (doubles of every magnitude): one array, the same tape
-    (the same F_LIT / F_DBL choices and doubles)."""
+    """Every number of the ES6 test file (doubles of every magnitude), in one array."""
     lines = (DATA / "jcs-es6-numbers" / "es6testfile-first10000.txt").read_text().splitlines()
     texts = [line.split(",")[1] for line in lines if line]
     literals = [t for t in texts if not re.fullmatch(r"-?\d{16,}", t)]
@@ -183,35 +148,30 @@ def _canonical_spelling(esc: str) -> bool:
     return json.dumps(json.loads(f'"{esc}"'), ensure_ascii=False) == f'"{esc}"'
 
 
-@pytest.mark.parametrize("walk", [False, True], ids=["one-pass", "walk"])
-def test_values_whose_escapes_are_canonical_point_at_the_input(walk: bool) -> None:
-    """A string value whose escapes are all spelled as the writer spells them is its own canonical
-    text: its token points at the input (no F_ESC, nothing in the arena).  Any other escape puts
-    the value in the arena, the text before it copied as it is and the rest in canonical form;
-    the canonical bytes are those of the pure-Python codec either way."""
-    twin = _codec.twin()
-    spellings = _escape_spellings()
-    in_place = [e for e in spellings if _canonical_spelling(e)]
-    # the writer's spellings: \" \\ \b \f \n \r \t and \u00xx (lowercase) for other controls
-    assert len(in_place) == 7 + 32 - 5
-    for esc in spellings:
+def test_escapes_of_every_spelling_in_values_and_names() -> None:
+    """Every two-character escape and every \\u escape of an ASCII character (and a few beyond),
+    before and after other text and escapes, in a value and in a member name."""
+    for esc in _escape_spellings():
         for before in ("", "a", "\\n", "ab\\tc"):
             for after in ("", "z", "\\\\", "\\u0001y", "\\u00e9"):
                 body = before + esc + after
-                data = f'["{body}",{{"{body}":0}}]'.encode()
-                tape = compiled._tape(data, 128, walk) if walk else one_pass_tape(data)
-                got = compiled.canonical_json(data, 128)
-                assert tape is not None, data
-                value = tape[0][1]  # the array's first element
-                canonical = _canonical_spelling(esc) and after != "\\u00e9"
-                if canonical:
-                    assert value[1] == 0 and value[2] == 2 and value[3] == len(body), data
-                else:
-                    assert value[1] & 1, data  # F_ESC: decoded into the arena
-                want = twin.canonical_json(data, 128)
-                assert got == want, data
-                if canonical:  # the value's canonical text is its input text
-                    assert want.startswith(f'["{body}",'.encode()), data
+                assert check(f'["{body}",{{"{body}":0}}]'.encode()) is not None, body
+
+
+@pytest.mark.parametrize("float_libs", [True, False], ids=["libraries", "dtoa"])
+def test_numbers_the_libraries_do_not_convert_are_converted_by_dtoa(float_libs: bool) -> None:
+    """Exponents beyond the vendored libraries' range, and every number when they are off (a
+    build without C++17): the walk converts them with CPython's dtoa, writes them with its repr
+    digits, and answers as the twin does."""
+    old = compiled._set_float_libs(float_libs)
+    try:
+        for text in (b"[1e-400, -1e-400, 1e400, 0.5e-320, 2.5e-308, 1.7976931348623159e308]",
+                     b"[1.5, 0.1, 123456789012345678, 1e21, 3.14159e-7, -0.0, 5e-324]",
+                     b'{"a": [100000000000000000000, 9007199254740993]}',
+                     b"[" + b",".join(b"%d.%de%d" % (k, k * 7, k - 50) for k in range(100)) + b"]"):
+            check(text)
+    finally:
+        compiled._set_float_libs(old)
 
 
 def test_newlines_and_indentations_of_every_width() -> None:

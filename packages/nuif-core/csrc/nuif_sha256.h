@@ -1,13 +1,14 @@
-/* SHA-256 of canonical texts from OpenSSL's libcrypto, linked at build time, through its EVP
- * interface (the supported one: no deprecated functions, no knowledge of OpenSSL's structures).
+/* SHA-256 of canonical texts from OpenSSL's libcrypto, linked at build time: SHA256_Init/_Update/
+ * _Final with the SHA256_CTX of OpenSSL's own headers, or, where OpenSSL was built without those
+ * deprecated functions, its EVP interface.  No library is looked up at run time.
  *
  * A build that finds OpenSSL 3 and its headers links libcrypto (NUIF_HAVE_OPENSSL=1); every
  * other build (release wheels among them: they bundle no OpenSSL) has these functions return
  * failure, and the codec hashes with hashlib instead.  The digests are the same either way.
  *
- * One digest context and one fetched SHA2-256 implementation are kept for the process: a call
- * re-initialises the context instead of allocating one.  Callers hold the GIL, so no two calls
- * use the context at once.  Nothing here implements SHA-256.
+ * One digest context is kept for the process (and, with EVP, one fetched SHA2-256): a digest
+ * re-initialises it instead of allocating one.  Callers hold the GIL, so no two calls use the
+ * context at once.  Nothing here implements SHA-256.
  */
 #ifndef NUIF_SHA256_H
 #define NUIF_SHA256_H
@@ -18,7 +19,7 @@
 extern "C" {
 #endif
 
-/* The context: OpenSSL's EVP_MD_CTX, opaque here. */
+/* The context: OpenSSL's SHA256_CTX or EVP_MD_CTX, opaque here. */
 typedef struct nuif_sha256_ctx nuif_sha256_ctx;
 
 /* 1 when the build linked libcrypto, else 0. */

@@ -4,11 +4,12 @@
  * tokens, arena, member-name order and doubles (tests/core/test_walk.py holds the two equal).
  *
  * It checks everything the one-pass parser checks (grammar, escapes, surrogates, noncharacters,
- * number grammar and range, duplicate names, depth) but reports nothing: any problem, and the
- * rare valid inputs it leaves to the one-pass parser (number conversions without the float
- * libraries, or out of their range), return NUIF_S2_REFUSE, and the codec re-reads the input
- * with the one-pass parser, which raises the NUIF_* error with its pointer, line and column.
- * Errors are the slow path; the fast path has no error text at all.
+ * number grammar and range, duplicate names, depth) and takes every valid input, but reports
+ * nothing: any problem returns NUIF_S2_REFUSE, and the codec re-reads the input with the
+ * one-pass parser, which raises the NUIF_* error with its pointer, line and column.  Errors are
+ * the slow path; the fast path has no error text at all.  Numbers the vendored libraries do not
+ * convert (no C++17 compiler, an exponent beyond their range) are converted by CPython's dtoa
+ * (nuif_pyfloat.h); NUIF_S2_NOMEM then also means a Python exception is set.
  *
  * Buffers are the caller's (so the writer, the schema check and the inspect summary read the
  * result unchanged) and grow with PyMem_Realloc: the caller holds the GIL.  The input is a bytes
@@ -25,6 +26,7 @@
 #include "nuif_float.h"
 #include "nuif_keysort.h"
 #include "nuif_number.h"
+#include "nuif_pyfloat.h"
 #include "nuif_scan.h"
 #include "nuif_tables.h"
 #include "nuif_tape.h"
@@ -263,6 +265,15 @@ static inline size_t nuif_s2_plain_decimal(const uint8_t *p, size_t int_s, size_
     return 0;
 }
 
+/* The double of the literal p[start:start+L): the vendored libraries', else CPython's (no C++17
+ * compiler, or an exponent beyond the libraries' range).  0, or -1 with *nomem set. */
+static int nuif_s2_double(nuif_s2 *s, size_t start, size_t L, double *x, int *nomem) {
+    if (s->float_libs && nuif_parse_double((const char *)s->p + start, L, x) == 0) return 0;
+    if (nuif_py_double(s->p + start, L, x) == 0) return 0;
+    *nomem = 1;
+    return -1;
+}
+
 /* nuif_s2_number's literal p[start:start+L) of token t, a float that is not a short plain
  * decimal: its digits are taken as they are (fast digits), it is its double's canonical text
  * already (F_LIT, nuif_long_decimal: 16-17 digits as ECMAScript prints them), or its double goes
@@ -283,18 +294,14 @@ NUIF_S2_NOINLINE int nuif_s2_float(nuif_s2 *s, nuif_tok *t, size_t start, size_t
             t->flags = NUIF_F_LIT; /* already its double's shortest ES text */
             return 1;
         }
-        if (rc < 0 && (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0)) {
-            return 0;
-        }
+        if (rc < 0 && nuif_s2_double(s, start, L, &x, nomem) != 0) return 0;
     } else {
         nuif_analyze(p + start, (ptrdiff_t)L, &r);
         if (r.k == 0 || nuif_fast_digits(&r)) {
             t->flags = 0;
             return 1;
         }
-        if (!nuif_small_decimal(&r, &x)) {
-            if (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
-        }
+        if (!nuif_small_decimal(&r, &x) && nuif_s2_double(s, start, L, &x, nomem) != 0) return 0;
     }
     if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
     if (x == 0.0) x = 0.0;
@@ -311,21 +318,21 @@ NUIF_S2_NOINLINE int nuif_s2_float(nuif_s2 *s, nuif_tok *t, size_t start, size_t
 
 /* nuif_s2_number's integer literal p[start:start+L) of token t, beyond ±(2^53 - 1): accepted (a
  * literal token) only when it is exactly the RFC 8785 text of its double, as the one-pass
- * parser's _scan_big_integer rules (NUIF-0.1 §1).  Returns 1, or 0 (refuse: NUIF_NUMBER, or no
- * float libraries).  Out of line: such literals are rare. */
-NUIF_S2_NOINLINE int nuif_s2_big_integer(nuif_s2 *s, nuif_tok *t, size_t start, size_t L) {
+ * parser's _scan_big_integer rules (NUIF-0.1 §1).  Returns 1, or 0 (refuse: NUIF_NUMBER, or
+ * *nomem).  Out of line: such literals are rare. */
+NUIF_S2_NOINLINE int nuif_s2_big_integer(nuif_s2 *s, nuif_tok *t, size_t start, size_t L,
+                                         int *nomem) {
     const uint8_t *p = s->p;
-    nuif_numinfo r;
     char text[NUIF_NUMBER_TEXT_MAX];
     double x;
-    int k, point;
-    if (!s->float_libs || nuif_parse_double((const char *)p + start, L, &x) != 0) return 0;
-    if (x - x != 0.0) return 0;
-    k = nuif_shortest_digits(x, r.d, &point);
-    if (k <= 0 || (size_t)nuif_fmt_es(text, x < 0.0, r.d, k, point) != L ||
-        memcmp(text, p + start, L) != 0) {
+    ptrdiff_t k;
+    if (nuif_s2_double(s, start, L, &x, nomem) != 0 || x - x != 0.0) return 0;
+    k = nuif_py_fmt_double(text, x, s->float_libs);
+    if (k < 0) {
+        *nomem = 1;
         return 0;
     }
+    if ((size_t)k != L || memcmp(text, p + start, L) != 0) return 0;
     t->kind = NUIF_T_FLT;
     t->flags = NUIF_F_LIT;
     t->len = (uint32_t)L;
@@ -372,7 +379,7 @@ NUIF_S2_INLINE size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
         nd = L - (size_t)neg;
         if (nd > 16 || (nd == 16 && memcmp(p + start + neg, "9007199254740991", 16) > 0)) {
             /* beyond ±(2^53 - 1) (NUIF-0.1 §1) */
-            if (!nuif_s2_big_integer(s, t, start, L)) return 0;
+            if (!nuif_s2_big_integer(s, t, start, L, nomem)) return 0;
             s->ntok++;
             return i;
         }

@@ -36,10 +36,13 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NUIF_WRITE_NOINLINE __attribute__((noinline))
+#define NUIF_WRITE_INLINE static inline __attribute__((always_inline))
 #elif defined(_MSC_VER)
 #define NUIF_WRITE_NOINLINE __declspec(noinline)
+#define NUIF_WRITE_INLINE static __forceinline
 #else
 #define NUIF_WRITE_NOINLINE
+#define NUIF_WRITE_INLINE static inline
 #endif
 
 /* 1 when token tk is a number whose canonical text is its literal: an integer but "-0", or a
@@ -75,8 +78,11 @@ static NUIF_WRITE_NOINLINE ptrdiff_t nuif_write_literals(const nuif_tok *tape, p
 /* what nuif_write_run returns */
 enum { NUIF_W_DONE = 0, NUIF_W_ROOM = 1, NUIF_W_VALUE = 3 };
 
-/* the text is hashed in steps of whole 64-byte blocks this long at least, written last: still in
- * the L1 cache, and few enough calls into libcrypto that their own cost does not count */
+/* the text is hashed in steps of whole 64-byte blocks: every block as soon as it is written in
+ * the first 16 KiB (the SHA rounds of one run beside the writing of the next), then every
+ * 2 KiB, still in the L1 cache, and few enough calls into libcrypto that their cost does not
+ * show on large texts */
+#define NUIF_W_FEED_NEAR 16384
 #define NUIF_W_FEED_STEP 2048
 
 typedef struct {
@@ -142,7 +148,7 @@ static void nuif_write_start(nuif_writer *w, const nuif_tok *tape, const uint32_
         size_t upto_ = (size_t)(o - b) & ~(size_t)63;                                             \
         if (w->sha_update(w->sha_ctx, b + w->hashed, upto_ - w->hashed) == 1) {                   \
             w->hashed = upto_;                                                                    \
-            feed_at = upto_ + NUIF_W_FEED_STEP;                                                   \
+            feed_at = upto_ + (upto_ < NUIF_W_FEED_NEAR ? 64 : NUIF_W_FEED_STEP);                 \
         } else {                                                                                  \
             w->sha_update = NULL; /* the caller hashes the text afterwards */                     \
             feed_at = SIZE_MAX;                                                                   \
@@ -162,6 +168,154 @@ static void nuif_write_start(nuif_writer *w, const nuif_tok *tape, const uint32_
         o += (L) + 2;                                                                             \
     } while (0)
 
+/* A number token at o (its room, the literal's length + NUIF_NUMBER_TEXT_MAX, tested by the
+ * caller): where its text ends, or NULL for a double the libraries do not print. */
+NUIF_WRITE_INLINE char *nuif_w_number(const nuif_writer *w, const nuif_tok *tk, char *o) {
+    if (nuif_literal_number(tk)) {
+        nuif_copy(o, w->p + tk->at, (ptrdiff_t)tk->len, w->p_lim);
+        return o + tk->len;
+    }
+    if (tk->kind == NUIF_T_INT) { /* -0 */
+        *o = '0';
+        return o + 1;
+    }
+    if (tk->flags & NUIF_F_DBL) {
+        double x = w->doubles[tk->dbl];
+        char d[32];
+        int point, k;
+        if (x == 0.0) {
+            *o = '0';
+            return o + 1;
+        }
+        if (!w->float_libs || (k = nuif_shortest_digits(x, d, &point)) <= 0) return NULL;
+        return o + nuif_fmt_es(o, x < 0.0, d, k, point);
+    } else {
+        nuif_numinfo r;
+        nuif_analyze(w->p + tk->at, (ptrdiff_t)tk->len, &r);
+        if (r.k == 0) {
+            *o = '0';
+            return o + 1;
+        }
+        return o + nuif_fmt_es(o, r.neg, r.d, r.k, r.n);
+    }
+}
+
+/* An array's opening (array token tk at t) at o, with room for one byte: the container pushed,
+ * and, when its first element is a number written as it is, its run of such numbers written
+ * (nuif_write_literals).  Returns where the text ends. */
+NUIF_WRITE_INLINE char *nuif_w_open_array(nuif_writer *w, const nuif_tok *tk, size_t t, char *b,
+                                          char *o, ptrdiff_t cap, size_t top) {
+    const nuif_tok *tape = w->tape;
+    size_t kt;
+    *o++ = '[';
+    w->open_next[top] = t + 1;
+    w->open_end[top] = tk->end;
+    w->open_is_obj[top] = 0;
+    w->open_first[top] = 1;
+    if (tk->end > t + 1 && nuif_literal_number(&tape[t + 1])) {
+        ptrdiff_t n = o - b;
+        kt = (size_t)nuif_write_literals(tape, (ptrdiff_t)t + 1, (ptrdiff_t)tk->end, w->p,
+                                         w->p_lim, b, &n, cap);
+        o = b + n;
+        if (kt != t + 1) {
+            w->open_next[top] = kt;
+            w->open_first[top] = 0;
+        }
+    }
+    return o;
+}
+
+/* A member's name (token tk) with the comma before it (unless it is the first) and the colon
+ * after it, at o, when the room (o to end) holds it; NULL, with *need set, when not. */
+NUIF_WRITE_INLINE char *nuif_w_name(const nuif_writer *w, const nuif_tok *tk, int first, char *o,
+                                    const char *end, size_t *need) {
+    size_t L = tk->len;
+    if (tk->flags & NUIF_F_NEEDS_ESC) {
+        *need = 6 * L + 5;
+        if ((size_t)(end - o) < *need) return NULL;
+        o[0] = ',';
+        o += !first;
+        o[0] = '"';
+        o += 1 + nuif_escape_into(o + 1, NUIF_W_STR(tk), (ptrdiff_t)L);
+        o[0] = '"';
+        o[1] = ':';
+        return o + 2;
+    }
+    *need = L + 20; /* a comma, quotes, colon, and nuif_copy's 16 bytes */
+    if ((size_t)(end - o) < *need) return NULL;
+    o[0] = ',';
+    o += !first;
+    o[0] = '"';
+    nuif_copy(o + 1, NUIF_W_STR(tk), (ptrdiff_t)L, NUIF_W_LIM(tk));
+    o[L + 1] = '"';
+    o[L + 2] = ':';
+    return o + L + 3;
+}
+
+/* The value at token t at *op: NUIF_W_DONE with *op past its text (a container: opened, pushed
+ * on the writer's stack at *top), NUIF_W_ROOM (*need set), or NUIF_W_VALUE (a double the
+ * libraries do not print). */
+NUIF_WRITE_INLINE int nuif_w_value(nuif_writer *w, size_t t, char *b, char **op, const char *end,
+                                   ptrdiff_t cap, size_t *top, size_t *need) {
+    const nuif_tok *tk = &w->tape[t];
+    char *o = *op, *kp;
+    size_t L;
+    switch (tk->kind) {
+    case NUIF_T_STR:
+        L = tk->len;
+        if (tk->flags & NUIF_F_NEEDS_ESC) {
+            *need = 6 * L + 3;
+            if ((size_t)(end - o) < *need) return NUIF_W_ROOM;
+            o[0] = '"';
+            o += 1 + nuif_escape_into(o + 1, NUIF_W_STR(tk), (ptrdiff_t)L);
+            *o++ = '"';
+        } else {
+            *need = L + 18; /* 16 bytes of room past the text for nuif_copy's blocks */
+            if ((size_t)(end - o) < *need) return NUIF_W_ROOM;
+            NUIF_W_PLAIN(tk, L);
+        }
+        break;
+    case NUIF_T_ARR:
+    case NUIF_T_OBJ:
+        if (o == end) {
+            *need = 1;
+            return NUIF_W_ROOM;
+        }
+        if (tk->kind == NUIF_T_ARR) {
+            o = nuif_w_open_array(w, tk, t, b, o, cap, (*top)++);
+        } else {
+            *o++ = '{';
+            w->open_next[*top] = tk->order_at;
+            w->open_end[*top] = (size_t)tk->order_at + tk->members;
+            w->open_is_obj[*top] = 1;
+            w->open_first[*top] = 1;
+            (*top)++;
+        }
+        break;
+    case NUIF_T_INT:
+    case NUIF_T_FLT:
+        /* one test covers every case: the literal and nuif_copy's 16 bytes, or a spelling */
+        *need = (size_t)tk->len + NUIF_NUMBER_TEXT_MAX;
+        if ((size_t)(end - o) < *need) return NUIF_W_ROOM;
+        if ((kp = nuif_w_number(w, tk, o)) == NULL) return NUIF_W_VALUE;
+        o = kp;
+        break;
+    default: { /* null, false, true: kinds 0, 1, 2 */
+        static const char words[3][8] = {"null", "false", "true"};
+        L = 4 + (tk->kind == NUIF_T_FALSE);
+        if ((size_t)(end - o) < L) {
+            *need = L;
+            return NUIF_W_ROOM;
+        }
+        memcpy(o, words[tk->kind], L);
+        o += L;
+        break;
+    }
+    }
+    *op = o;
+    return NUIF_W_DONE;
+}
+
 static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t *np,
                                               ptrdiff_t cap) {
     const nuif_tok *const tape = w->tape;
@@ -170,7 +324,7 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
     uint8_t *const open_is_obj = w->open_is_obj, *const open_first = w->open_first;
     const char *const end = b + cap;
     size_t feed_at = w->feed_at;
-    char *o = b + *np;
+    char *o = b + *np, *kp;
     size_t t = w->t, top = w->top, kt, L, need;
     const nuif_tok *tk;
     int rc;
@@ -179,100 +333,11 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
     }
     for (;;) {
         /* ---- the value at token t ---- */
-        tk = &tape[t];
-        switch (tk->kind) {
-        case NUIF_T_STR:
-            L = tk->len;
-            if (tk->flags & NUIF_F_NEEDS_ESC) {
-                need = 6 * L + 3;
-                if ((size_t)(end - o) < need) goto room_value;
-                o[0] = '"';
-                o += 1 + nuif_escape_into(o + 1, NUIF_W_STR(tk), (ptrdiff_t)L);
-                *o++ = '"';
-            } else {
-                need = L + 18; /* 16 bytes of room past the text for nuif_copy's blocks */
-                if ((size_t)(end - o) < need) goto room_value;
-                NUIF_W_PLAIN(tk, L);
-            }
-            break;
-        case NUIF_T_ARR:
-        case NUIF_T_OBJ:
-            if (o == end) {
-                need = 1;
-                goto room_value;
-            }
-            if (tk->kind == NUIF_T_ARR) {
-                *o++ = '[';
-                open_next[top] = t + 1;
-                open_end[top] = tk->end;
-                open_is_obj[top] = 0;
-                open_first[top] = 1;
-                top++;
-                if (tk->end > t + 1 && nuif_literal_number(&tape[t + 1])) {
-                    /* an array of numbers written as they are: its elements in a loop of their
-                     * own, up to one that is not such a number */
-                    ptrdiff_t n = o - b;
-                    kt = (size_t)nuif_write_literals(tape, (ptrdiff_t)t + 1, (ptrdiff_t)tk->end,
-                                                     w->p, w->p_lim, b, &n, cap);
-                    o = b + n;
-                    if (kt != t + 1) {
-                        open_next[top - 1] = kt;
-                        open_first[top - 1] = 0;
-                    }
-                }
-            } else {
-                *o++ = '{';
-                open_next[top] = tk->order_at;
-                open_end[top] = (size_t)tk->order_at + tk->members;
-                open_is_obj[top] = 1;
-                open_first[top] = 1;
-                top++;
-            }
-            break;
-        case NUIF_T_INT:
-        case NUIF_T_FLT:
-            /* one test covers every case: the literal and nuif_copy's 16 bytes, or a spelling */
-            need = (size_t)tk->len + NUIF_NUMBER_TEXT_MAX;
-            if ((size_t)(end - o) < need) goto room_value;
-            if (nuif_literal_number(tk)) {
-                nuif_copy(o, w->p + tk->at, (ptrdiff_t)tk->len, w->p_lim);
-                o += tk->len;
-            } else if (tk->kind == NUIF_T_INT) { /* -0 */
-                *o++ = '0';
-            } else if (tk->flags & NUIF_F_DBL) {
-                double x = w->doubles[tk->dbl];
-                char d[32];
-                int point, k;
-                if (x == 0.0) {
-                    *o++ = '0';
-                } else if (!w->float_libs || (k = nuif_shortest_digits(x, d, &point)) <= 0) {
-                    rc = NUIF_W_VALUE; /* the caller prints it (Python's repr) */
-                    w->after = 0;
-                    goto leave;
-                } else {
-                    o += nuif_fmt_es(o, x < 0.0, d, k, point);
-                }
-            } else {
-                nuif_numinfo r;
-                nuif_analyze(w->p + tk->at, (ptrdiff_t)tk->len, &r);
-                if (r.k == 0) {
-                    *o++ = '0';
-                } else {
-                    o += nuif_fmt_es(o, r.neg, r.d, r.k, r.n);
-                }
-            }
-            break;
-        default: { /* null, false, true: kinds 0, 1, 2 */
-            static const char words[3][8] = {"null", "false", "true"};
-            L = 4 + (tk->kind == NUIF_T_FALSE);
-            if ((size_t)(end - o) < L) {
-                need = L;
-                goto room_value;
-            }
-            memcpy(o, words[tk->kind], L);
-            o += L;
-            break;
-        }
+        rc = nuif_w_value(w, t, b, &o, end, cap, &top, &need);
+        if (rc == NUIF_W_ROOM) goto room_value;
+        if (rc == NUIF_W_VALUE) { /* the caller prints it (Python's repr) */
+            w->after = 0;
+            goto leave;
         }
         if ((size_t)(o - b) >= feed_at) { /* another step of the text is final: hash it */
             NUIF_W_HASH();
@@ -300,28 +365,10 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
                     open_next[top - 1]++;
                     continue;
                 }
-                L = tk->len;
-                if (tk->flags & NUIF_F_NEEDS_ESC) {
-                    need = 6 * L + 5;
-                    if ((size_t)(end - o) < need) goto room_after;
-                    o[0] = ',';
-                    o += !open_first[top - 1];
-                    o[0] = '"';
-                    o += 1 + nuif_escape_into(o + 1, NUIF_W_STR(tk), (ptrdiff_t)L);
-                    o[0] = '"';
-                    o[1] = ':';
-                    o += 2;
-                } else {
-                    need = L + 20; /* a comma, quotes, colon, and nuif_copy's 16 bytes */
-                    if ((size_t)(end - o) < need) goto room_after;
-                    o[0] = ',';
-                    o += !open_first[top - 1];
-                    o[0] = '"';
-                    nuif_copy(o + 1, NUIF_W_STR(tk), (ptrdiff_t)L, NUIF_W_LIM(tk));
-                    o[L + 1] = '"';
-                    o[L + 2] = ':';
-                    o += L + 3;
+                if ((kp = nuif_w_name(w, tk, open_first[top - 1], o, end, &need)) == NULL) {
+                    goto room_after;
                 }
+                o = kp;
                 open_next[top - 1]++;
                 open_first[top - 1] = 0;
                 t = kt + 1;

@@ -57,6 +57,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Calloc, PyMem_Realloc, PyMem_Free
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
 from cpython.list cimport PyList_Append
 from cpython.dict cimport PyDict_SetItem
+from cpython.exc cimport PyErr_Occurred
 
 from python_extras cimport *
 from nuif_tape cimport *
@@ -66,15 +67,13 @@ from nuif_utf8 cimport *
 from nuif_number cimport *
 from nuif_float cimport *
 from nuif_escape cimport *
-from nuif_write cimport *
 from nuif_keysort cimport *
 from nuif_names cimport *
 from nuif_idset cimport *
 from nuif_sha256 cimport *
 from nuif_slots cimport *
 from nuif_walk cimport *
-from nuif_check cimport *
-from nuif_small cimport *
+from nuif_doc cimport *
 
 from nuif_core._errors import NuifError, join_pointer, text_error
 from nuif_core._messages import describe_found, quote, short, big_integer_message, int_shown
@@ -121,15 +120,14 @@ include "_speedups_parser.pxi"
 include "_speedups_strings.pxi"
 include "_speedups_numbers.pxi"
 include "_speedups_schema.pxi"
-include "_speedups_write.pxi"
 include "_speedups_hash.pxi"
 include "_speedups_results.pxi"
+include "_speedups_doc.pxi"
 include "_speedups_inspect.pxi"
 include "_speedups_dump.pxi"
 include "_speedups_spans.pxi"
 include "_speedups_switches.pxi"
 include "_speedups_doors.pxi"
-include "_speedups_small.pxi"
 
 
 cdef inline bint _compiled_args(object data, object max_depth, object max_nodes=0,
@@ -147,7 +145,7 @@ def loads(data, max_depth):
     if not _compiled_args(data, max_depth, 0, 0, False):
         return _tw().loads(data, max_depth)
     cdef bytes b = <bytes>data
-    cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, False)
+    cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth)
     cdef int gc_was_on
     parser.validate()
     # the values built here hold no reference cycles: the cyclic collector would only walk the
@@ -165,12 +163,8 @@ def canonical_json(data, max_depth):
     """RFC 8785 bytes of strict I-JSON text ``data`` (see ``_codec_py.canonical_json``)."""
     if not _compiled_args(data, max_depth):
         return _tw().canonical_json(data, max_depth)
-    cdef bytes b = <bytes>data
-    cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
-    parser.parse_tape()
-    canonical = _write_canonical(parser)
-    _park(parser)
-    return canonical
+    return _run(<bytes>data, max_depth, _c_depth(max_depth, PyBytes_GET_SIZE(data)), 0,
+                NUIF_DOC_JSON)
 
 
 def canonical_document(data, max_depth, max_nodes):
@@ -184,7 +178,8 @@ def canonical_document(data, max_depth, max_nodes):
     """
     if not _compiled_args(data, max_depth, max_nodes):
         return _tw().canonical_document(data, max_depth, max_nodes)
-    return _document_text(<bytes>data, max_depth, max_nodes)
+    return _run(<bytes>data, max_depth, _c_depth(max_depth, PyBytes_GET_SIZE(data)),
+                _c_nodes(max_nodes), NUIF_DOC_CHECK)
 
 
 def canonical_result(data, max_depth, max_nodes, make):
@@ -193,16 +188,18 @@ def canonical_result(data, max_depth, max_nodes, make):
     ``CanonicalResult``, its instance is allocated and its three slots set here (``_filled``)."""
     if not _compiled_args(data, max_depth, max_nodes):
         return _tw().canonical_result(data, max_depth, max_nodes, make)
-    return _canonical_result(<bytes>data, max_depth, max_nodes, make)
+    return _canonical_result(<bytes>data, max_depth, _c_depth(max_depth, PyBytes_GET_SIZE(data)),
+                             _c_nodes(max_nodes), make)
 
 
-cdef object _canonical_result(bytes data, object max_depth, object max_nodes, object make):
+cdef object _canonical_result(bytes data, object max_depth, size_t depth, size_t nodes,
+                              object make):
     cdef unsigned char digest[32]
-    cdef bint got = False
-    canonical = _document_text(data, max_depth, max_nodes, digest, &got)
+    cdef bint hashed = False
+    canonical = _run(data, max_depth, depth, nodes, NUIF_DOC_HASH, digest, &hashed)
     if canonical is None:
         return None
-    h = _hash_text(canonical, digest if got else NULL)
+    h = _hash_text(canonical, digest if hashed else NULL)
     return _made3(make, _RESULT_FIELDS, canonical, h, not _same_bytes(canonical, data))
 
 
@@ -211,17 +208,19 @@ def valid_report(data, max_depth, max_nodes, make):
     problem (see ``_codec_py.valid_report``); ``ValidationReport``'s slots are set here."""
     if not _compiled_args(data, max_depth, max_nodes):
         return _tw().valid_report(data, max_depth, max_nodes, make)
-    return _valid_report(<bytes>data, max_depth, max_nodes, make)
+    return _valid_report(<bytes>data, max_depth, _c_depth(max_depth, PyBytes_GET_SIZE(data)),
+                         _c_nodes(max_nodes), make)
 
 
-cdef object _valid_report(bytes data, object max_depth, object max_nodes, object make):
+cdef object _valid_report(bytes data, object max_depth, size_t depth, size_t nodes,
+                          object make):
     cdef unsigned char digest[32]
-    cdef bint got = False
-    canonical = _document_text(data, max_depth, max_nodes, digest, &got)
+    cdef bint hashed = False
+    canonical = _run(data, max_depth, depth, nodes, NUIF_DOC_HASH, digest, &hashed)
     if canonical is None:
         return None
-    h = _hash_text(canonical, digest if got else NULL)
-    return _filled(make, _REPORT_FIELDS, (True, h, (), False))
+    return _filled(make, _REPORT_FIELDS, (True, _hash_text(canonical, digest if hashed else NULL),
+                                          (), False))
 
 
 def inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref):
@@ -231,25 +230,40 @@ def inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref):
     there).  ``outline`` is a tuple of ``entry(id, kind, depth, children)`` for the first
     ``max_outline`` nodes in document pre-order (see ``_codec_py.inspect_summary``).
 
-    The text is parsed, checked and written by ``_document_text``; the node tree is then read
-    off the same checked tape (``_tree_summary``), so no Python model is built.  When ``make``,
+    The text is parsed, checked and written by the pipeline (``_run``); the node tree is then
+    read off the same checked tape (``_tree_summary``), so no Python model is built.  When ``make``,
     ``entry`` and ``ref`` are the frozen slots dataclasses ``Inspection``, ``OutlineEntry`` and
     ``NodeRef``, their slots are set here (``_filled``)."""
     if not _compiled_args(data, max_depth, max_nodes, max_outline):
         return _tw().inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref)
     cdef bytes b = <bytes>data
-    cdef unsigned char digest[32]
-    cdef bint got = False
-    cdef list keep = []
     cdef Py_ssize_t outline_limit = 0
+    cdef nuif_doc spare
+    cdef nuif_doc* st = &_doc
+    cdef unsigned char digest[32]
+    cdef bint hashed = False
     if max_outline > 0:
         outline_limit = max_outline if max_outline < (1 << 40) else (1 << 40)
-    canonical = _document_text(b, max_depth, max_nodes, digest, &got, keep)
-    if canonical is None:
-        return None
-    h = _hash_text(canonical, digest if got else NULL)
-    count, deepest, kinds, root, outline, truncated = _tree_summary(<_Parser>keep[0],
-                                                                    outline_limit, entry, ref)
+    if _doc.busy:  # a call made while an inspect summary reads the kept tape (a finalizer)
+        memset(&spare, 0, sizeof(nuif_doc))
+        st = &spare
+    try:
+        canonical = _run_on(st, b, max_depth, _c_depth(max_depth, PyBytes_GET_SIZE(b)),
+                            _c_nodes(max_nodes), NUIF_DOC_HASH, digest, &hashed)
+        if canonical is None:
+            return None
+        h = _hash_text(canonical, digest if hashed else NULL)
+        # the tape is read while Python objects are made: a call that runs meanwhile (a
+        # finalizer) takes a state of its own
+        st.busy = 1
+        try:
+            count, deepest, kinds, root, outline, truncated = _tree_summary(
+                &st.s, outline_limit, entry, ref)
+        finally:
+            st.busy = 0
+    finally:
+        if st == &spare:
+            nuif_doc_free(st)
     return _filled(make, _INSPECTION_FIELDS, (h, _same_bytes(canonical, b), PyBytes_GET_SIZE(b),
                                               PyBytes_GET_SIZE(canonical), count, deepest, kinds,
                                               root, outline, truncated))

@@ -3,8 +3,7 @@
 # nuif_core._document writes canonicalize and validate in Python, then binds them here
 # (bind_front_doors) and exports the two functions below in their place.  A door takes the common
 # call itself -- bytes within the default limits, and this module the codec in use -- and runs the
-# compiled one-call path -- for small inputs, that of _speedups_small.pxi; else, and for any
-# input it passes on, _canonical_result or _valid_report -- with no Python frame and no second
+# compiled pipeline (_canonical_result or _valid_report) with no Python frame and no second
 # argument parse before it (docs/format.md, after "canonicalize makes one call").  Every other
 # call (str input, limits given, a codec bound in nuif_core._codec by a test or fuzzer) is the
 # Python function's, and so is whatever follows a schema problem; the answers are the same
@@ -24,6 +23,8 @@ cdef object _door_limits = None        # Limits.DEFAULT
 cdef Py_ssize_t _door_max_bytes = -1   # its max_document_bytes (-1: nothing bound yet)
 cdef object _door_depth = None         # its max_depth and max_nodes
 cdef object _door_nodes = None
+cdef Py_ssize_t _door_cdepth = 0       # ... as the pipeline's C integers (for inputs shorter
+cdef size_t _door_cnodes = 0           # than the depth limit, which every nesting fits)
 
 
 def bind_front_doors(codec, canonicalize_py, canonical_rest, validate_py, validate_rest,
@@ -34,7 +35,7 @@ def bind_front_doors(codec, canonicalize_py, canonical_rest, validate_py, valida
     global _door_codec, _door_own_result, _door_own_report, _door_canonicalize
     global _door_canonical_rest, _door_validate, _door_validate_rest, _door_error_report
     global _door_result_cls, _door_report_cls, _door_limits, _door_max_bytes
-    global _door_depth, _door_nodes
+    global _door_depth, _door_nodes, _door_cdepth, _door_cnodes
     if type(limits.max_document_bytes) is not int or type(limits.max_depth) is not int \
             or type(limits.max_nodes) is not int:
         raise TypeError("the default limits are ints")
@@ -51,9 +52,10 @@ def bind_front_doors(codec, canonicalize_py, canonical_rest, validate_py, valida
     _door_limits = limits
     _door_depth = limits.max_depth
     _door_nodes = limits.max_nodes
+    _door_cdepth = _clamp_depth(limits.max_depth, LIMIT_TAPE)
+    _door_cnodes = _c_nodes(limits.max_nodes)
     # the text limit, clamped below the tape's (longer texts are the Python function's)
     _door_max_bytes = min(limits.max_document_bytes, LIMIT_TAPE - 1)
-    _small_limits(limits.max_depth, limits.max_nodes)
     return canonicalize, validate
 
 
@@ -67,14 +69,19 @@ cdef inline bint _door_takes(object text, object limits, str route, object own) 
             and _door_codec.get(route) is own)
 
 
+cdef inline size_t _door_depth_for(object text) noexcept:
+    """The default depth limit for ``text`` as ``_c_depth`` gives it (no deeper than its
+    length + 1)."""
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(text) + 1
+    cdef Py_ssize_t d = _door_cdepth if _door_cdepth < n else n
+    return <size_t>d if d > 0 else 0
+
+
 def canonicalize(text, *, limits=None):
     if not _door_takes(text, limits, "canonical_result", _door_own_result):
         return _door_canonicalize(text, limits=limits)
-    if _small_takes(PyBytes_GET_SIZE(text)):
-        result = _small_result(<bytes>text)
-        if result is not None:
-            return result
-    result = _canonical_result(<bytes>text, _door_depth, _door_nodes, _door_result_cls)
+    result = _canonical_result(<bytes>text, _door_depth, _door_depth_for(text), _door_cnodes,
+                               _door_result_cls)
     if result is None:  # a schema problem: the Python path raises it
         return _door_canonical_rest(text, _door_limits)
     return result
@@ -84,12 +91,9 @@ def validate(text, *, limits=None, max_diagnostics=100):
     if type(max_diagnostics) is not int or max_diagnostics < 1 \
             or not _door_takes(text, limits, "valid_report", _door_own_report):
         return _door_validate(text, limits=limits, max_diagnostics=max_diagnostics)
-    if _small_takes(PyBytes_GET_SIZE(text)):
-        report = _small_report(<bytes>text)
-        if report is not None:
-            return report
     try:
-        report = _valid_report(<bytes>text, _door_depth, _door_nodes, _door_report_cls)
+        report = _valid_report(<bytes>text, _door_depth, _door_depth_for(text), _door_cnodes,
+                               _door_report_cls)
     except NuifError as err:
         return _door_error_report(err)
     if report is None:  # schema problems: the Python path finds them all

@@ -61,43 +61,15 @@ cdef Py_ssize_t _big_integer(const uint8_t* s, Py_ssize_t L, double* x, char* ne
     return n
 
 
-cdef inline Py_ssize_t _plain_decimal_text(const uint8_t* p, Py_ssize_t int_s, Py_ssize_t int_e,
-                                           Py_ssize_t mant_e) noexcept nogil:
-    """A plain decimal literal (no exponent; integer digits p[int_s:int_e), fraction up to
-    mant_e) with at most 15 significant digits (so they are the shortest round-trip digits) and a
-    nonzero value: its canonical text is the literal without the fraction's trailing zeros (and
-    without the point when nothing is left), or the literal itself for 0.d with at most 5 zeros
-    after the point (below, ES uses e-7).  Returns where that text ends, or -1 when the literal is
-    not of this kind."""
-    cdef Py_ssize_t fe = mant_e, z
-    while p[fe - 1] == 0x30:  # stops at the point
-        fe -= 1
-    if p[int_s] != 0x30:
-        if fe == int_e + 1:
-            if int_e - int_s <= 15:
-                return int_e
-        elif (int_e - int_s) + (fe - int_e - 1) <= 15:
-            return fe
-    elif fe > int_e + 1:
-        z = int_e + 1
-        while p[z] == 0x30:  # stops at a nonzero digit before fe
-            z += 1
-        if z - (int_e + 1) <= 5 and fe - z <= 15:
-            return fe
-    return -1
-
-
 cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
-    """Scan the number literal at i into a token (tape) or a value (loads); return the index
-    after it."""
+    """Scan the number literal at i into a value; return the index after it."""
     cdef const uint8_t* p = parser.p
-    cdef Py_ssize_t start = i, L, nd, int_s, int_e, mant_e, z
+    cdef Py_ssize_t start = i, L, nd, int_s, int_e, mant_e
     cdef bint neg = False, integer = True, has_exp = False
     cdef int rc = -1
     cdef NumInfo r
     cdef double x
     cdef int64_t v
-    cdef uint8_t flags = 0
     if p[i] == 0x2D:
         neg = True
         i += 1
@@ -131,36 +103,20 @@ cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
         nd = L - neg
         if nd > 16 or (nd == 16 and memcmp(p + start + neg, b"9007199254740991", 16) > 0):
             return _scan_big_integer(parser, start, i)
-        if parser.tape_mode:
-            if neg and nd == 1 and p[start + 1] == 0x30:
-                flags = F_NEGZERO
-            parser.emit(T_INT, flags, start, L, 0)
-        else:
-            v = 0
-            for nd in range(start + neg, i):
-                v = v * 10 + (p[nd] - 0x30)
-            parser.attach(-v if neg else v)
+        v = 0
+        for nd in range(start + neg, i):
+            v = v * 10 + (p[nd] - 0x30)
+        parser.attach(-v if neg else v)
         return i
-    if parser.tape_mode and not has_exp:
-        z = _plain_decimal_text(p, int_s, int_e, mant_e)
-        if z > 0:
-            parser.emit(T_FLT, F_LIT, start, z - start, 0)
-            return i
     if nuif_many_digits(p, <size_t>int_s, <size_t>int_e, <size_t>mant_e):
         # more than 15 significant digits: the double itself (without nuif_analyze's pass), and
         # maybe the literal's own text (1: already its double's shortest ES spelling)
         if _float_libs:
             rc = nuif_long_decimal(p, neg, <size_t>int_s, <size_t>int_e, <size_t>mant_e, has_exp,
                                    &x)
-            if rc == 1 and parser.tape_mode:
-                parser.emit(T_FLT, F_LIT, start, L, 0)
-                return i
         r.k = 16
     else:
         nuif_analyze(p + start, L, &r)
-        if parser.tape_mode and (r.k == 0 or nuif_fast_digits(&r)):
-            parser.emit(T_FLT, 0, start, L, 0)
-            return i
     if rc < 0:
         x = _literal_double(p + start, L, &r)
     if isinf(x):
@@ -168,15 +124,7 @@ cdef Py_ssize_t _scan_number(_Parser parser, Py_ssize_t i) except -1:
         parser.fail("NUIF_NUMBER", NUMBER_OVERFLOW.format(short(literal)), start, False)
     if x == 0.0:
         x = 0.0
-    if parser.tape_mode:
-        if parser.doubles_len >= parser.doubles_cap:
-            parser.doubles = <double*>parser._grow(parser.doubles, &parser.doubles_cap,
-                                                   parser.doubles_len + 1, sizeof(double))
-        parser.doubles[parser.doubles_len] = x
-        parser.emit(T_FLT, F_DBL, start, L, parser.doubles_len)
-        parser.doubles_len += 1
-    else:
-        parser.attach(x)
+    parser.attach(x)
     return i
 
 
@@ -190,8 +138,5 @@ cdef Py_ssize_t _scan_big_integer(_Parser parser, Py_ssize_t start, Py_ssize_t i
         literal = (<char*>parser.p)[start:i].decode("ascii")
         parser.fail("NUIF_NUMBER", big_integer_message(
             short(literal), nearest[:n].decode("ascii") if n else None), start, False)
-    if parser.tape_mode:
-        parser.emit(T_FLT, F_LIT, start, i - start, 0)
-    else:
-        parser.attach(x)
+    parser.attach(x)
     return i

@@ -1,8 +1,6 @@
-# Part of _speedups.pyx (included there): the results of the one-call entry points.  The
-# canonical text of a checked document (``_document_text``, shared by canonical_document,
-# canonical_result, valid_report and inspect_summary), and the result objects: a frozen slots
-# dataclass's instance is allocated and its slots set here (csrc/nuif_slots.h), else the class is
-# called.
+# Part of _speedups.pyx (included there): the result objects of the one-call entry points: a
+# frozen slots dataclass's instance is allocated and its slots set here (csrc/nuif_slots.h), else
+# the class is called.
 
 # Result classes whose instances are filled here: class -> tuple of the member descriptors of its
 # fields (in order), or None when the class must be called instead; and the last class looked up
@@ -94,39 +92,6 @@ cdef inline Py_ssize_t _clamp_count(object v) except? -1:
     if overflow == 0:
         return <Py_ssize_t>x
     return v
-
-
-cdef object _document_text(bytes b, object max_depth, object max_nodes,
-                           unsigned char* digest=NULL, bint* got=NULL, list keep=None):
-    """canonical_document for arguments ``_compiled_args`` accepted (tape mode).
-
-    With ``digest``, the text is also hashed while it is written (where libcrypto's functions
-    are bound): ``*got`` says whether ``digest`` holds its SHA-256.  With ``keep``, the parser of a valid
-    document is appended to it, so its checked tape outlives the call (``inspect_summary``)."""
-    cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth, True)
-    cdef Py_ssize_t node_limit = _clamp_count(max_nodes)
-    cdef Check ck
-    cdef StrSet ids
-    cdef size_t ck_stack[2 * CHECK_STACK_LEVELS]
-    parser.want_digest = digest != NULL
-    parser.parse_tape()
-    _check_prepare(parser, node_limit, &ck, &ids, ck_stack)
-    try:
-        canonical = _write_canonical(parser, &ck)
-    finally:
-        _check_release(&ck, &ids)
-    if canonical is None:
-        if keep is None:
-            _park(parser)
-        return None
-    if parser.has_digest:
-        memcpy(digest, parser.digest, 32)
-        got[0] = True
-    if keep is not None:
-        keep.append(parser)
-    else:
-        _park(parser)
-    return canonical
 
 
 cdef bint _same_bytes(object a, bytes b):

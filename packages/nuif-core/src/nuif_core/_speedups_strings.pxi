@@ -18,10 +18,7 @@ cdef inline bint _utf8_ok(const uint8_t* p, Py_ssize_t n) noexcept nogil:
 cdef inline Py_ssize_t _scan_str(_Parser parser, Py_ssize_t i, bint is_key) except -1:
     """Scan the string whose quote is at i; return the index after its closing quote.
 
-    Strings with escapes go to the arena: decoded (loads, and member names on the tape, which
-    must compare decoded), or already in canonical escaped form (string values on the tape); a
-    string value whose escapes are all spelled canonically stays in the input, escapes and all.
-    """
+    A string with escapes is decoded into the arena (from its start: one string at a time)."""
     cdef const uint8_t* p = parser.p
     cdef Py_ssize_t start = i + 1
     cdef Py_ssize_t j
@@ -53,7 +50,6 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
     cdef uint8_t c, e, h0, h1, h2, h3
     cdef uint8_t flags
     cdef int cp
-    cdef bint canon = parser.tape_mode and not is_key
     parser.s_high = <uint8_t>hi
     if j < n and p[j] >= 0xEF:
         j = _plain_run(parser, j, is_key)
@@ -67,31 +63,11 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
         return j + 1
     if c != 0x5C:
         raise text_error("NUIF_PARSE", CONTROL_IN_STRING.format(c), parser.data, j)
-    if canon:
-        # a value whose escapes are all spelled as the writer spells them is its own canonical
-        # text: the token points at the input and nothing is copied, up to the first escape that
-        # is not (j there; or a control character or the end, refused below); the arena then
-        # gets the text before it, as it is (nuif_s2_string_esc does the same)
-        while p[j] == 0x5C:
-            k = nuif_canon_esc_len(p, j)
-            if k == 0:
-                break
-            j += k
-            if p[j] != 0x5C and p[j] != 0x22:
-                j = _plain_run(parser, j, is_key)
-        if j < n and p[j] == 0x22:
-            parser.s_off = start
-            parser.s_len = j - start
-            parser.s_flags = 0
-            return j + 1
     # escapes: into the arena (the result is never longer than the rest of the input)
-    if not parser.tape_mode:
-        parser.arena_len = 0
-    if parser.arena_len + (n - start) + 8 > parser.arena_cap:
-        parser.arena = <uint8_t*>parser._grow(parser.arena, &parser.arena_cap,
-                                              parser.arena_len + (n - start) + 8, 1)
-    d0 = parser.arena_len
-    w = parser.arena + d0
+    if (n - start) + 8 > parser.arena_cap:
+        parser.arena = <uint8_t*>parser._grow(parser.arena, &parser.arena_cap, (n - start) + 8, 1)
+    d0 = 0
+    w = parser.arena
     flags = F_ESC
     memcpy(w, p + start, j - start)
     w += j - start
@@ -129,12 +105,9 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
         if e == 0x75:  # u
             j = _unicode_escape(parser, j, is_key, &cp)
             if cp < 0x20 or cp == 0x22 or cp == 0x5C:
-                if canon:
-                    w += nuif_escape_byte(<char*>w, <uint8_t>cp)
-                else:
-                    w[0] = <uint8_t>cp
-                    w += 1
-                    flags |= F_NEEDS_ESC
+                w[0] = <uint8_t>cp
+                w += 1
+                flags |= F_NEEDS_ESC
             else:
                 w += nuif_utf8_put(w, cp)
                 if cp >= 0x80:
@@ -146,11 +119,6 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
             if e == 0x2F:
                 w[0] = 0x2F
                 w += 1
-            elif canon:
-                # the canonical form of these escapes is the escape itself
-                w[0] = 0x5C
-                w[1] = e
-                w += 2
             else:
                 w[0] = c
                 w += 1
@@ -165,8 +133,6 @@ cdef Py_ssize_t _scan_str_rest(_Parser parser, Py_ssize_t i, Py_ssize_t j, int h
     parser.s_off = d0
     parser.s_len = (w - parser.arena) - d0
     parser.s_flags = flags
-    if parser.tape_mode:
-        parser.arena_len = w - parser.arena
     return j + 1
 
 

@@ -1,0 +1,28 @@
+# The codec's one pipeline (csrc/nuif_doc.h).
+from cpython.object cimport PyObject
+from libc.stdint cimport uint8_t, uint64_t
+from nuif_walk cimport S2
+
+cdef extern from "nuif_doc.h":
+    enum:
+        NUIF_DOC_OK
+        NUIF_DOC_TEXT
+        NUIF_DOC_SCHEMA
+        NUIF_DOC_ERROR
+        NUIF_DOC_JSON
+        NUIF_DOC_CHECK
+        NUIF_DOC_HASH
+    ctypedef struct nuif_doc:
+        S2 s
+        uint64_t ids_gen
+        char* scratch
+        size_t scratch_cap
+        size_t scratch_keep
+        unsigned char digest[32]
+        int has_digest
+        int busy
+        int hash_off
+        int hash_fault
+    PyObject* nuif_doc_run(nuif_doc* st, const uint8_t* p, size_t n, size_t max_depth,
+                           size_t max_nodes, int float_libs, int mode, int* status)
+    void nuif_doc_free(nuif_doc* st) noexcept

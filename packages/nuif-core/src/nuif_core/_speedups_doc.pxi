@@ -1,0 +1,88 @@
+# Part of _speedups.pyx (included there): the glue of the codec's one pipeline (csrc/nuif_doc.h:
+# walk, §3 check, writer with SHA-256 beside it, in C).  Every canonical_json, canonical_document,
+# canonical_result, valid_report and inspect_summary call runs it on the state kept in ``_doc``;
+# this part turns its answer into the entry point's: the text, None for a schema problem (the
+# Python checker then reports), or the error of a text it refused, raised by the one-pass parser
+# (``_raise_text_error``), which is the one reporter of text errors.
+
+# the pipeline's state, kept between calls (its buffers grow to the largest input and stay)
+cdef nuif_doc _doc
+# texts the writer hashed (tests: _sha_beside_count)
+cdef Py_ssize_t _doc_hashed = 0
+
+
+cdef inline size_t _c_depth(object max_depth, Py_ssize_t n) except? 0:
+    """A depth limit (an int) as the pipeline's C integer (negative: 0)."""
+    cdef Py_ssize_t depth = _clamp_depth(max_depth, n)
+    return <size_t>depth if depth > 0 else 0
+
+
+cdef inline size_t _c_nodes(object max_nodes) except? 0:
+    """A node limit (an int) as the pipeline's C integer (negative: 0, no node at all)."""
+    return <size_t>_clamp_count(max_nodes) if max_nodes >= 0 else 0
+
+
+cdef inline object _run(bytes data, object max_depth, size_t depth, size_t nodes, int mode,
+                        unsigned char* digest=NULL, bint* hashed=NULL):
+    """The pipeline on ``data`` (see ``_run_on``), on the kept state; with ``digest``, the
+    text's SHA-256 made while it was written goes there (``*hashed``: whether it was)."""
+    cdef nuif_doc spare
+    if _doc.busy:  # a call made while an inspect summary reads the kept tape (a finalizer)
+        memset(&spare, 0, sizeof(nuif_doc))
+        try:
+            return _run_on(&spare, data, max_depth, depth, nodes, mode, digest, hashed)
+        finally:
+            nuif_doc_free(&spare)
+    return _run_on(&_doc, data, max_depth, depth, nodes, mode, digest, hashed)
+
+
+cdef object _run_on(nuif_doc* st, bytes data, object max_depth, size_t depth, size_t nodes,
+                    int mode, unsigned char* digest, bint* hashed):
+    """The pipeline on ``data``, nesting at most ``depth`` deep, a document of at most ``nodes``
+    nodes (``_c_depth``, ``_c_nodes``; ``max_depth`` as given, for the error): its canonical
+    text; None when ``mode`` asks for a document and the text is valid JSON but not a valid
+    document; raises the error of a text it refuses."""
+    global _doc_hashed
+    cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(data)
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(data)
+    cdef int status = NUIF_DOC_TEXT
+    cdef PyObject* r = NULL
+    if mode == NUIF_DOC_HASH and not _openssl:  # hashlib hashes it afterwards (_set_openssl)
+        mode = NUIF_DOC_CHECK
+    if _utf8_ok(p, n):
+        r = nuif_doc_run(st, p, <size_t>n, depth, nodes, _float_libs, mode, &status)
+    if r != NULL:
+        text = <object>r
+        Py_DECREF(text)  # the reference nuif_doc_run gave; ``text`` holds its own
+        if digest != NULL:
+            hashed[0] = st.has_digest
+            if st.has_digest:
+                memcpy(digest, st.digest, 32)
+                _doc_hashed += 1
+        return text
+    if status == NUIF_DOC_SCHEMA:
+        return None
+    if status == NUIF_DOC_ERROR:
+        _raise_set()
+    return _raise_text_error(data, max_depth)
+
+
+cdef int _raise_set() except -1:
+    """Raise the exception the pipeline set (no memory)."""
+    if PyErr_Occurred() == NULL:
+        raise MemoryError()
+    return -1
+
+
+cdef object _raise_text_error(bytes data, object max_depth):
+    """The error of a text the walk refused, as the one-pass parser raises it."""
+    cdef _Parser parser = _new_parser(data, _clamp_depth(max_depth, len(data)), max_depth)
+    cdef int gc_was_on
+    parser.validate()
+    gc_was_on = PyGC_Disable()
+    try:
+        parser.run()
+    finally:
+        if gc_was_on:
+            PyGC_Enable()
+    raise SystemError("nuif: the walk refused a text the one-pass parser accepts")
