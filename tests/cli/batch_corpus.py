@@ -80,7 +80,7 @@ def make_jsonl(path: Path, n: int, *, bad_every: int = 97, blank_every: int = 11
 def oracle_record(source: str, line: int | None, data: bytes | None, error: str | None = None) -> dict[str, Any]:
     if data is None:
         return {
-            "source": source, "line": line, "bytes": None, "valid": None, "hash": None,
+            "source": source, "source_hex": None, "line": line, "bytes": None, "valid": None, "hash": None,
             "changed": None,
             "diagnostics": [{"code": "NUIF_IO", "message": error, "pointer": None, "line": None, "column": None}],
             "truncated": False,
@@ -88,7 +88,7 @@ def oracle_record(source: str, line: int | None, data: bytes | None, error: str 
     report = nuif_core.validate(data, max_diagnostics=100)
     changed = nuif_core.canonicalize(data).changed if report.valid else None
     return {
-        "source": source, "line": line, "bytes": len(data), "valid": report.valid,
+        "source": source, "source_hex": None, "line": line, "bytes": len(data), "valid": report.valid,
         "hash": report.hash, "changed": changed,
         "diagnostics": [d.to_dict() for d in report.diagnostics], "truncated": report.truncated,
     }

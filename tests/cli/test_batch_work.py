@@ -237,7 +237,7 @@ def test_an_unwritable_report_fails_before_anything_runs(nuif, tmp_path: Path) -
     (tmp_path / "a.json").write_bytes(document(1))
     r = nuif("batch", "validate", str(tmp_path / "a.json"), "-o", str(tmp_path / "no" / "r.jsonl"))
     assert r.code == 2 and "nuif batch validate:" not in r.err
-    assert f"nuif: {tmp_path / 'no' / 'r.jsonl'}: cannot write the report: No such file" in r.err
+    assert f"nuif: NUIF_IO: cannot write the report {tmp_path / 'no' / 'r.jsonl'}: No such file" in r.err
 
 
 def test_a_failed_run_leaves_no_report_file(nuif, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -223,3 +223,46 @@ def test_the_script_starts_its_own_local_cluster_and_keeps_the_bar_off_pipes(tmp
     assert _report((tmp_path / "r.jsonl").read_text()) == [oracle_file(p) for p in paths]
     assert b"2 workers" in proc.stderr
     assert b"\r" not in proc.stderr and b"\x1b" not in proc.stderr
+
+
+def _script_batch(address: str, *argv: str) -> subprocess.CompletedProcess:
+    # a subprocess with a timeout: a worker that blocks on an input fails the test, not the suite
+    return subprocess.run(
+        [*script(), "batch", *argv, "--scheduler", address, "--connect-timeout", "60", "--no-progress"],
+        capture_output=True, timeout=120, check=False,
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_in_a_tree_is_reported_on_the_cluster_without_being_opened(cluster, tmp_path: Path) -> None:
+    cl, _ = cluster
+    paths = make_tree(tmp_path / "t", 30, seed=11)
+    fifo = tmp_path / "t" / "d0" / "e0" / "fifo.json"
+    os.mkfifo(fifo)
+    r = _script_batch(cl.scheduler_address, "validate", str(tmp_path / "t"))
+    assert r.returncode == 2, r.stderr
+    records = _report(r.stdout.decode())
+    expected = sorted([*paths, str(fifo)])
+    assert [x["source"] for x in records] == expected
+    [refused] = [x for x in records if x["source"] == str(fifo)]
+    assert refused["valid"] is None and refused["diagnostics"][0]["code"] == "NUIF_IO"
+    assert "not a regular file (a FIFO)" in refused["diagnostics"][0]["message"]
+    assert [x for x in records if x["source"] != str(fifo)] == [oracle_file(p) for p in paths]
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="file names are Unicode there")
+def test_an_undecodable_file_name_on_the_cluster_is_reported_and_not_blamed_on_the_cluster(cluster, tmp_path: Path) -> None:
+    cl, _ = cluster
+    (tmp_path / "a.json").write_bytes(b'{"nuif":0,"root":{"id":"a","kind":"screen"}}')
+    raw = os.fsencode(str(tmp_path)) + b"/\xff.json"
+    try:
+        with open(raw, "wb") as fh:
+            fh.write(b'{"nuif":0,"root":{"id":"b","kind":"screen"}}')
+    except OSError as exc:
+        pytest.skip(f"cannot create a file name that is not UTF-8 here: {exc}")
+    r = _script_batch(cl.scheduler_address, "hash", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    records = _report(r.stdout.decode("utf-8"))
+    assert [x["valid"] for x in records] == [True, True]
+    assert records[1]["source"] == str(tmp_path) + "/\\xff.json"
+    assert bytes.fromhex(records[1]["source_hex"]) == raw

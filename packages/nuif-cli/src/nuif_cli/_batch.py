@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ._io import STDIO, atomic_write, read_input
+from ._io import STDIO, NotRegularFile, atomic_write, read_input, read_regular
 
 Result = tuple[int, list[str], list[str], bool]
 
@@ -25,6 +25,8 @@ MAX_CHUNK = 512
 
 def _io_error(name: str, exc: OSError) -> Result:
     reason = exc.strerror or str(exc)
+    if isinstance(exc, NotRegularFile):
+        reason += "; --in-place rewrites regular files only"
     return 2, [], [f"nuif: {name}: {reason}"], False
 
 
@@ -78,7 +80,7 @@ def do_in_place(name: str, options: dict[str, Any]) -> Result:
 
     limits = _limits(options)
     try:
-        data = read_input(name, limits.max_document_bytes)
+        data = read_regular(name, limits.max_document_bytes)
         result = canonicalize(data, limits=limits)
         if result.changed:
             atomic_write(name, result.canonical)
@@ -178,10 +180,18 @@ def run(
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
-    with ProcessPoolExecutor(max_workers=n) as pool:
+    with ProcessPoolExecutor(max_workers=n, initializer=_worker_start) as pool:
         for part, results in zip(parts, pool.map(partial(run_chunk, op, options), parts)):
             yield from results
             progress.advance(len(part))
+
+
+def _worker_start() -> None:
+    """A forked worker does not inherit the command's SIGTERM handler (the parent cleans up)."""
+    import signal
+
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class Progress:

@@ -159,6 +159,24 @@ def _cluster_fail(args: argparse.Namespace, exc: BaseException) -> None:
     print(f"nuif: {CLUSTER_CODE}: {exc}", file=sys.stderr)
 
 
+def _check_address(address: str) -> None:
+    """Refuse a scheduler address Dask cannot parse before a Client is built (a Client that fails
+    half-built prints tracebacks when it is collected)."""
+    from distributed.comm.addressing import parse_address
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(address)
+        backend = get_backend(scheme)
+        if scheme != "inproc":
+            backend.get_address_host_port(location)
+    except (ValueError, TypeError, ImportError) as exc:
+        raise ClusterError(
+            f"the scheduler address {address!r} is not valid: {exc}; expected tcp://HOST:PORT "
+            "or tls://HOST:PORT (docs/scale.md)"
+        ) from exc
+
+
 class _engine:
     """The client of the run: None for --serial, else a Client on the scheduler or on a new local
     cluster of ``--jobs`` worker processes bound to 127.0.0.1 (closed at the end)."""
@@ -181,6 +199,8 @@ class _engine:
         from ._batch_work import VersionMismatch
 
         address = args.scheduler or os.environ.get(ENV_SCHEDULER) or None
+        if address:
+            _check_address(address)
         try:
             if address:
                 self.client = Client(
@@ -253,16 +273,24 @@ def _run(
         else None,
         items=items,
     )
-    try:
-        for record in _counted(records, summary):
-            writer.write(record)
-    except BaseException as exc:
-        progress.clear()
-        if isinstance(exc, (KeyboardInterrupt, BrokenPipeError, SystemExit)):
+    counted = _counted(records, summary)
+    while True:
+        try:
+            record = next(counted, None)
+        except BaseException as exc:
+            progress.clear()
+            if isinstance(exc, (KeyboardInterrupt, BrokenPipeError, SystemExit)):
+                raise
+            if client is None:
+                raise
+            raise ClusterError(_task_failure(exc)) from exc
+        if record is None:
+            break
+        try:
+            writer.write(record)  # a report that cannot be written is not the cluster's fault
+        except BaseException:
+            progress.clear()
             raise
-        if client is None:
-            raise
-        raise ClusterError(_task_failure(exc)) from exc
     progress.clear()
     writer.close()
     summary.finish(time.monotonic() - start, workers, stats)
@@ -270,9 +298,9 @@ def _run(
     if args.summary:
         import json
 
-        from ._io import atomic_write
+        from ._io import write_file
 
-        atomic_write(
+        write_file(
             args.summary,
             (json.dumps(summary.to_dict(), ensure_ascii=False, indent=2) + "\n").encode(),
         )
@@ -424,34 +452,37 @@ class Summary:
 
 class _JsonLines:
     def __init__(self, path: str) -> None:
-        self.path = path
-        self.tmp: str | None = None
+        self.out: Any = None
         if path == "-":
             sys.stdout.flush()
             self.fh: Any = sys.stdout.buffer
         else:
-            self.fh = _temporary(path)
-            self.tmp = self.fh.name
+            self.out = _output(path)
+            self.fh = self.out.fh
 
     def write(self, record: dict[str, Any]) -> None:
         import json
 
-        self.fh.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
+        line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
+        if self.out is None:
+            self.fh.write(line)
+        else:
+            self.out.write(line)
 
     def close(self) -> None:
-        if self.tmp is None:
+        if self.out is None:
             self.fh.flush()
             return
-        _commit(self.fh, self.tmp, self.path)
+        self.out.commit()
 
     def abort(self) -> None:
-        if self.tmp is None:
+        if self.out is None:
             try:
                 self.fh.flush()
             except (OSError, ValueError):
                 pass
             return
-        _discard(self.fh, self.tmp)
+        self.out.abort()
 
 
 #: rows per Parquet row group (the client holds at most this many records for the writer)
@@ -468,14 +499,16 @@ class _Parquet:
              ("line", pa.int64()), ("column", pa.int64())]
         )
         self.schema = pa.schema(
-            [("source", pa.string()), ("line", pa.int64()), ("bytes", pa.int64()),
-             ("valid", pa.bool_()), ("hash", pa.string()), ("changed", pa.bool_()),
-             ("diagnostics", pa.list_(diag)), ("truncated", pa.bool_())]
+            [("source", pa.string()), ("source_hex", pa.string()), ("line", pa.int64()),
+             ("bytes", pa.int64()), ("valid", pa.bool_()), ("hash", pa.string()),
+             ("changed", pa.bool_()), ("diagnostics", pa.list_(diag)), ("truncated", pa.bool_())]
         )
-        self.path = path
-        self.fh = _temporary(path)
-        self.tmp = self.fh.name
-        self.writer = pq.ParquetWriter(self.fh, self.schema)
+        self.out = _output(path)
+        try:
+            self.writer = pq.ParquetWriter(self.out.fh, self.schema)
+        except BaseException:
+            self.out.abort()
+            raise
         self.rows: list[dict[str, Any]] = []
 
     def write(self, record: dict[str, Any]) -> None:
@@ -487,63 +520,34 @@ class _Parquet:
         import pyarrow as pa
 
         if self.rows:
-            self.writer.write_table(pa.Table.from_pylist(self.rows, schema=self.schema))
+            table = pa.Table.from_pylist(self.rows, schema=self.schema)
+            self.out.guard(self.writer.write_table, table)
             self.rows = []
 
     def close(self) -> None:
         self._flush()
-        self.writer.close()
-        _commit(self.fh, self.tmp, self.path)
+        self.out.guard(self.writer.close)
+        self.out.commit()
 
     def abort(self) -> None:
         try:
             self.writer.close()
         except Exception:  # noqa: BLE001 - the report is being discarded anyway
             pass
-        _discard(self.fh, self.tmp)
+        self.out.abort()
 
 
 def _writer(fmt: str, path: str) -> Any:
     return _Parquet(path) if fmt == "parquet" else _JsonLines(path)
 
 
-def _temporary(path: str) -> Any:
-    import tempfile
+def _output(path: str) -> Any:
+    """The report file (``_io.Output``): replaced whole at the end when it is a regular file or a
+    new name, written into when it is a device, a FIFO or ``/dev/stdout``; a new report gets
+    0o666 minus the umask."""
+    from ._io import Output
 
-    target = os.path.realpath(path)
-    try:
-        return tempfile.NamedTemporaryFile(
-            "wb",
-            prefix="." + os.path.basename(target) + ".",
-            suffix=".nuif-tmp",
-            dir=os.path.dirname(target) or ".",
-            delete=False,
-        )
-    except OSError as exc:
-        raise OSError(exc.errno, f"cannot write the report: {exc.strerror}", path) from None
-
-
-def _commit(fh: Any, tmp: str, path: str) -> None:
-    from ._io import fsync_dir, umask
-
-    fh.flush()
-    os.fsync(fh.fileno())
-    fh.close()
-    os.chmod(tmp, 0o666 & ~umask())
-    target = os.path.realpath(path)
-    os.replace(tmp, target)
-    fsync_dir(os.path.dirname(target) or ".")
-
-
-def _discard(fh: Any, tmp: str) -> None:
-    try:
-        fh.close()
-    except OSError:
-        pass
-    try:
-        os.unlink(tmp)
-    except FileNotFoundError:
-        pass
+    return Output(path, keep_mode=False, what="the report")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ Vocabulary
 ----------
 * An **input** is a file (one document), a JSON Lines file (one document per line), a directory
   (its ``*.json``, ``*.jsonl`` and ``*.ndjson`` files, recursively, sorted), or a glob pattern.
+  Only regular files are read; anything else (a FIFO, a socket, a device) is reported without
+  being opened (:func:`expand`).
 * A **task** is what one worker call processes: either ``("files", paths)`` — consecutive
   document files whose sizes add up to at most the partition size (and at most ``MAX_FILES``
   files) — or ``("lines", path, start, end, first)`` — the lines of a JSON Lines file that *start*
@@ -28,11 +30,13 @@ partition size times a large factor.
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import glob
 import os
+import re
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +61,9 @@ SKIP_STEP = 1024 * 1024
 # could not be read; diagnostics: tuple of (code, message, pointer, line, column).
 Record = tuple[int, "int | None", "bool | None", "str | None", "bool | None", tuple[Any, ...], bool]
 
-FIELDS = ("source", "line", "bytes", "valid", "hash", "changed", "diagnostics", "truncated")
+FIELDS = (
+    "source", "source_hex", "line", "bytes", "valid", "hash", "changed", "diagnostics", "truncated"
+)
 
 
 class VersionMismatch(RuntimeError):
@@ -125,6 +131,11 @@ def document_record(
             diag = (IO_CODE, f"cannot rewrite the file: {exc.strerror or exc}", None, None, None)
             return (index, len(data), True, result.hash, True, (diag,), False)
     return (index, len(data), True, result.hash, result.changed, (), False)
+
+
+def not_regular_message(exc: OSError) -> str:
+    """The ``NUIF_IO`` message of an input that is not a regular file (it is never opened)."""
+    return f"{exc.strerror}: nuif batch reads regular files only"
 
 
 def io_record(index: int, exc: OSError | str) -> Record:
@@ -220,14 +231,18 @@ def _file_record(
 ) -> Record:
     from nuif_core import NuifError
 
-    from ._io import read_input
+    from ._io import NotRegularFile, read_regular
 
     try:
-        data = read_input(path, limits.max_document_bytes)
+        data = read_regular(path, limits.max_document_bytes)
+    except NotRegularFile as exc:  # swapped for a FIFO, a device… after planning: not opened
+        return io_record(index, not_regular_message(exc))
     except OSError as exc:
         return io_record(index, exc)
     except NuifError as err:  # larger than the limit, refused before reading it whole
         size = _size(path)
+        if size is not None and size <= limits.max_document_bytes:
+            size = None  # it grew while being read: its size is not known
         return (index, size, False, None, None, ((err.code, err.message, None, None, None),), False)
     stats.held(len(data))
     return document_record(index, data, limits, max_diagnostics, path if in_place else None)
@@ -251,14 +266,17 @@ def _run_lines(
     stats: TaskStats,
 ) -> TaskResult:
     """The lines of ``path`` that start in ``[start, end)``, streamed one at a time."""
+    from ._io import NotRegularFile, open_regular
+
     result = TaskResult("lines")
     limit = limits.max_document_bytes
     try:
-        fh = open(path, "rb")
+        fh = open_regular(path)
     except OSError as exc:
         # reported once, by the task of the file's first range
         if first:
-            result.records.append(io_record(0, exc))
+            reason = not_regular_message(exc) if isinstance(exc, NotRegularFile) else exc
+            result.records.append(io_record(0, reason))
         return result
     index = 0
     with fh:
@@ -337,7 +355,8 @@ def _align(fh: Any, start: int, stats: TaskStats) -> int:
 
 @dataclass(frozen=True)
 class Input:
-    """One thing to read: a document file, a JSON Lines file, or a name that matched nothing."""
+    """One thing to read: a document file, a JSON Lines file, or a name reported without being
+    read (``"missing"``: it matched nothing, or is not a regular file; ``message`` says which)."""
 
     path: str
     kind: str  # "file", "lines" or "missing"
@@ -346,39 +365,64 @@ class Input:
 
 
 def expand(args: Sequence[str], *, jsonl: bool = False) -> Iterator[Input]:
-    """The inputs named by the command line, in order (directories and globs sorted)."""
+    """The inputs named by the command line, in order (directories and globs sorted).
+
+    Only regular files are read: a FIFO, a socket or a device, named or found, becomes a
+    ``"missing"`` input (a ``NUIF_IO`` record) and is never opened.  Directory walks and the
+    ``**`` of a glob do not follow symbolic links to directories, and within one argument (a
+    directory or a pattern) a file reached through several names is reported once, under the
+    first name in sorted order.
+    """
     for arg in args:
         if os.path.isdir(arg):
-            yield from _walk(arg, jsonl)
+            yield from _once(_walk(arg), jsonl)
         elif glob.has_magic(arg) and not os.path.lexists(arg):
-            matches = sorted(glob.glob(arg, recursive=True))
+            matches = glob_paths(arg)
             if not matches:
                 yield Input(arg, "missing", message=f"no file matches the pattern {arg!r}")
+            paths: list[str] = []
             for match in matches:
                 if os.path.isdir(match):
-                    yield from _walk(match, jsonl)
+                    paths.extend(_walk(match))
                 else:
-                    yield _file(match, jsonl)
+                    paths.append(match)
+            yield from _once(paths, jsonl)
         else:
-            yield _file(arg, jsonl)
+            yield _file(arg, jsonl)[0]
 
 
-def _file(path: str, jsonl: bool) -> Input:
+def _file(path: str, jsonl: bool) -> tuple[Input, tuple[int, int] | None]:
+    """The input for ``path`` (stat only, never opened) and its identity (device, inode)."""
     kind = "lines" if jsonl or path.lower().endswith(JSONL_SUFFIXES) else "file"
     try:
         st = os.stat(path)
     except OSError:
         # the worker tries to read it and reports why it cannot
-        return Input(path, "file", 0)
-    if kind == "lines" and not stat.S_ISREG(st.st_mode):
-        kind = "file"  # a pipe or device cannot be cut into byte ranges
-    return Input(path, kind, st.st_size if stat.S_ISREG(st.st_mode) else 0)
+        return Input(path, "file", 0), None
+    if not stat.S_ISREG(st.st_mode):
+        from ._io import NotRegularFile
+
+        message = not_regular_message(NotRegularFile(path, st.st_mode))
+        return Input(path, "missing", message=message), None
+    return Input(path, kind, st.st_size), (st.st_dev, st.st_ino)
 
 
-def _walk(directory: str, jsonl: bool) -> Iterator[Input]:
-    """Regular files ending in .json, .jsonl or .ndjson under ``directory``, sorted by path;
-    names starting with a dot (hidden files, the ``.nuif-tmp`` files of a killed rewrite) are
-    skipped, and symbolic links to directories are not followed."""
+def _once(paths: Iterable[str], jsonl: bool) -> Iterator[Input]:
+    """The inputs of ``paths``, each real file once (the first of its names)."""
+    seen: set[tuple[int, int]] = set()
+    for path in paths:
+        item, identity = _file(path, jsonl)
+        if identity is not None:
+            if identity in seen:
+                continue
+            seen.add(identity)
+        yield item
+
+
+def _walk(directory: str) -> list[str]:
+    """Files ending in .json, .jsonl or .ndjson under ``directory``, sorted by path; names
+    starting with a dot (hidden files, the ``.nuif-tmp`` files of a killed rewrite) are skipped,
+    and symbolic links to directories are not followed."""
     found: list[str] = []
     for root, dirs, files in os.walk(directory):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
@@ -387,8 +431,104 @@ def _walk(directory: str, jsonl: bool) -> Iterator[Input]:
                 continue
             if name.lower().endswith(DOCUMENT_SUFFIXES + JSONL_SUFFIXES):
                 found.append(os.path.join(root, name))
-    for path in sorted(found):
-        yield _file(path, jsonl)
+    return sorted(found)
+
+
+def glob_paths(pattern: str) -> list[str]:
+    """The names ``pattern`` matches, sorted: ``glob.glob(pattern, recursive=True)``, except that
+    ``**`` never descends into a symbolic link to a directory (so a link loop such as
+    ``ln -s . loop`` cannot make the expansion grow without end).
+
+    As in :mod:`glob`: ``*``, ``?`` and ``[…]`` match within one name; ``**`` alone in a segment
+    matches zero or more directories (and, last, every name below); names starting with a dot
+    are matched only by a segment that starts with a dot.
+    """
+    drive, rest = os.path.splitdrive(pattern)
+    seps = os.sep + (os.altsep or "")
+    root = ""
+    while rest[:1] and rest[0] in seps:
+        root, rest = root + rest[0], rest[1:]
+    segments = re.split("[" + re.escape(seps) + "]", rest) if rest else []
+    found: set[str] = set()
+    _match(drive + root, segments, found)
+    return sorted(found)
+
+
+def _join(base: str, name: str) -> str:
+    return os.path.join(base, name) if base else name
+
+
+def _names(base: str) -> list[tuple[str, bool]]:
+    """(name, is a directory not through a link) of the entries of ``base``; [] if unreadable."""
+    try:
+        with os.scandir(base or os.curdir) as it:
+            out = []
+            for entry in it:
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                except OSError:
+                    is_dir = False
+                out.append((entry.name, is_dir))
+            return out
+    except OSError:
+        return []
+
+
+def _below(base: str) -> Iterator[str]:
+    """Every directory under ``base`` (not itself), not through symbolic links, no dot-names."""
+    stack = [base]
+    while stack:
+        current = stack.pop()
+        for name, is_dir in _names(current):
+            if is_dir and not name.startswith("."):
+                path = _join(current, name)
+                yield path
+                stack.append(path)
+
+
+def _match(base: str, segments: list[str], found: set[str]) -> None:
+    if not segments:
+        found.add(base)
+        return
+    segment, rest = segments[0], segments[1:]
+    if segment == "**":
+        while rest[:1] == ["**"]:
+            rest = rest[1:]
+        if not rest:  # a final **: the directory itself and every name below it
+            if base:
+                found.add(_join(base, ""))
+            for directory in [base, *_below(base)]:
+                for name, _ in _names(directory):
+                    if not name.startswith("."):
+                        found.add(_join(directory, name))
+            return
+        for directory in [base, *_below(base)]:
+            _match(directory, rest, found)
+        return
+    if not rest and segment == "":  # a pattern ending with a separator: directories only
+        if os.path.isdir(base or os.curdir):
+            found.add(_join(base, ""))
+        return
+    if not glob.has_magic(segment):
+        path = _join(base, segment)
+        if rest:
+            if os.path.isdir(path):
+                _match(path, rest, found)
+        elif os.path.lexists(path):
+            found.add(path)
+        return
+    hidden = segment.startswith(".")
+    for name, _ in _names(base):
+        if name.startswith(".") and not hidden:
+            continue
+        if not fnmatch.fnmatch(name, segment):
+            continue
+        path = _join(base, name)
+        if rest:
+            if os.path.isdir(path):  # one level through a link is bounded by the pattern
+                _match(path, rest, found)
+        else:
+            found.add(path)
 
 
 def plan(
@@ -442,18 +582,48 @@ def task_bytes(task: tuple[Any, ...]) -> int:
 # records for the report
 
 
+def source_fields(path: str) -> tuple[str, str | None]:
+    """(``source``, ``source_hex``) of a path in the report, which is UTF-8 text.
+
+    A name that is valid UTF-8 is itself, with ``source_hex`` None.  A name that is not (on
+    POSIX, Python keeps its undecodable bytes as lone surrogates) is shown with each such byte as
+    ``\\xNN``, and ``source_hex`` holds the name's exact bytes in hexadecimal.
+    """
+    try:
+        path.encode("utf-8")
+        return path, None
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = os.fsencode(path)
+    except UnicodeEncodeError:  # pragma: no cover - a name that is no file system's name
+        raw = path.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "backslashreplace"), raw.hex()
+
+
+def _text(message: str) -> str:
+    """A message as UTF-8 text (it may quote a file name that is not)."""
+    try:
+        message.encode("utf-8")
+        return message
+    except UnicodeEncodeError:
+        return source_fields(message)[0]
+
+
 def to_dict(source: str, line: int | None, record: Record) -> dict[str, Any]:
     """A worker's tuple as the report's record (the JSON Lines object and the Parquet row)."""
     _, nbytes, valid, digest, changed, diags, truncated = record
+    shown, raw = source_fields(source)
     return {
-        "source": source,
+        "source": shown,
+        "source_hex": raw,
         "line": line,
         "bytes": nbytes,
         "valid": valid,
         "hash": digest,
         "changed": changed,
         "diagnostics": [
-            {"code": c, "message": m, "pointer": p, "line": ln, "column": col}
+            {"code": c, "message": _text(m), "pointer": p, "line": ln, "column": col}
             for c, m, p, ln, col in diags
         ],
         "truncated": truncated,

@@ -25,6 +25,8 @@ from ._io import STDIO, UsageError
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
+#: ended by SIGTERM after cleaning up (128 + 15, what a shell shows for a process it killed)
+EXIT_TERMINATED = 143
 
 _DESCRIPTION = """\
 Validate, canonicalize, hash, patch, diff and package NUIF documents.
@@ -230,6 +232,15 @@ def main(argv: list[str] | None = None) -> int:
         print("nuif: error: a command is required (try 'nuif --help' or 'nuif demo')", file=sys.stderr)
         return EXIT_USAGE
     try:
+        with _TerminateAsInterrupt():
+            return _run(args)
+    except Terminated:  # between the command's end and the handler's removal
+        print("nuif: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
         return int(args.run(args))
     except UsageError as exc:
         _fail(args, exc, f"nuif: error: {exc}")
@@ -238,21 +249,67 @@ def main(argv: list[str] | None = None) -> int:
         # the reader went away (`nuif hash * | head`): stop quietly, as cat does
         _silence_stdout()
         return EXIT_INVALID
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, Terminated):
+            print("nuif: terminated", file=sys.stderr)
+            return EXIT_TERMINATED
         print("nuif: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
         from nuif_core import NuifError
 
+        from ._io import OutputError
+
         if isinstance(exc, NuifError):
             _fail(args, exc, f"nuif: {exc}")
             return EXIT_INVALID
+        if isinstance(exc, OutputError):
+            _fail(args, exc, f"nuif: NUIF_IO: {exc}")
+            return EXIT_USAGE
         if isinstance(exc, OSError):
             name = f"{exc.filename}: " if exc.filename else ""
             _fail(args, exc, f"nuif: {name}{exc.strerror or exc}")
             return EXIT_USAGE
         _fail(args, exc, f"nuif: internal error: {type(exc).__name__}: {exc}")
         return EXIT_USAGE
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C so that every ``finally`` and ``except
+    BaseException`` runs: temporary files are removed and a cluster is closed (exit 143)."""
+
+
+class _TerminateAsInterrupt:
+    """While a command runs, SIGTERM raises :class:`Terminated` (once: a second SIGTERM during
+    the clean-up is ignored); the previous handler is restored afterwards."""
+
+    def __init__(self) -> None:
+        self.installed = False
+        self.previous: Any = None
+        self.fired = False
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        if not self.fired:
+            self.fired = True
+            raise Terminated()
+
+    def __enter__(self) -> None:
+        import signal
+
+        if not hasattr(signal, "SIGTERM"):
+            return
+        try:
+            self.previous = signal.signal(signal.SIGTERM, self._handler)
+        except ValueError:  # not the main thread of the main interpreter: leave SIGTERM alone
+            return
+        self.installed = True
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.installed:
+            import signal
+
+            previous = signal.SIG_DFL if self.previous is None else self.previous
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _fail(args: argparse.Namespace, exc: BaseException, line: str) -> None:
@@ -486,9 +543,9 @@ def cmd_apply_patch(args: argparse.Namespace) -> int:
     patch = read_input(args.patch, limits.max_patch_bytes, "patch")
     result = nuif_core.apply_patch(document, patch, inverse=args.inverse is not None)
     if args.inverse is not None:
-        from ._io import atomic_write
+        from ._io import write_file
 
-        atomic_write(args.inverse, result.inverse)
+        write_file(args.inverse, result.inverse)
     if args.json:
         import json
 

@@ -68,7 +68,7 @@ def text_records(
         else:
             record = work.document_record(i, data, lim, max_diagnostics)
         row = work.to_dict("", None, record)
-        del row["source"], row["line"]
+        del row["source"], row["source_hex"], row["line"]
         out.append(row)
     return out
 
