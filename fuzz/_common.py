@@ -232,7 +232,7 @@ def main(test_one_input: Callable[[bytes], None]) -> None:
 
     scratch = int(os.environ.get("NUIF_FUZZ_SCRATCH", "0") or 0)
     if scratch > 0:
-        _codec.compiled()._set_scratch_keep(scratch)
+        _codec.compiled()._settings(scratch_keep=scratch)
     atheris.Setup(sys.argv, test_one_input)
     atheris.Fuzz()
 

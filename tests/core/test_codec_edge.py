@@ -388,7 +388,7 @@ def same_fresh(data: bytes, keep: int) -> tuple[Any, ...]:
     """``same``, the compiled writer starting from a fresh buffer of the input's size + 64 bytes
     (the scratch kept from earlier calls dropped): a bytes object grown in place when ``keep`` is
     0, else a scratch buffer grown by realloc."""
-    compiled._set_scratch_keep(keep)
+    compiled._settings(scratch_keep=keep)
     return same(data)
 
 
@@ -404,8 +404,8 @@ def test_the_writer_goes_on_wherever_its_buffer_runs_out(float_libs: bool, keep:
     where it stopped.  With the float libraries off, every double it cannot print itself is
     handed back to Python and the writer goes on after it."""
     rng = random.Random(2026120301)
-    old = compiled._set_float_libs(float_libs)
-    old_keep = compiled._set_scratch_keep(keep)
+    old = compiled._settings(float_libs=float_libs)
+    old_keep = compiled._settings(scratch_keep=keep)
     grown = 0
     try:
         for _ in range(700):
@@ -413,8 +413,8 @@ def test_the_writer_goes_on_wherever_its_buffer_runs_out(float_libs: bool, keep:
             outcome = same_fresh(data, keep)
             grown += outcome[0] == "ok" and len(outcome[1]) > len(data) + 64
     finally:
-        compiled._set_float_libs(old)
-        compiled._set_scratch_keep(old_keep)
+        compiled._settings(**old)
+        compiled._settings(**old_keep)
     assert grown > 100  # the buffer did run out, many times
 
 
@@ -424,7 +424,7 @@ def test_the_writer_goes_on_when_its_buffer_ends_right_before_a_bracket_or_comma
     a run of 1..4-byte steps after them (`null`s, commas, brackets closing 30 deep), end it right
     before a one-byte step for some count of spaces in the input (each makes the buffer a byte
     larger and the text no longer), and the writer goes on from there."""
-    old_keep = compiled._set_scratch_keep(keep)
+    old_keep = compiled._settings(scratch_keep=keep)
     try:
         for k in range(1, 9):  # each 1e20 writes 17 bytes more than it reads
             for m in range(0, 90):
@@ -434,7 +434,7 @@ def test_the_writer_goes_on_when_its_buffer_ends_right_before_a_bracket_or_comma
                              b"[" + b",".join([b"null"] * 20) + b"]"):
                     same_fresh(b"[" + b"1e20," * k + pad + tail + b"]", keep)
     finally:
-        compiled._set_scratch_keep(old_keep)
+        compiled._settings(**old_keep)
 
 
 class Color(enum.IntEnum):

@@ -635,20 +635,20 @@ def test_the_kept_id_table_is_zeroed_when_its_generations_run_out() -> None:
 
     x, y = doc("x"), doc("y")
     want_x, want_y = _python_canonical(x, Limits()), _python_canonical(y, Limits())
-    old = _speedups._set_id_generation(0)
+    old = _speedups._settings(id_generation=0)
     try:
         assert _speedups.canonical_document(x, 128, 1000) == want_x  # generation 1
         for gen in (5, 0xFFFD):
-            _speedups._set_id_generation(gen)
+            _speedups._settings(id_generation=gen)
             assert _speedups.canonical_document(y, 128, 1000) == want_y
             assert _speedups.canonical_document(doc("y", True), 128, 1000) is None
-        _speedups._set_id_generation(0xFFFF)
+        _speedups._settings(id_generation=0xFFFF)
         assert _speedups.canonical_document(x, 128, 1000) == want_x  # 1 again, zeroed
         assert _speedups.canonical_document(doc("x", True), 128, 1000) is None
         for _ in range(3):
             assert _speedups.canonical_document(x, 128, 1000) == want_x
     finally:
-        _speedups._set_id_generation(old)
+        _speedups._settings(**old)
 
 
 def _deep_document(depth: int, tail: str = "") -> bytes:
@@ -726,15 +726,15 @@ def test_a_text_that_outgrows_the_kept_scratch_moves_into_its_bytes_object_as_it
     expected = _canonical_of(data)
     assert len(expected[0]) > 4 * len(data)
     # the first buffer (input size + 64) is kept-size; its first growth is not
-    old_keep = _speedups._set_scratch_keep(len(data) + 64)
-    old_beside = _speedups._set_sha_beside(beside)
+    old_keep = _speedups._settings(scratch_keep=len(data) + 64)
+    old_beside = _speedups._settings(hash_while_writing=beside, hash_fault=False)
     try:
         got = nuif_core.canonicalize(data)
-        kept = _speedups._scratch_kept()
+        kept = _speedups._counters()["scratch_kept"]
         again = nuif_core.canonicalize(data)
     finally:
-        _speedups._set_sha_beside(old_beside)
-        _speedups._set_scratch_keep(old_keep)
+        _speedups._settings(**old_beside)
+        _speedups._settings(**old_keep)
     assert (got.canonical, got.hash) == expected == (again.canonical, again.hash)
     assert kept == len(data) + 64  # the scratch it started in is kept for the next call
 
@@ -747,16 +747,16 @@ def test_the_output_scratch_is_kept_between_calls_up_to_its_limit() -> None:
     small, medium, large = doc(10), doc(300), doc(2000)
     limit = 64 * 1024
     assert len(small) < len(medium) < limit < len(large)
-    old = _speedups._set_scratch_keep(limit)
+    old = _speedups._settings(scratch_keep=limit)
     try:
-        assert _speedups._scratch_kept() == 0  # setting the limit drops what was kept
+        assert _speedups._counters()["scratch_kept"] == 0  # setting the limit drops what was kept
         kept = []
         for data in (small, large, medium, small, large, medium):
             assert (lambda r: (r.canonical, r.hash))(nuif_core.canonicalize(data)) == (
                 _canonical_of(data))
-            kept.append(_speedups._scratch_kept())
+            kept.append(_speedups._counters()["scratch_kept"])
     finally:
-        _speedups._set_scratch_keep(old)
+        _speedups._settings(**old)
     # small's buffer is kept; large never fits the limit, goes into its bytes object and leaves
     # the scratch alone; medium's grows it, and it never shrinks
     assert kept[0] == kept[1] >= len(small) + 64
@@ -786,15 +786,12 @@ def test_calls_on_two_threads_each_write_into_their_own_buffer() -> None:
     assert results == [[expected[0]] * 40, [expected[1]] * 40]
 
 
-def test_the_huge_page_hint_on_large_outputs_changes_nothing_but_page_faults() -> None:
+def test_an_output_past_the_kept_scratch_is_written_into_its_own_bytes_with_the_huge_page_hint(
+) -> None:
     from benchmarks.corpus import generate
 
-    data = generate("ui", 5 * 1024 * 1024)  # an output buffer above the 4 MiB hint threshold
-    with_hint = nuif_core.canonicalize(data)
-    old = _speedups._set_huge(False)
-    try:
-        without = nuif_core.canonicalize(data)
-    finally:
-        _speedups._set_huge(old)
-    assert with_hint == without
-    assert nuif_core.canonicalize(with_hint.canonical).changed is False
+    data = generate("ui", 5 * 1024 * 1024)  # an output above the 4 MiB scratch and hint threshold
+    text = _speedups.canonical_json(data, 128)
+    assert len(text) > 1 << 20
+    assert text == _speedups.dumps(_speedups.loads(data, 128), 128)  # another writer's text
+    assert nuif_core.canonicalize(text).changed is False

@@ -35,12 +35,12 @@ needs_float_libs = pytest.mark.skipif(not HAVE_FLOAT_LIBS,
 
 @contextmanager
 def dtoa() -> Iterator[None]:
-    old = compiled._set_float_libs(False)
+    old = compiled._settings(float_libs=False)
     try:
         assert compiled.float_backend() == "dtoa"
         yield
     finally:
-        compiled._set_float_libs(old)
+        compiled._settings(**old)
 
 
 def both(fn, *args):  # type: ignore[no-untyped-def]

@@ -1,7 +1,7 @@
 """The compiled codec's SHA-256 routes give hashlib's digest.
 
-A build that linked OpenSSL's libcrypto (``hash_backend() == "openssl"``) hashes through its EVP
-interface (csrc/nuif_sha256.h): ``_speedups.hash_bytes`` for texts up to 64 KiB, and the
+A build that linked OpenSSL's libcrypto (``hash_backend() == "openssl"``) hashes through it
+(csrc/nuif_sha256.h): ``_speedups.hash_bytes`` for texts up to 64 KiB, and the
 canonical writer every document's text while it writes it.  Otherwise, and for larger texts or
 other buffers, ``hashlib.sha256``.  Every route must equal hashlib byte for byte.
 """
@@ -44,12 +44,12 @@ def python_c(code: str, *args: str) -> str:
 
 @contextmanager
 def through_hashlib() -> Iterator[None]:
-    old = compiled._set_openssl(False)
+    old = compiled._settings(openssl=False)
     try:
         assert compiled.hash_backend() == "hashlib"
         yield
     finally:
-        compiled._set_openssl(old)
+        compiled._settings(**old)
 
 
 ROUTES = [nullcontext, through_hashlib]
@@ -118,11 +118,11 @@ def test_canonicalize_hashes_the_same_through_either_route() -> None:
 def test_the_direct_route_is_in_use_when_the_build_linked_libcrypto() -> None:
     if not HAVE_OPENSSL:
         pytest.skip("built without OpenSSL's libcrypto: hashlib only")
-    old = compiled._set_openssl(True)
+    old = compiled._settings(openssl=True)
     try:
         assert compiled.hash_backend() == "openssl"
     finally:
-        compiled._set_openssl(old)
+        compiled._settings(**old)
 
 
 def test_ci_build_links_libcrypto() -> None:
@@ -134,7 +134,7 @@ def test_ci_build_links_libcrypto() -> None:
     assert HAVE_OPENSSL
 
 
-# -- hashed by the writer itself, a block at a time, while it writes (``_set_sha_beside``) -------
+# -- hashed by the writer itself, a block at a time, while it writes (``hash_while_writing``) -----
 
 
 def growing_document(n: int) -> bytes:
@@ -146,11 +146,11 @@ def growing_document(n: int) -> bytes:
 
 @contextmanager
 def beside(on: bool, fault: bool = False) -> Iterator[None]:
-    old = compiled._set_sha_beside(on, fault)
+    old = compiled._settings(hash_while_writing=on, hash_fault=fault)
     try:
         yield
     finally:
-        compiled._set_sha_beside(old)
+        compiled._settings(**old)
 
 
 def texts_around_block_edges() -> Iterator[bytes]:
@@ -172,22 +172,22 @@ def test_the_digest_the_writer_makes_itself_is_hashlibs(keep: int | None) -> Non
     """With ``keep`` 64 the scratch buffer is too small for any of these texts, so each moves
     into a new buffer while it is written and hashed: the blocks hashed before must be the ones
     moved."""
-    old_keep = compiled._set_scratch_keep(keep) if keep is not None else None
+    old_keep = compiled._settings(scratch_keep=keep) if keep is not None else None
     try:
         for text in texts_around_block_edges():
             with beside(True):
-                before = compiled._sha_beside_count()
+                before = compiled._counters()["hashed_while_writing"]
                 got = nuif_core.canonicalize(text)
-                assert compiled._sha_beside_count() == before + 1
+                assert compiled._counters()["hashed_while_writing"] == before + 1
             assert got.hash == expected(got.canonical)
             with beside(False):
-                before = compiled._sha_beside_count()
+                before = compiled._counters()["hashed_while_writing"]
                 assert nuif_core.canonicalize(text) == got
                 assert nuif_core.validate(text).hash == got.hash
-                assert compiled._sha_beside_count() == before
+                assert compiled._counters()["hashed_while_writing"] == before
     finally:
         if old_keep is not None:
-            compiled._set_scratch_keep(old_keep)
+            compiled._settings(**old_keep)
 
 
 @pytest.mark.skipif(not HAVE_OPENSSL, reason="the writer hashes with libcrypto only")
@@ -195,25 +195,26 @@ def test_a_failed_update_of_the_writers_hash_leaves_the_text_to_be_hashed_after(
     for text in texts_around_block_edges():
         want = nuif_core.canonicalize(text)
         with beside(True, fault=True):
-            before = compiled._sha_beside_count()
+            before = compiled._counters()["hashed_while_writing"]
             assert nuif_core.canonicalize(text) == want
-            assert compiled._sha_beside_count() == before
+            assert compiled._counters()["hashed_while_writing"] == before
 
 
+@pytest.mark.skipif(not HAVE_OPENSSL, reason="the writer hashes with libcrypto only")
 def test_the_writer_hashes_nothing_it_does_not_have_to() -> None:
-    """Not with hashlib chosen (``_set_openssl(False)``), nor for canonical_json and
+    """Not with hashlib chosen (``_settings(openssl=False)``), nor for canonical_json and
     canonical_document (no hash asked)."""
     small = next(texts_around_block_edges())
     with beside(True):
-        before = compiled._sha_beside_count()
+        before = compiled._counters()["hashed_while_writing"]
         with through_hashlib():
             got = nuif_core.canonicalize(small)
         assert got.hash == expected(got.canonical)
         compiled.canonical_json(small, 128)
         compiled.canonical_document(small, 128, 100)
-        assert compiled._sha_beside_count() == before
+        assert compiled._counters()["hashed_while_writing"] == before
         nuif_core.canonicalize(small)
-        assert compiled._sha_beside_count() == before + 1
+        assert compiled._counters()["hashed_while_writing"] == before + 1
 
 
 @pytest.mark.skipif(not HAVE_OPENSSL, reason="the writer hashes with libcrypto only")
@@ -225,9 +226,9 @@ def test_a_large_text_is_hashed_by_its_writer_across_every_move_of_its_buffer(si
         "n": [1e20] * (size // 40), "t": "x" * (size // 2)}}}
     text = json.dumps(doc).encode()  # 1e20 is written as 21 digits: the text outgrows the input
     with beside(True):
-        before = compiled._sha_beside_count()
+        before = compiled._counters()["hashed_while_writing"]
         got = nuif_core.canonicalize(text)
-        assert compiled._sha_beside_count() == before + 1
+        assert compiled._counters()["hashed_while_writing"] == before + 1
     assert got.hash == expected(got.canonical)
     with beside(False):
         assert nuif_core.canonicalize(text) == got

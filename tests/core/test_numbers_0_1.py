@@ -362,13 +362,13 @@ def test_both_float_back_ends_of_the_compiled_codec_judge_big_integers_alike() -
     values: list[Any] = [2**53, 2**60, 10**20, 10**21, -(2**1030)]
     fast = [_outcome(_speedups.canonical_json, t, DEPTH) for t in texts]
     fast += [_outcome(_speedups.dumps, [v], DEPTH) for v in values]
-    old = _speedups._set_float_libs(False)
+    old = _speedups._settings(float_libs=False)
     try:
         assert _speedups.float_backend() == "dtoa"
         slow = [_outcome(_speedups.canonical_json, t, DEPTH) for t in texts]
         slow += [_outcome(_speedups.dumps, [v], DEPTH) for v in values]
     finally:
-        _speedups._set_float_libs(old)
+        _speedups._settings(**old)
     assert fast == slow
     assert fast[: len(texts)] == [_outcome(_codec_py.canonical_json, t, DEPTH) for t in texts]
     assert sum(o[0] == "ok" for o in fast[: len(texts)]) == len(ACCEPTED)

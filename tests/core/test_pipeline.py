@@ -76,14 +76,14 @@ def test_values_nested_far_deeper_than_any_kept_stack() -> None:
 def test_the_id_set_finds_duplicates_when_its_generation_wraps() -> None:
     unique = _doc(40)
     duplicate = unique.replace(b'"n7"', b'"n3"')
-    old = compiled._set_id_generation(0xFFFF - 2)
+    old = compiled._settings(id_generation=0xFFFF - 2)
     try:
         for _ in range(6):  # across the wrap, where the kept table is zeroed
             assert nuif_core.validate(unique).valid
             report = nuif_core.validate(duplicate)
             assert [d.code for d in report.diagnostics] == ["NUIF_DUPLICATE_ID"]
     finally:
-        compiled._set_id_generation(old)
+        compiled._settings(**old)
 
 
 def test_a_call_made_while_an_inspect_summary_reads_the_kept_tape_gets_its_own_state() -> None:
@@ -110,10 +110,10 @@ def test_a_call_made_while_an_inspect_summary_reads_the_kept_tape_gets_its_own_s
 def test_a_failed_update_of_the_writers_hash_leaves_the_text_to_be_hashed_after() -> None:
     data = corpus.load("ui", "64KiB")
     want = nuif_core.canonicalize(data)
-    old = compiled._set_sha_beside(True, True)
+    old = compiled._settings(hash_while_writing=True, hash_fault=True)
     try:
-        before = compiled._sha_beside_count()
+        before = compiled._counters()["hashed_while_writing"]
         assert nuif_core.canonicalize(data) == want
-        assert compiled._sha_beside_count() == before
+        assert compiled._counters()["hashed_while_writing"] == before
     finally:
-        compiled._set_sha_beside(old)
+        compiled._settings(**old)

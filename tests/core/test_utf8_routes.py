@@ -36,12 +36,12 @@ ROUTES = {
 
 @contextmanager
 def route(name: str) -> Iterator[None]:
-    old = compiled._set_utf8_route(name)
+    old = compiled._settings(utf8_route=name)
     try:
         assert compiled.utf8_backend() == name
         yield
     finally:
-        compiled._set_utf8_route(old)
+        compiled._settings(**old)
 
 
 def python_says(data: bytes) -> bool:
@@ -109,10 +109,10 @@ def test_a_route_the_cpu_or_build_lacks_is_refused() -> None:
     assert "neon" in missing or ("avx2" in missing and "ssse3" in missing)
     for name in missing:
         with pytest.raises(ValueError, match=f"cannot check UTF-8 with {name}"):
-            compiled._set_utf8_route(name)
+            compiled._settings(utf8_route=name)
         assert compiled.utf8_backend() == BEST
     with pytest.raises(ValueError):
-        compiled._set_utf8_route("sse9")
+        compiled._settings(utf8_route="sse9")
     assert compiled.utf8_backend() == BEST
 
 

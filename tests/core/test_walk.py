@@ -163,7 +163,7 @@ def test_numbers_the_libraries_do_not_convert_are_converted_by_dtoa(float_libs: 
     """Exponents beyond the vendored libraries' range, and every number when they are off (a
     build without C++17): the walk converts them with CPython's dtoa, writes them with its repr
     digits, and answers as the twin does."""
-    old = compiled._set_float_libs(float_libs)
+    old = compiled._settings(float_libs=float_libs)
     try:
         for text in (b"[1e-400, -1e-400, 1e400, 0.5e-320, 2.5e-308, 1.7976931348623159e308]",
                      b"[1.5, 0.1, 123456789012345678, 1e21, 3.14159e-7, -0.0, 5e-324]",
@@ -171,7 +171,7 @@ def test_numbers_the_libraries_do_not_convert_are_converted_by_dtoa(float_libs: 
                      b"[" + b",".join(b"%d.%de%d" % (k, k * 7, k - 50) for k in range(100)) + b"]"):
             check(text)
     finally:
-        compiled._set_float_libs(old)
+        compiled._settings(**old)
 
 
 def test_newlines_and_indentations_of_every_width() -> None:

@@ -59,7 +59,8 @@ def test_clang_builds_with_warnings_as_errors_and_passes_the_codec_tests(tmp_pat
     # the flags really reached the compiler, and it was clang
     assert "The C compiler identification is Clang" in log
     assert "The CXX compiler identification is Clang" in log
-    assert log.count("-Werror") >= 4, "NUIF_WERROR did not reach every source"
+    # the Cython module, nuif_sha256.c and nuif_float.cpp: three compiled sources
+    assert log.count("-Werror") >= 3, "NUIF_WERROR did not reach every source"
     probe = subprocess.run(
         [str(py), "-c", "import nuif_core; from nuif_core import _codec, _speedups; "
                         "print(nuif_core.IMPLEMENTATION, *_codec.routes(), _speedups.__file__)"],

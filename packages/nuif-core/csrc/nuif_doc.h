@@ -49,12 +49,12 @@ enum { NUIF_DOC_OK = 0, NUIF_DOC_TEXT = 1, NUIF_DOC_SCHEMA = 2, NUIF_DOC_ERROR =
  * valid document, with its SHA-256 */
 enum { NUIF_DOC_JSON = 0, NUIF_DOC_CHECK = 1, NUIF_DOC_HASH = 2 };
 
-/* the largest output scratch kept between calls (scratch_keep 0); longer texts go straight into
- * their bytes object */
+/* the largest output scratch kept between calls by default (scratch_keep); longer texts go
+ * straight into their bytes object */
 #define NUIF_DOC_SCRATCH_KEEP ((size_t)4 << 20)
 
 typedef struct {
-    nuif_s2 s;          /* the walk and its buffers (the tape of the last call) */
+    nuif_walk s;          /* the walk and its buffers (the tape of the last call) */
     uint64_t *ids;      /* the check's id set (nuif_check.h: entries stamped by generation) */
     size_t ids_alloc;
     uint64_t ids_gen;
@@ -62,7 +62,7 @@ typedef struct {
     size_t stack_cap;   /* in words */
     char *scratch;      /* the output scratch */
     size_t scratch_cap;
-    size_t scratch_keep; /* tests: the scratch's limit instead of NUIF_DOC_SCRATCH_KEEP (0) */
+    size_t scratch_keep; /* the scratch's limit (NUIF_DOC_SCRATCH_KEEP; 0: no scratch) */
     unsigned char digest[32];
     int has_digest;     /* NUIF_DOC_HASH: the writer hashed the text (else hash it afterwards) */
     int busy;           /* the tape is being read (inspect): the next call takes another state */
@@ -99,7 +99,7 @@ static int nuif_doc_room(nuif_doc_out *out, size_t n, size_t need) {
     if (out->ob != NULL) {
         if (_PyBytes_Resize(&out->ob, (Py_ssize_t)cap) < 0) return -1;
         out->b = PyBytes_AS_STRING(out->ob);
-    } else if (cap <= (out->st->scratch_keep ? out->st->scratch_keep : NUIF_DOC_SCRATCH_KEEP)) {
+    } else if (cap <= out->st->scratch_keep) {
         q = (char *)PyMem_Realloc(out->st->scratch, cap);
         if (q == NULL) {
             PyErr_NoMemory();
@@ -146,7 +146,7 @@ static int nuif_doc_stack(nuif_doc *st, size_t words) {
  * id set has room for every node the tape can hold (a node takes at least five tokens), so the
  * check never allocates; a new generation a call, so the kept table needs no zeroing. */
 static int nuif_doc_check(nuif_doc *st, const uint8_t *p, size_t n, size_t max_nodes) {
-    nuif_s2 *s = &st->s;
+    nuif_walk *s = &st->s;
     nuif_check ck;
     size_t most = 16;
     while (most < 2 * (s->ntok / 5 + 1)) most *= 2;
@@ -175,7 +175,7 @@ static int nuif_doc_check(nuif_doc *st, const uint8_t *p, size_t n, size_t max_n
  * linked: st->has_digest); NULL with a Python exception set. */
 static PyObject *nuif_doc_write(nuif_doc *st, const uint8_t *p, size_t n, int float_libs,
                                 int hash) {
-    nuif_s2 *s = &st->s;
+    nuif_walk *s = &st->s;
     nuif_writer w;
     nuif_doc_out out;
     nuif_sha256_ctx *sha = NULL;
@@ -228,16 +228,16 @@ fail:
  * HASH) with at most max_nodes nodes.  See the top of this file for the answer. */
 static PyObject *nuif_doc_run(nuif_doc *st, const uint8_t *p, size_t n, size_t max_depth,
                               size_t max_nodes, int float_libs, int mode, int *status) {
-    nuif_s2 *s = &st->s;
+    nuif_walk *s = &st->s;
     PyObject *text;
     int rc;
     s->p = p;
     s->n = n;
     s->max_depth = max_depth;
     s->float_libs = float_libs;
-    rc = nuif_s2_parse(s);
-    if (rc != NUIF_S2_OK) {
-        if (rc == NUIF_S2_REFUSE) {
+    rc = nuif_walk_parse(s);
+    if (rc != NUIF_WALK_OK) {
+        if (rc == NUIF_WALK_REFUSE) {
             *status = NUIF_DOC_TEXT;
         } else {
             if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -259,7 +259,7 @@ static PyObject *nuif_doc_run(nuif_doc *st, const uint8_t *p, size_t n, size_t m
 
 /* Free the state's buffers (a state of a call that found the kept one busy; tests). */
 static void nuif_doc_free(nuif_doc *st) {
-    nuif_s2 *s = &st->s;
+    nuif_walk *s = &st->s;
     PyMem_Free(s->tape);
     PyMem_Free(s->arena);
     PyMem_Free(s->names);

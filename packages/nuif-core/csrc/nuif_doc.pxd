@@ -1,7 +1,7 @@
 # The codec's one pipeline (csrc/nuif_doc.h).
 from cpython.object cimport PyObject
 from libc.stdint cimport uint8_t, uint64_t
-from nuif_walk cimport S2
+from nuif_walk cimport Walk
 
 cdef extern from "nuif_doc.h":
     enum:
@@ -13,7 +13,7 @@ cdef extern from "nuif_doc.h":
         NUIF_DOC_CHECK
         NUIF_DOC_HASH
     ctypedef struct nuif_doc:
-        S2 s
+        Walk s
         uint64_t ids_gen
         char* scratch
         size_t scratch_cap
@@ -23,6 +23,7 @@ cdef extern from "nuif_doc.h":
         int busy
         int hash_off
         int hash_fault
+    size_t NUIF_DOC_SCRATCH_KEEP
     PyObject* nuif_doc_run(nuif_doc* st, const uint8_t* p, size_t n, size_t max_depth,
                            size_t max_nodes, int float_libs, int mode, int* status)
     void nuif_doc_free(nuif_doc* st) noexcept

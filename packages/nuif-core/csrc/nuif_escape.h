@@ -18,7 +18,7 @@ static char nuif_hex2[512];       /* the two lowercase hex digits of every byte 
 static void nuif_escape_init(void) {
     int c;
     for (c = 0; c < 256; c++) {
-        nuif_out_esc[c] = c < 0x20 || c == 0x22 || c == 0x5C;
+        nuif_out_esc[c] = c < 0x20 || c == '"' || c == '\\';
         nuif_hex2[2 * c] = nuif_hexdigits[c >> 4];
         nuif_hex2[2 * c + 1] = nuif_hexdigits[c & 15];
     }
@@ -90,25 +90,25 @@ static inline void nuif_hex32(char *o, const uint8_t *d) {
 
 /* Write the JSON.stringify escape of '"', '\\' or a control character; return its length. */
 static inline ptrdiff_t nuif_escape_byte(char *o, uint8_t c) {
-    o[0] = 0x5C;
-    if (c == 0x22 || c == 0x5C) {
+    o[0] = '\\';
+    if (c == '"' || c == '\\') {
         o[1] = (char)c;
         return 2;
     }
     if (c == 0x08) {
-        o[1] = 0x62;
-    } else if (c == 0x09) {
-        o[1] = 0x74;
-    } else if (c == 0x0A) {
-        o[1] = 0x6E;
+        o[1] = 'b';
+    } else if (c == '\t') {
+        o[1] = 't';
+    } else if (c == '\n') {
+        o[1] = 'n';
     } else if (c == 0x0C) {
-        o[1] = 0x66;
-    } else if (c == 0x0D) {
-        o[1] = 0x72;
+        o[1] = 'f';
+    } else if (c == '\r') {
+        o[1] = 'r';
     } else {
-        o[1] = 0x75;
-        o[2] = 0x30;
-        o[3] = 0x30;
+        o[1] = 'u';
+        o[2] = '0';
+        o[3] = '0';
         o[4] = nuif_hexdigits[c >> 4];
         o[5] = nuif_hexdigits[c & 15];
         return 6;
@@ -123,18 +123,18 @@ static inline ptrdiff_t nuif_escape_byte(char *o, uint8_t c) {
  * byte that does not match, so a NUL after the text (p[n]) ends the reading. */
 static inline ptrdiff_t nuif_canon_esc_len(const uint8_t *p, ptrdiff_t j) {
     uint8_t e = p[j + 1], d;
-    if (e == 0x22 || e == 0x5C || e == 0x62 || e == 0x66 || e == 0x6E || e == 0x72 || e == 0x74) {
+    if (e == '"' || e == '\\' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
         return 2;
     }
-    if (e != 0x75 || p[j + 2] != 0x30 || p[j + 3] != 0x30 || (p[j + 4] != 0x30 && p[j + 4] != 0x31)) {
+    if (e != 'u' || p[j + 2] != '0' || p[j + 3] != '0' || (p[j + 4] != '0' && p[j + 4] != 0x31)) {
         return 0;
     }
     d = p[j + 5];
-    if (p[j + 4] == 0x30) {
+    if (p[j + 4] == '0') {
         /* \u0000-\u000f without the short forms: 8, 9, a, c and d */
-        return (d >= 0x30 && d <= 0x37) || d == 0x62 || d == 0x65 || d == 0x66 ? 6 : 0;
+        return (d >= '0' && d <= 0x37) || d == 'b' || d == 'e' || d == 'f' ? 6 : 0;
     }
-    return (d >= 0x30 && d <= 0x39) || (d >= 0x61 && d <= 0x66) ? 6 : 0;
+    return (d >= '0' && d <= '9') || (d >= 'a' && d <= 'f') ? 6 : 0;
 }
 
 /* Write s[0:L) escaped as JSON.stringify does (o has room for 6 * L bytes); return the length. */

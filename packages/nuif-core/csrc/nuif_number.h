@@ -27,22 +27,22 @@ static void nuif_analyze(const uint8_t *s, ptrdiff_t L, nuif_numinfo *r) {
     int eneg = 0;
     uint8_t c;
     r->neg = 0;
-    if (L > 0 && s[0] == 0x2D) {
+    if (L > 0 && s[0] == '-') {
         r->neg = 1;
         i = 1;
     }
     while (i < L) {
         c = s[i];
-        if (c == 0x2E) {
+        if (c == '.') {
             int_len = pos;
             i++;
             continue;
         }
-        if (c == 0x65 || c == 0x45) {
+        if (c == 'e' || c == 'E') {
             break;
         }
         if (first < 0) {
-            if (c != 0x30) {
+            if (c != '0') {
                 first = pos;
                 r->d[0] = (char)c;
                 sig = 1;
@@ -53,7 +53,7 @@ static void nuif_analyze(const uint8_t *s, ptrdiff_t L, nuif_numinfo *r) {
                 r->d[sig] = (char)c;
             }
             sig++;
-            if (c != 0x30) {
+            if (c != '0') {
                 last_nz = sig;
             }
         }
@@ -65,8 +65,8 @@ static void nuif_analyze(const uint8_t *s, ptrdiff_t L, nuif_numinfo *r) {
     }
     if (i < L) {
         i++;
-        if (i < L && (s[i] == 0x2B || s[i] == 0x2D)) {
-            eneg = s[i] == 0x2D;
+        if (i < L && (s[i] == '+' || s[i] == '-')) {
+            eneg = s[i] == '-';
             i++;
         }
         while (i < L) {
@@ -123,27 +123,27 @@ static ptrdiff_t nuif_fmt_es(char *o, int neg, const char *d, int64_t k, int64_t
     char eb[8];
     int ne = 0;
     if (neg) {
-        o[0] = 0x2D;
+        o[0] = '-';
         w = 1;
     }
     if (k <= n && n <= 21) {
         nuif_copy_short(o + w, d, (size_t)k);
         w += k;
         for (z = 0; z < n - k; z++) {
-            o[w++] = 0x30;
+            o[w++] = '0';
         }
     } else if (0 < n && n <= 21) {
         nuif_copy_short(o + w, d, (size_t)n);
         w += n;
-        o[w++] = 0x2E;
+        o[w++] = '.';
         nuif_copy_short(o + w, d + n, (size_t)(k - n));
         w += k - n;
     } else if (-6 < n && n <= 0) {
-        o[w] = 0x30;
-        o[w + 1] = 0x2E;
+        o[w] = '0';
+        o[w + 1] = '.';
         w += 2;
         for (z = 0; z < -n; z++) {
-            o[w++] = 0x30;
+            o[w++] = '0';
         }
         nuif_copy_short(o + w, d, (size_t)k);
         w += k;
@@ -151,11 +151,11 @@ static ptrdiff_t nuif_fmt_es(char *o, int neg, const char *d, int64_t k, int64_t
         e = n - 1;
         o[w++] = d[0];
         if (k > 1) {
-            o[w++] = 0x2E;
+            o[w++] = '.';
             nuif_copy_short(o + w, d + 1, (size_t)(k - 1));
             w += k - 1;
         }
-        o[w] = 0x65;
+        o[w] = 'e';
         o[w + 1] = e >= 0 ? 0x2B : 0x2D;
         w += 2;
         if (e < 0) {
@@ -178,17 +178,17 @@ static ptrdiff_t nuif_fmt_es(char *o, int neg, const char *d, int64_t k, int64_t
  * the literal has at most 15 (trailing zeros are left to nuif_analyze). */
 static inline int nuif_many_digits(const uint8_t *p, size_t int_s, size_t int_e, size_t mant_e) {
     size_t z;
-    if (p[mant_e - 1] == 0x30) {
+    if (p[mant_e - 1] == '0') {
         return 0;
     }
-    if (p[int_s] != 0x30) {
+    if (p[int_s] != '0') {
         return (int_e - int_s) + (mant_e > int_e ? mant_e - int_e - 1 : 0) > 15;
     }
     if (mant_e == int_e) {
         return 0;
     }
     z = int_e + 1; /* 0.000ddd: skip the zeros (stops at the nonzero last digit) */
-    while (p[z] == 0x30) {
+    while (p[z] == '0') {
         z++;
     }
     return mant_e - z > 15;

@@ -173,7 +173,7 @@ static inline ptrdiff_t nuif_skip_ws(const uint8_t *p, ptrdiff_t i, ptrdiff_t n)
 #elif !NUIF_BIG_ENDIAN
     for (;;) {
         uint8_t c = p[i];
-        if (c == 0x20) {
+        if (c == ' ') {
             while (i + 8 <= n) {
                 uint64_t x = nuif_load64_(p + i) ^ 0x2020202020202020ULL;
                 if (x) {
@@ -183,7 +183,7 @@ static inline ptrdiff_t nuif_skip_ws(const uint8_t *p, ptrdiff_t i, ptrdiff_t n)
                 i += 8;
             }
             break;
-        } else if (c == 0x0A || c == 0x0D || c == 0x09) {
+        } else if (c == '\n' || c == '\r' || c == '\t') {
             i++;
         } else {
             return i;
@@ -194,7 +194,7 @@ static inline ptrdiff_t nuif_skip_ws(const uint8_t *p, ptrdiff_t i, ptrdiff_t n)
     /* the last bytes; p[n] is a NUL, so this stops */
     for (;;) {
         uint8_t c = p[i];
-        if (c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09) {
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
             i++;
         } else {
             return i;
@@ -226,7 +226,7 @@ static inline unsigned nuif_indent32(const uint8_t *q) {
     return 32;
 #else
     unsigned k = 0;
-    while (k < 32 && q[k] == 0x20) {
+    while (k < 32 && q[k] == ' ') {
         k++;
     }
     return k;
@@ -331,7 +331,7 @@ static inline ptrdiff_t nuif_str_run(const uint8_t *p, ptrdiff_t j, ptrdiff_t n,
 #endif
     while (j < n) {
         uint8_t c = p[j];
-        if (c == 0x22 || c == 0x5C || c < 0x20 || c >= 0xEF) {
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0xEF) {
             break;
         }
         if (c >= 0x80) {

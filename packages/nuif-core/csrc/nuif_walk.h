@@ -5,11 +5,11 @@
  *
  * It checks everything the one-pass parser checks (grammar, escapes, surrogates, noncharacters,
  * number grammar and range, duplicate names, depth) and takes every valid input, but reports
- * nothing: any problem returns NUIF_S2_REFUSE, and the codec re-reads the input with the
+ * nothing: any problem returns NUIF_WALK_REFUSE, and the codec re-reads the input with the
  * one-pass parser, which raises the NUIF_* error with its pointer, line and column.  Errors are
  * the slow path; the fast path has no error text at all.  Numbers the vendored libraries do not
  * convert (no C++17 compiler, an exponent beyond their range) are converted by CPython's dtoa
- * (nuif_pyfloat.h); NUIF_S2_NOMEM then also means a Python exception is set.
+ * (nuif_pyfloat.h); NUIF_WALK_NOMEM then also means a Python exception is set.
  *
  * Buffers are the caller's (so the writer, the schema check and the inspect summary read the
  * result unchanged) and grow with PyMem_Realloc: the caller holds the GIL.  The input is a bytes
@@ -32,24 +32,24 @@
 #include "nuif_tape.h"
 #include "nuif_utf8.h"
 
-#define NUIF_S2_OK 0
-#define NUIF_S2_REFUSE 1
-#define NUIF_S2_NOMEM 2
+#define NUIF_WALK_OK 0
+#define NUIF_WALK_REFUSE 1
+#define NUIF_WALK_NOMEM 2
 
 /* inlined into the walk always (the hot path), or never (what most tokens never need) */
 #if defined(__GNUC__) || defined(__clang__)
-#define NUIF_S2_INLINE static inline __attribute__((always_inline))
+#define NUIF_WALK_INLINE static inline __attribute__((always_inline))
 /* v's value unknown to the compiler from here on (no instruction) */
-#define NUIF_S2_OPAQUE(v) __asm__("" : "+r"(v))
-#define NUIF_S2_NOINLINE static __attribute__((noinline))
+#define NUIF_WALK_OPAQUE(v) __asm__("" : "+r"(v))
+#define NUIF_WALK_NOINLINE static __attribute__((noinline))
 #elif defined(_MSC_VER)
-#define NUIF_S2_INLINE static __forceinline
-#define NUIF_S2_OPAQUE(v) ((void)0)
-#define NUIF_S2_NOINLINE static __declspec(noinline)
+#define NUIF_WALK_INLINE static __forceinline
+#define NUIF_WALK_OPAQUE(v) ((void)0)
+#define NUIF_WALK_NOINLINE static __declspec(noinline)
 #else
-#define NUIF_S2_INLINE static inline
-#define NUIF_S2_OPAQUE(v) ((void)0)
-#define NUIF_S2_NOINLINE static
+#define NUIF_WALK_INLINE static inline
+#define NUIF_WALK_OPAQUE(v) ((void)0)
+#define NUIF_WALK_NOINLINE static
 #endif
 
 
@@ -57,7 +57,7 @@ typedef struct {
     uint32_t tok;        /* the container's token */
     uint32_t names_base; /* objects: where its names start on the name stack */
     int is_obj;
-} nuif_s2_frame;
+} nuif_walk_frame;
 
 /* The parser's buffers and counters, handed in and back by _speedups_parser.pxi. */
 typedef struct {
@@ -77,12 +77,12 @@ typedef struct {
     size_t sort_cap;
     double *doubles;
     size_t doubles_cap, doubles_len;
-    nuif_s2_frame *frames;
+    nuif_walk_frame *frames;
     size_t frames_cap;
     size_t deepest;
-} nuif_s2;
+} nuif_walk;
 
-static int nuif_s2_grow(nuif_s2 *s, void **ptr, size_t *cap, size_t need, size_t item) {
+static int nuif_walk_grow(nuif_walk *s, void **ptr, size_t *cap, size_t need, size_t item) {
     size_t newcap = *cap * 2;
     void *q;
     if (newcap < need) newcap = need;
@@ -96,28 +96,28 @@ static int nuif_s2_grow(nuif_s2 *s, void **ptr, size_t *cap, size_t need, size_t
     return 0;
 }
 
-#define NUIF_S2_ROOM(s, field, capf, need, type)                                                 \
+#define NUIF_WALK_ROOM(s, field, capf, need, type)                                                 \
     ((need) <= (s)->capf ? 0                                                                     \
-                         : nuif_s2_grow((s), (void **)&(s)->field, &(s)->capf, (need), sizeof(type)))
+                         : nuif_walk_grow((s), (void **)&(s)->field, &(s)->capf, (need), sizeof(type)))
 
 /* The end of a run of string body from j: the index of its first quote or backslash, or 0
  * (refuse) when a noncharacter or a control byte comes first or the input ends.  The scanner is
  * the one-pass parser's (csrc/nuif_scan.h), which stops at the lead bytes that may start a
  * noncharacter, checked here exactly. */
-NUIF_S2_INLINE size_t nuif_s2_body(const uint8_t *p, size_t j, size_t n) {
+NUIF_WALK_INLINE size_t nuif_walk_body(const uint8_t *p, size_t j, size_t n) {
     int hi = 0;
     uint8_t c;
     for (;;) {
         j = (size_t)nuif_str_run(p, (ptrdiff_t)j, (ptrdiff_t)n, &hi);
         if (j >= n) return 0;
         c = p[j];
-        if (c == 0x22 || c == 0x5C) return j;
+        if (c == '"' || c == '\\') return j;
         if (c < 0x20 || nuif_nonchar_at(p, (ptrdiff_t)j) >= 0) return 0;
         j += (size_t)nuif_seq_len(c);
     }
 }
 
-static inline int nuif_s2_hex4(const uint8_t *p, size_t i, size_t n) {
+static inline int nuif_walk_hex4(const uint8_t *p, size_t i, size_t n) {
     uint8_t h0, h1, h2, h3;
     if (i + 4 > n) return -1;
     h0 = nuif_hexval[p[i]];
@@ -128,11 +128,11 @@ static inline int nuif_s2_hex4(const uint8_t *p, size_t i, size_t n) {
     return (h0 << 12) | (h1 << 8) | (h2 << 4) | h3;
 }
 
-static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int *nomem);
+static size_t nuif_walk_string_esc(nuif_walk *s, size_t i, size_t j, int is_key, int *nomem);
 
 /* The token of a string whose bytes are the input's, quotes at i and j (the closing one);
  * returns the index after it. */
-NUIF_S2_INLINE size_t nuif_s2_input_string(nuif_s2 *s, size_t i, size_t j, int is_key) {
+NUIF_WALK_INLINE size_t nuif_walk_input_string(nuif_walk *s, size_t i, size_t j, int is_key) {
     nuif_tok *t = &s->tape[s->ntok++];
     t->kind = NUIF_T_STR;
     t->flags = 0;
@@ -144,15 +144,15 @@ NUIF_S2_INLINE size_t nuif_s2_input_string(nuif_s2 *s, size_t i, size_t j, int i
 
 /* The string whose opening quote is at i: a token (member name: decoded, `quote` = i; value:
  * canonical escapes).  Returns the index after the closing quote, or 0 (refuse). */
-NUIF_S2_INLINE size_t nuif_s2_string(nuif_s2 *s, size_t i, int is_key, int *nomem) {
-    size_t start = i + 1, j = nuif_s2_body(s->p, start, s->n);
+NUIF_WALK_INLINE size_t nuif_walk_string(nuif_walk *s, size_t i, int is_key, int *nomem) {
+    size_t start = i + 1, j = nuif_walk_body(s->p, start, s->n);
     if (!j) return 0;
-    if (s->p[j] != 0x22) return nuif_s2_string_esc(s, i, j, is_key, nomem);
-    return nuif_s2_input_string(s, i, j, is_key);
+    if (s->p[j] != '"') return nuif_walk_string_esc(s, i, j, is_key, nomem);
+    return nuif_walk_input_string(s, i, j, is_key);
 }
 
-/* nuif_s2_string from the first backslash at j on (out of line: the plain case is inlined) */
-static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int *nomem) {
+/* nuif_walk_string from the first backslash at j on (out of line: the plain case is inlined) */
+static size_t nuif_walk_string_esc(nuif_walk *s, size_t i, size_t j, int is_key, int *nomem) {
     const uint8_t *p = s->p;
     size_t n = s->n, start = i + 1, d0, k;
     int cp, low;
@@ -163,19 +163,19 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
          * text: the token points at the input and nothing is copied, up to the first escape
          * that is not (j there); the arena then gets the text before it, as it is */
         ptrdiff_t el;
-        while (p[j] == 0x5C && (el = nuif_canon_esc_len(p, (ptrdiff_t)j)) != 0) {
+        while (p[j] == '\\' && (el = nuif_canon_esc_len(p, (ptrdiff_t)j)) != 0) {
             j += (size_t)el;
-            if (p[j] != 0x5C && p[j] != 0x22) {
-                k = nuif_s2_body(p, j, n);
+            if (p[j] != '\\' && p[j] != '"') {
+                k = nuif_walk_body(p, j, n);
                 if (!k) return 0;
                 j = k;
             }
         }
-        if (p[j] == 0x22) return nuif_s2_input_string(s, i, j, 0);
+        if (p[j] == '"') return nuif_walk_input_string(s, i, j, 0);
     }
     /* escapes: into the arena (never longer than the rest of the input; 16 bytes more for
      * nuif_copy's block copies of the runs between them) */
-    if (NUIF_S2_ROOM(s, arena, arena_cap, s->arena_len + (n - start) + 24, uint8_t)) {
+    if (NUIF_WALK_ROOM(s, arena, arena_cap, s->arena_len + (n - start) + 24, uint8_t)) {
         *nomem = 1;
         return 0;
     }
@@ -185,21 +185,21 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
     w += j - start;
     for (;;) {
         /* p[j] is a backslash or the closing quote */
-        if (p[j] == 0x22) break;
+        if (p[j] == '"') break;
         e = p[j + 1];
-        if (e == 0x75) { /* \uXXXX, a surrogate pair counting as one */
-            cp = nuif_s2_hex4(p, j + 2, n);
+        if (e == 'u') { /* \uXXXX, a surrogate pair counting as one */
+            cp = nuif_walk_hex4(p, j + 2, n);
             if (cp < 0 || (cp >= 0xDC00 && cp <= 0xDFFF)) return 0;
             j += 6;
             if (cp >= 0xD800 && cp <= 0xDBFF) {
-                if (j + 1 >= n || p[j] != 0x5C || p[j + 1] != 0x75) return 0;
-                low = nuif_s2_hex4(p, j + 2, n);
+                if (j + 1 >= n || p[j] != '\\' || p[j + 1] != 'u') return 0;
+                low = nuif_walk_hex4(p, j + 2, n);
                 if (low < 0xDC00 || low > 0xDFFF) return 0;
                 j += 6;
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
             }
             if ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE) return 0;
-            if (cp < 0x20 || cp == 0x22 || cp == 0x5C) {
+            if (cp < 0x20 || cp == '"' || cp == '\\') {
                 if (is_key) {
                     *w++ = (uint8_t)cp;
                     flags |= NUIF_F_NEEDS_ESC;
@@ -212,10 +212,10 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
         } else {
             uint8_t c = nuif_unescape[e];
             if (c == 0) return 0;
-            if (e == 0x2F) {
-                *w++ = 0x2F;
+            if (e == '/') {
+                *w++ = '/';
             } else if (!is_key) { /* the canonical form of these escapes is the escape itself */
-                w[0] = 0x5C;
+                w[0] = '\\';
                 w[1] = e;
                 w += 2;
             } else {
@@ -226,8 +226,8 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
         }
         /* an escape or the closing quote right after this escape (escapes in a row, as in runs of
          * surrogate pairs) needs no scan and no copy */
-        if (j < n && (p[j] == 0x5C || p[j] == 0x22)) continue;
-        k = nuif_s2_body(p, j, n);
+        if (j < n && (p[j] == '\\' || p[j] == '"')) continue;
+        k = nuif_walk_body(p, j, n);
         if (!k) return 0;
         nuif_copy((char *)w, p + j, (ptrdiff_t)(k - j), p + n + 1);
         w += k - j;
@@ -243,15 +243,15 @@ static size_t nuif_s2_string_esc(nuif_s2 *s, size_t i, size_t j, int is_key, int
     return j + 1;
 }
 
-#define NUIF_S2_DIGIT(c) ((uint8_t)((c) - 0x30) < 10)
+#define NUIF_WALK_DIGIT(c) ((uint8_t)((c) - '0') < 10)
 
 /* _speedups_numbers.pxi's _plain_decimal_text: where the canonical text of a plain decimal
  * literal with at most 15 significant digits ends, or 0 when the literal is not of that kind. */
-static inline size_t nuif_s2_plain_decimal(const uint8_t *p, size_t int_s, size_t int_e,
+static inline size_t nuif_walk_plain_decimal(const uint8_t *p, size_t int_s, size_t int_e,
                                            size_t mant_e) {
     size_t fe = mant_e, z;
-    while (p[fe - 1] == 0x30) fe--; /* stops at the point */
-    if (p[int_s] != 0x30) {
+    while (p[fe - 1] == '0') fe--; /* stops at the point */
+    if (p[int_s] != '0') {
         if (fe == int_e + 1) {
             if (int_e - int_s <= 15) return int_e;
         } else if ((int_e - int_s) + (fe - int_e - 1) <= 15) {
@@ -259,7 +259,7 @@ static inline size_t nuif_s2_plain_decimal(const uint8_t *p, size_t int_s, size_
         }
     } else if (fe > int_e + 1) {
         z = int_e + 1;
-        while (p[z] == 0x30) z++; /* stops at a nonzero digit before fe */
+        while (p[z] == '0') z++; /* stops at a nonzero digit before fe */
         if (z - (int_e + 1) <= 5 && fe - z <= 15) return fe;
     }
     return 0;
@@ -267,18 +267,18 @@ static inline size_t nuif_s2_plain_decimal(const uint8_t *p, size_t int_s, size_
 
 /* The double of the literal p[start:start+L): the vendored libraries', else CPython's (no C++17
  * compiler, or an exponent beyond the libraries' range).  0, or -1 with *nomem set. */
-static int nuif_s2_double(nuif_s2 *s, size_t start, size_t L, double *x, int *nomem) {
+static int nuif_walk_double(nuif_walk *s, size_t start, size_t L, double *x, int *nomem) {
     if (s->float_libs && nuif_parse_double((const char *)s->p + start, L, x) == 0) return 0;
     if (nuif_py_double(s->p + start, L, x) == 0) return 0;
     *nomem = 1;
     return -1;
 }
 
-/* nuif_s2_number's literal p[start:start+L) of token t, a float that is not a short plain
+/* nuif_walk_number's literal p[start:start+L) of token t, a float that is not a short plain
  * decimal: its digits are taken as they are (fast digits), it is its double's canonical text
  * already (F_LIT, nuif_long_decimal: 16-17 digits as ECMAScript prints them), or its double goes
  * to s->doubles.  Out of line, so the common literals cost no call.  Returns 1, or 0 (refuse). */
-NUIF_S2_NOINLINE int nuif_s2_float(nuif_s2 *s, nuif_tok *t, size_t start, size_t L,
+NUIF_WALK_NOINLINE int nuif_walk_float(nuif_walk *s, nuif_tok *t, size_t start, size_t L,
                                    size_t int_s, size_t int_e, size_t mant_e, int *nomem) {
     const uint8_t *p = s->p;
     nuif_numinfo r;
@@ -287,26 +287,26 @@ NUIF_S2_NOINLINE int nuif_s2_float(nuif_s2 *s, nuif_tok *t, size_t start, size_t
     t->len = (uint32_t)L;
     if (nuif_many_digits(p, int_s, int_e, mant_e)) {
         /* more than 15 significant digits: the double itself, and maybe the literal's own text */
-        rc = s->float_libs ? nuif_long_decimal(p, p[start] == 0x2D, int_s, int_e, mant_e,
+        rc = s->float_libs ? nuif_long_decimal(p, p[start] == '-', int_s, int_e, mant_e,
                                                mant_e < start + L, &x)
                            : -1;
         if (rc == 1) {
             t->flags = NUIF_F_LIT; /* already its double's shortest ES text */
             return 1;
         }
-        if (rc < 0 && nuif_s2_double(s, start, L, &x, nomem) != 0) return 0;
+        if (rc < 0 && nuif_walk_double(s, start, L, &x, nomem) != 0) return 0;
     } else {
         nuif_analyze(p + start, (ptrdiff_t)L, &r);
         if (r.k == 0 || nuif_fast_digits(&r)) {
             t->flags = 0;
             return 1;
         }
-        if (!nuif_small_decimal(&r, &x) && nuif_s2_double(s, start, L, &x, nomem) != 0) return 0;
+        if (!nuif_small_decimal(&r, &x) && nuif_walk_double(s, start, L, &x, nomem) != 0) return 0;
     }
     if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
     if (x == 0.0) x = 0.0;
     if (s->doubles_len >= s->doubles_cap &&
-        nuif_s2_grow(s, (void **)&s->doubles, &s->doubles_cap, s->doubles_len + 1, sizeof(double))) {
+        nuif_walk_grow(s, (void **)&s->doubles, &s->doubles_cap, s->doubles_len + 1, sizeof(double))) {
         *nomem = 1;
         return 0;
     }
@@ -316,17 +316,17 @@ NUIF_S2_NOINLINE int nuif_s2_float(nuif_s2 *s, nuif_tok *t, size_t start, size_t
     return 1;
 }
 
-/* nuif_s2_number's integer literal p[start:start+L) of token t, beyond ±(2^53 - 1): accepted (a
+/* nuif_walk_number's integer literal p[start:start+L) of token t, beyond ±(2^53 - 1): accepted (a
  * literal token) only when it is exactly the RFC 8785 text of its double, as the one-pass
  * parser's _scan_big_integer rules (NUIF-0.1 §1).  Returns 1, or 0 (refuse: NUIF_NUMBER, or
  * *nomem).  Out of line: such literals are rare. */
-NUIF_S2_NOINLINE int nuif_s2_big_integer(nuif_s2 *s, nuif_tok *t, size_t start, size_t L,
+NUIF_WALK_NOINLINE int nuif_walk_big_integer(nuif_walk *s, nuif_tok *t, size_t start, size_t L,
                                          int *nomem) {
     const uint8_t *p = s->p;
     char text[NUIF_NUMBER_TEXT_MAX];
     double x;
     ptrdiff_t k;
-    if (nuif_s2_double(s, start, L, &x, nomem) != 0 || x - x != 0.0) return 0;
+    if (nuif_walk_double(s, start, L, &x, nomem) != 0 || x - x != 0.0) return 0;
     k = nuif_py_fmt_double(text, x, s->float_libs);
     if (k < 0) {
         *nomem = 1;
@@ -342,35 +342,35 @@ NUIF_S2_NOINLINE int nuif_s2_big_integer(nuif_s2 *s, nuif_tok *t, size_t start, 
 /* The number literal at i, as _speedups_numbers.pxi's _scan_number puts it on the tape.  Returns
  * the index after it, or 0 (refuse: a bad literal, an overflow, an integer beyond 2^53 - 1 that
  * is not its double's text, or a conversion that needs CPython's dtoa).  Integers and short
- * plain decimals are done here, inline in the walk; the rest in nuif_s2_big_integer and
- * nuif_s2_float. */
-NUIF_S2_INLINE size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
+ * plain decimals are done here, inline in the walk; the rest in nuif_walk_big_integer and
+ * nuif_walk_float. */
+NUIF_WALK_INLINE size_t nuif_walk_number(nuif_walk *s, size_t i, int *nomem) {
     const uint8_t *p = s->p;
     size_t n = s->n, start = i, L, nd, int_s, int_e, mant_e, z;
     int neg = 0, integer = 1, has_exp = 0;
     nuif_tok *t = &s->tape[s->ntok];
-    if (p[i] == 0x2D) {
+    if (p[i] == '-') {
         neg = 1;
         i++;
     }
     int_s = i;
-    if (!NUIF_S2_DIGIT(p[i])) return 0;
-    i = p[i] == 0x30 ? i + 1 : (size_t)nuif_digits_end(p, (ptrdiff_t)i, (ptrdiff_t)n);
+    if (!NUIF_WALK_DIGIT(p[i])) return 0;
+    i = p[i] == '0' ? i + 1 : (size_t)nuif_digits_end(p, (ptrdiff_t)i, (ptrdiff_t)n);
     int_e = i;
-    if (p[i] == 0x2E) {
+    if (p[i] == '.') {
         integer = 0;
         i++;
-        if (!NUIF_S2_DIGIT(p[i])) return 0;
+        if (!NUIF_WALK_DIGIT(p[i])) return 0;
         i = (size_t)nuif_digits_end(p, (ptrdiff_t)i, (ptrdiff_t)n);
     }
     mant_e = i;
-    if (p[i] == 0x65 || p[i] == 0x45) {
+    if (p[i] == 'e' || p[i] == 'E') {
         integer = 0;
         has_exp = 1;
         i++;
-        if (p[i] == 0x2B || p[i] == 0x2D) i++;
-        if (!NUIF_S2_DIGIT(p[i])) return 0;
-        while (NUIF_S2_DIGIT(p[i])) i++;
+        if (p[i] == '+' || p[i] == '-') i++;
+        if (!NUIF_WALK_DIGIT(p[i])) return 0;
+        while (NUIF_WALK_DIGIT(p[i])) i++;
     }
     L = i - start;
     t->at = (uint32_t)start;
@@ -379,19 +379,19 @@ NUIF_S2_INLINE size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
         nd = L - (size_t)neg;
         if (nd > 16 || (nd == 16 && memcmp(p + start + neg, "9007199254740991", 16) > 0)) {
             /* beyond ±(2^53 - 1) (NUIF-0.1 §1) */
-            if (!nuif_s2_big_integer(s, t, start, L, nomem)) return 0;
+            if (!nuif_walk_big_integer(s, t, start, L, nomem)) return 0;
             s->ntok++;
             return i;
         }
         t->kind = NUIF_T_INT;
-        t->flags = (neg && nd == 1 && p[start + 1] == 0x30) ? NUIF_F_NEGZERO : 0;
+        t->flags = (neg && nd == 1 && p[start + 1] == '0') ? NUIF_F_NEGZERO : 0;
         t->len = (uint32_t)L;
         s->ntok++;
         return i;
     }
     t->kind = NUIF_T_FLT;
     if (!has_exp) {
-        z = nuif_s2_plain_decimal(p, int_s, int_e, mant_e);
+        z = nuif_walk_plain_decimal(p, int_s, int_e, mant_e);
         if (z) {
             t->flags = NUIF_F_LIT;
             t->len = (uint32_t)(z - start);
@@ -399,20 +399,20 @@ NUIF_S2_INLINE size_t nuif_s2_number(nuif_s2 *s, size_t i, int *nomem) {
             return i;
         }
     }
-    if (!nuif_s2_float(s, t, start, L, int_s, int_e, mant_e, nomem)) return 0;
+    if (!nuif_walk_float(s, t, start, L, int_s, int_e, mant_e, nomem)) return 0;
     s->ntok++;
     return i;
 }
 
 /* Close the object of frame f: its member count and sorted names (duplicates refuse). */
-static int nuif_s2_close_obj(nuif_s2 *s, const nuif_s2_frame *f, size_t *names_top, int *nomem) {
+static int nuif_walk_close_obj(nuif_walk *s, const nuif_walk_frame *f, size_t *names_top, int *nomem) {
     size_t count = *names_top - f->names_base, m;
     nuif_tok *t = &s->tape[f->tok];
     nuif_key_entry *e;
     t->end = (uint32_t)s->ntok;
     t->members = (uint32_t)count;
     t->order_at = (uint32_t)s->order_len;
-    if (NUIF_S2_ROOM(s, order, order_cap, s->order_len + count, uint32_t)) {
+    if (NUIF_WALK_ROOM(s, order, order_cap, s->order_len + count, uint32_t)) {
         *nomem = 1;
         return -1;
     }
@@ -444,7 +444,7 @@ static int nuif_s2_close_obj(nuif_s2 *s, const nuif_s2_frame *f, size_t *names_t
             s->order[s->order_len + m] = a[m].tok;
         }
     } else if (count > 8) {
-        if (NUIF_S2_ROOM(s, sort_buf, sort_cap, 2 * count, nuif_key_entry)) {
+        if (NUIF_WALK_ROOM(s, sort_buf, sort_cap, 2 * count, nuif_key_entry)) {
             *nomem = 1;
             return -1;
         }
@@ -472,10 +472,10 @@ static int nuif_s2_close_obj(nuif_s2 *s, const nuif_s2_frame *f, size_t *names_t
  * entries), and a guess at what the rest of the input needs; the name stack gets as much (it
  * never holds more names than the tape holds tokens, so one test covers both).  Returns the new
  * limit below which s->ntok leaves room for one more token, or 0 when memory ran out. */
-NUIF_S2_NOINLINE size_t nuif_s2_direct_room(nuif_s2 *s, size_t i) {
+NUIF_WALK_NOINLINE size_t nuif_walk_direct_room(nuif_walk *s, size_t i) {
     size_t need = s->ntok + 2 + (s->n - i) / 16;
-    if (NUIF_S2_ROOM(s, tape, tape_cap, need, nuif_tok) ||
-        NUIF_S2_ROOM(s, names, names_cap, s->tape_cap, uint32_t)) {
+    if (NUIF_WALK_ROOM(s, tape, tape_cap, need, nuif_tok) ||
+        NUIF_WALK_ROOM(s, names, names_cap, s->tape_cap, uint32_t)) {
         return 0;
     }
     return s->tape_cap - 1;
@@ -484,33 +484,33 @@ NUIF_S2_NOINLINE size_t nuif_s2_direct_room(nuif_s2 *s, size_t i) {
 /* The next token's position in the direct walk: the first byte from i that is not whitespace
  * (as the one-pass parser's skip_ws: ": " and ", " cost no call; a newline and an indentation
  * of up to 32 spaces, pretty-printed text's, cost no loop), with room for the token that
- * may start there (*lim: nuif_s2_direct_room's limit); n when memory ran out (*nomem set),
+ * may start there (*lim: nuif_walk_direct_room's limit); n when memory ran out (*nomem set),
  * where no rule accepts anything. */
-NUIF_S2_INLINE size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, uint8_t *guess, size_t *lim,
+NUIF_WALK_INLINE size_t nuif_walk_direct_next(nuif_walk *s, size_t i, uint8_t *guess, size_t *lim,
                                           int *nomem) {
     const uint8_t *p = s->p;
-    if (p[i] <= 0x20) {
-        if (p[i] == 0x20 && p[i + 1] > 0x20) {
+    if (p[i] <= ' ') {
+        if (p[i] == ' ' && p[i + 1] > 0x20) {
             i++;
         } else {
-            if (p[i] == 0x0A && i + 33 <= s->n) { /* a newline and its indentation */
+            if (p[i] == '\n' && i + 33 <= s->n) { /* a newline and its indentation */
                 unsigned k = nuif_indent32(p + i + 1), g = *guess;
                 if (NUIF_LIKELY(k == g)) {
                     /* the guess: the next position does not wait for the count (see above) */
-                    NUIF_S2_OPAQUE(g);
+                    NUIF_WALK_OPAQUE(g);
                     i += 1 + g;
                 } else {
                     *guess = (uint8_t)k;
                     i += 1 + k;
                 }
             }
-            if (p[i] <= 0x20) {
+            if (p[i] <= ' ') {
                 i = (size_t)nuif_skip_ws(p, (ptrdiff_t)i, (ptrdiff_t)s->n);
             }
         }
     }
     if (s->ntok >= *lim) {
-        *lim = nuif_s2_direct_room(s, i);
+        *lim = nuif_walk_direct_room(s, i);
         if (*lim == 0) {
             *nomem = 1;
             return s->n;
@@ -519,92 +519,92 @@ NUIF_S2_INLINE size_t nuif_s2_direct_next(nuif_s2 *s, size_t i, uint8_t *guess, 
     return i;
 }
 
-/* Parse p[0:n) (valid UTF-8: the caller checked) into the tape.  NUIF_S2_OK, NUIF_S2_REFUSE
- * (re-read it with the one-pass parser) or NUIF_S2_NOMEM. */
-static int nuif_s2_parse(nuif_s2 *s) {
+/* Parse p[0:n) (valid UTF-8: the caller checked) into the tape.  NUIF_WALK_OK, NUIF_WALK_REFUSE
+ * (re-read it with the one-pass parser) or NUIF_WALK_NOMEM. */
+static int nuif_walk_parse(nuif_walk *s) {
     const uint8_t *p = s->p;
     size_t n = s->n, pos, depth = 0, names_top = 0, e;
-    size_t lim = 0; /* the direct walk's room (nuif_s2_direct_room) */
+    size_t lim = 0; /* the direct walk's room (nuif_walk_direct_room) */
     uint8_t ind[64] = {0}; /* the direct walk's guesses of indentations, by depth */
     int nomem = 0, bad;
     uint8_t c;
-    nuif_s2_frame *f;
+    nuif_walk_frame *f;
     nuif_tok *t;
-#define NUIF_S2_NEXT(after, d) nuif_s2_direct_next(s, (after), &ind[(d) & 63], &lim, &nomem)
+#define NUIF_WALK_NEXT(after, d) nuif_walk_direct_next(s, (after), &ind[(d) & 63], &lim, &nomem)
     s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
     s->deepest = 0;
-    pos = NUIF_S2_NEXT(0, 0);
+    pos = NUIF_WALK_NEXT(0, 0);
     for (;;) {
     value: /* a value starts at pos */
         c = p[pos];
-        if (c == 0x22) {
-            e = nuif_s2_string(s, pos, 0, &nomem);
+        if (c == '"') {
+            e = nuif_walk_string(s, pos, 0, &nomem);
             if (!e) goto refuse;
-        } else if (c == 0x7B || c == 0x5B) {
+        } else if (c == '{' || c == '[') {
             if (depth + 1 > s->max_depth) goto refuse;
-            if (NUIF_S2_ROOM(s, frames, frames_cap, depth + 1, nuif_s2_frame)) goto no_memory;
+            if (NUIF_WALK_ROOM(s, frames, frames_cap, depth + 1, nuif_walk_frame)) goto no_memory;
             f = &s->frames[depth++];
             if (depth > s->deepest) s->deepest = depth;
             f->tok = (uint32_t)s->ntok;
             f->names_base = (uint32_t)names_top;
-            f->is_obj = c == 0x7B;
+            f->is_obj = c == '{';
             t = &s->tape[s->ntok++];
-            t->kind = c == 0x7B ? NUIF_T_OBJ : NUIF_T_ARR;
+            t->kind = c == '{' ? NUIF_T_OBJ : NUIF_T_ARR;
             t->flags = 0;
             t->end = t->members = t->order_at = 0;
-            pos = NUIF_S2_NEXT(pos + 1, depth);
-            if (c == 0x5B) {
-                if (p[pos] != 0x5D) goto value;
+            pos = NUIF_WALK_NEXT(pos + 1, depth);
+            if (c == '[') {
+                if (p[pos] != ']') goto value;
                 s->tape[f->tok].end = (uint32_t)s->ntok;
                 depth--;
             } else {
-                if (p[pos] == 0x22) goto key;
-                if (p[pos] != 0x7D || nuif_s2_close_obj(s, f, &names_top, &nomem)) goto refuse;
+                if (p[pos] == '"') goto key;
+                if (p[pos] != '}' || nuif_walk_close_obj(s, f, &names_top, &nomem)) goto refuse;
                 depth--;
             }
             e = pos + 1;
-        } else if (c == 0x2D || NUIF_S2_DIGIT(c)) {
-            e = nuif_s2_number(s, pos, &nomem);
+        } else if (c == '-' || NUIF_WALK_DIGIT(c)) {
+            e = nuif_walk_number(s, pos, &nomem);
             if (!e) goto refuse;
             /* (no test of what follows: it must be whitespace, a comma or a closing bracket,
              * or the end, which is what the walk reads next) */
-        } else if (c == 0x74 || c == 0x66 || c == 0x6E) {
-            if (c == 0x74) {
-                bad = !(p[pos + 1] == 0x72 && p[pos + 2] == 0x75 && p[pos + 3] == 0x65);
+        } else if (c == 't' || c == 'f' || c == 'n') {
+            if (c == 't') {
+                bad = !(p[pos + 1] == 'r' && p[pos + 2] == 'u' && p[pos + 3] == 'e');
                 e = pos + 4;
-            } else if (c == 0x66) {
-                bad = !(p[pos + 1] == 0x61 && p[pos + 2] == 0x6C && p[pos + 3] == 0x73 &&
-                        p[pos + 4] == 0x65);
+            } else if (c == 'f') {
+                bad = !(p[pos + 1] == 'a' && p[pos + 2] == 'l' && p[pos + 3] == 's' &&
+                        p[pos + 4] == 'e');
                 e = pos + 5;
             } else {
-                bad = !(p[pos + 1] == 0x75 && p[pos + 2] == 0x6C && p[pos + 3] == 0x6C);
+                bad = !(p[pos + 1] == 'u' && p[pos + 2] == 'l' && p[pos + 3] == 'l');
                 e = pos + 4;
             }
             /* (the && chains stop at the first mismatch, at the latest at the NUL p[n]) */
             if (bad) goto refuse;
             t = &s->tape[s->ntok++];
-            t->kind = c == 0x74 ? NUIF_T_TRUE : c == 0x66 ? NUIF_T_FALSE : NUIF_T_NULL;
+            t->kind = c == 't' ? NUIF_T_TRUE : c == 'f' ? NUIF_T_FALSE : NUIF_T_NULL;
             t->flags = 0;
             t->at = t->len = t->quote = 0;
         } else {
             goto refuse;
         }
         for (;;) { /* after a value, which ended at e */
-            pos = NUIF_S2_NEXT(e, depth - 1);
+            pos = NUIF_WALK_NEXT(e, depth - 1);
             if (depth == 0) goto finish;
             f = &s->frames[depth - 1];
             c = p[pos];
-            if (c == 0x2C) {
-                pos = NUIF_S2_NEXT(pos + 1, depth);
+            if (c == ',') {
+                pos = NUIF_WALK_NEXT(pos + 1, depth);
                 if (!f->is_obj) goto value;
-                if (p[pos] != 0x22) goto refuse;
+                if (p[pos] != '"') goto refuse;
                 goto key;
             }
-            if (c == 0x5D && !f->is_obj) {
+            if (c == ']' && !f->is_obj) {
                 s->tape[f->tok].end = (uint32_t)s->ntok;
                 depth--;
-            } else if (c == 0x7D && f->is_obj) {
-                if (nuif_s2_close_obj(s, f, &names_top, &nomem)) goto refuse;
+            } else if (c == '}' && f->is_obj) {
+                if (nuif_walk_close_obj(s, f, &names_top, &nomem)) goto refuse;
                 depth--;
             } else {
                 goto refuse;
@@ -612,24 +612,24 @@ static int nuif_s2_parse(nuif_s2 *s) {
             e = pos + 1;
         }
     key: /* a member name starts at pos (a quote) */
-        e = nuif_s2_string(s, pos, 1, &nomem);
+        e = nuif_walk_string(s, pos, 1, &nomem);
         if (!e) goto refuse;
         s->names[names_top++] = (uint32_t)(s->ntok - 1);
-        pos = NUIF_S2_NEXT(e, depth);
-        if (p[pos] != 0x3A) goto refuse;
-        pos = NUIF_S2_NEXT(pos + 1, depth);
+        pos = NUIF_WALK_NEXT(e, depth);
+        if (p[pos] != ':') goto refuse;
+        pos = NUIF_WALK_NEXT(pos + 1, depth);
     }
 finish:
     /* the root value must be all there is */
     if (nomem) goto no_memory;
     if (pos != n) goto refuse;
-    return NUIF_S2_OK;
+    return NUIF_WALK_OK;
 refuse:
     if (nomem) goto no_memory;
-    return NUIF_S2_REFUSE;
+    return NUIF_WALK_REFUSE;
 no_memory:
-    return NUIF_S2_NOMEM;
-#undef NUIF_S2_NEXT
+    return NUIF_WALK_NOMEM;
+#undef NUIF_WALK_NEXT
 }
 
 

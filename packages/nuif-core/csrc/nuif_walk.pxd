@@ -5,12 +5,12 @@ from nuif_keysort cimport KeyEntry
 
 cdef extern from "nuif_walk.h":
     enum:
-        S2_OK "NUIF_S2_OK"
-        S2_REFUSE "NUIF_S2_REFUSE"
-        S2_NOMEM "NUIF_S2_NOMEM"
-    ctypedef struct S2Frame "nuif_s2_frame":
+        WALK_OK "NUIF_WALK_OK"
+        WALK_REFUSE "NUIF_WALK_REFUSE"
+        WALK_NOMEM "NUIF_WALK_NOMEM"
+    ctypedef struct WalkFrame "nuif_walk_frame":
         pass
-    ctypedef struct S2 "nuif_s2":
+    ctypedef struct Walk "nuif_walk":
         const uint8_t* p
         size_t n
         size_t max_depth
@@ -27,7 +27,7 @@ cdef extern from "nuif_walk.h":
         size_t sort_cap
         double* doubles
         size_t doubles_cap, doubles_len
-        S2Frame* frames
+        WalkFrame* frames
         size_t frames_cap
         size_t deepest
-    int nuif_s2_parse(S2* s) noexcept
+    int nuif_walk_parse(Walk* s) noexcept

@@ -11,15 +11,13 @@ codec in particular ask :func:`twin` and :func:`compiled` (the test hook).
 
 from __future__ import annotations
 
-import functools
 import os
-import sys
 from types import ModuleType
 from typing import Any, Callable
 
 __all__ = [
     "IMPLEMENTATION", "canonical_document", "canonical_json", "canonical_result", "compiled",
-    "dumps", "front_doors", "hash_bytes", "inspect_summary", "loads", "node_spans", "routes", "twin",
+    "doors", "dumps", "hash_bytes", "inspect_summary", "loads", "node_spans", "routes", "twin",
     "valid_report",
 ]
 
@@ -78,35 +76,12 @@ canonical_result = _impl.canonical_result
 valid_report = _impl.valid_report
 inspect_summary = _impl.inspect_summary
 hash_bytes = _impl.hash_bytes
+#: the compiled codec's canonicalize and validate, which ``nuif_core`` exports in place of the
+#: Python functions (``_speedups_doors.pxi``), or None with the twin
+doors: "tuple[Callable[..., Any], Callable[..., Any]] | None" = (
+    (_impl.canonicalize, _impl.validate) if IMPLEMENTATION == "compiled" else None
+)
 node_spans = _impl.node_spans
-
-
-def front_doors(
-    canonicalize: Callable[..., Any],
-    canonical_rest: Callable[[bytes, Any], Any],
-    validate: Callable[..., Any],
-    validate_rest: Callable[[bytes, Any, int], Any],
-    error_report: Callable[[Any], Any],
-    result_cls: type,
-    report_cls: type,
-    limits: Any,
-) -> tuple[Callable[..., Any], Callable[..., Any]] | None:
-    """The compiled codec's ``canonicalize`` and ``validate`` doors, bound to the Python
-    functions they hand calls to (``_document``), or None with the pure-Python twin.
-
-    A door takes a call itself only while the compiled codec is the one bound in this module, so
-    a test or fuzzer that binds the twin here (or wraps a function) gets the Python functions'
-    path through it."""
-    bind = getattr(_impl, "bind_front_doors", None)
-    if bind is None:
-        return None
-    doors: tuple[Callable[..., Any], Callable[..., Any]] = bind(
-        sys.modules[__name__], canonicalize, canonical_rest, validate, validate_rest,
-        error_report, result_cls, report_cls, limits,
-    )
-    for door, python in zip(doors, (canonicalize, validate)):
-        functools.update_wrapper(door, python)
-    return doors
 
 
 def routes() -> tuple[str, ...]:

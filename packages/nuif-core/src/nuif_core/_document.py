@@ -330,14 +330,14 @@ def dumps(value: Any, *, limits: Limits | None = None) -> bytes:
 
 # ---------------------------------------------------------------------------------------------
 # the front doors (docs/format.md, after "canonicalize makes one call"): with the compiled codec,
-# the exported canonicalize and validate are its functions, which take the common call (bytes
-# within the default limits, the compiled codec in use) with no Python frame and hand every
-# other call to the Python functions above, kept here under these names
+# the exported canonicalize and validate are its own functions, which take the common call (bytes
+# within the default limits) with no Python frame and hand every other call to the Python
+# functions above, kept here under these names, and what follows a schema problem to the paths
+# below (they look these names up when they need them)
 python_canonicalize = canonicalize
 python_validate = validate
-_doors = _codec.front_doors(
-    canonicalize, _canonicalize_checked, validate, _validate_checked, _error_report,
-    CanonicalResult, ValidationReport, Limits.DEFAULT,
-)
-if _doors is not None:
-    canonicalize, validate = _doors
+canonicalize_checked = _canonicalize_checked
+validate_checked = _validate_checked
+error_report = _error_report
+if _codec.doors is not None:
+    canonicalize, validate = _codec.doors

@@ -3,46 +3,38 @@
 """The compiled codec: strict I-JSON parser and RFC 8785 writer.  Not a public API: nuif_core
 reaches it through ``_codec``, which picks it or its pure-Python twin ``_codec_py``.
 
-Behaviour (bytes and errors) is defined by the twin; read its module docstring for the error
-procedure.  This module follows the same procedure:
-
-1. UTF-8 validation of the whole text (first bad byte, as Python's decoder reports it);
-2. the byte-order mark;
-3. one iterative left-to-right scan (an explicit stack, never C recursion) that either builds
-   Python objects (``loads``) or a compact token tape (``canonical_json`` and the document
-   entry points).
-
-Valid UTF-8 inputs get their tape from the walk instead (csrc/nuif_walk.h), in C, which builds
-the same tape and reports nothing: every input it refuses goes through steps 1-3, which raise
-the error.  Every call runs on the caller's thread: the module starts no thread.
+Behaviour (bytes and errors) is defined by the twin.  Every text of canonical_json and the
+document entry points goes through one pipeline in C (csrc/nuif_doc.h, driven by
+_speedups_doc.pxi): the whole input's UTF-8 check, the walk that builds the token tape
+(csrc/nuif_walk.h), the NUIF-0 §3 check for documents (csrc/nuif_check.h), and the writer, which
+hashes its text while it writes it (csrc/nuif_write.h).  The walk reports nothing: a text it
+refuses is read again by the one-pass parser (``_Parser``, which also builds ``loads``' values),
+which raises the error with the twin's message, pointer, line and column.  Every call runs on the
+caller's thread: the module starts no thread.
 
 The tape holds one 16-byte token per value or member name (csrc/nuif_tape.h): scalars keep
 offsets into the input (or into an arena of decoded strings when a string has escapes);
 containers keep the index just past their subtree; objects also point at a run of an ``order``
 array holding their member-name tokens sorted by UTF-16 code units (sorted when the object
 closes, which is also where duplicate names are found).  The writer walks the tape with an
-explicit stack and appends canonical bytes to a growing ``bytes`` object.
-
-Error paths call back into Python (``text_error``, ``describe_found`` and the twin's message
-helpers) so messages, pointers, lines and columns are identical to the twin's.
+explicit stack.
 
 This file holds the entry points and the argument guard they share; the work is in the parts it
 includes, one job each (docs/architecture.md, "The compiled codec", has the map):
 
-    _speedups_buffer.pxi    the growing output bytes
+    _speedups_buffer.pxi    the growing output of dumps
+    _speedups_parser.pxi    the one-pass parser: Python values, and every text error
     _speedups_strings.pxi   the whole input's UTF-8 check; the parser's string scanning
     _speedups_numbers.pxi   doubles to and from text; the parser's number scanning
-    _speedups_parser.pxi    the parsers: structure, errors, the token tape, buffers kept
-    _speedups_schema.pxi    the NUIF-0 §3 check on the tape; the node-tree walk; string sets
-    _speedups_write.pxi     the canonical writer (tape to RFC 8785 bytes)
-    _speedups_hash.pxi      SHA-256 routes and the hash text
-    _speedups_results.pxi   the canonical text of a document; result objects
+    _speedups_schema.pxi    the node walk and string set of the inspect summary
+    _speedups_hash.pxi      SHA-256 and the hash text
+    _speedups_results.pxi   result objects
+    _speedups_doc.pxi       the pipeline's glue (csrc/nuif_doc.h) and its kept state
     _speedups_inspect.pxi   the inspect summary read off the tape
     _speedups_dump.pxi      Python values to RFC 8785 bytes (dumps)
     _speedups_spans.pxi     node spans of a canonical document
     _speedups_switches.pxi  test switches
     _speedups_doors.pxi     the front doors of canonicalize and validate
-    _speedups_small.pxi     the one-call path of small documents, behind the doors
 
 C-only helpers are headers in csrc/, each declared for Cython by the .pxd of the same name there.
 """

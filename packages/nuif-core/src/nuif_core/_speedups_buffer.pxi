@@ -11,7 +11,6 @@
 # object as before (a copy would double the peak memory of a large call); those of 4 MiB and more
 # ask for transparent huge pages (csrc/nuif_scan.h): ~1,340 faults per call for 16 MiB of `ui`,
 # 5 with the hint.
-cdef bint _huge = True
 #: the largest scratch buffer kept for the next call
 cdef Py_ssize_t SCRATCH_KEEP = 4 << 20
 # the kept scratch buffer (owned by the module while no _Buf has it), or NULL
@@ -54,7 +53,7 @@ cdef class _Buf:
         """Move to a bytes object of ``cap`` bytes holding what is written so far."""
         cdef PyObject* ob = _bytes_new(NULL, cap)
         cdef char* d = PyBytes_AS_STRING(<object>ob)
-        if cap >= (4 << 20) and _huge:
+        if cap >= (4 << 20):
             nuif_hint_huge(d, cap)
         if self.n:
             memcpy(d, self.b, self.n)
@@ -128,7 +127,7 @@ cdef class _Buf:
         if self.ob != NULL:
             return None
         ob = _bytes_new(NULL, self.n)
-        if self.n >= (4 << 20) and _huge:
+        if self.n >= (4 << 20):
             nuif_hint_huge(PyBytes_AS_STRING(<object>ob), self.n)
         memcpy(PyBytes_AS_STRING(<object>ob), self.b, self.n)
         r = <object>ob

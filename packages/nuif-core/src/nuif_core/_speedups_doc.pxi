@@ -7,6 +7,7 @@
 
 # the pipeline's state, kept between calls (its buffers grow to the largest input and stay)
 cdef nuif_doc _doc
+_doc.scratch_keep = NUIF_DOC_SCRATCH_KEEP
 # texts the writer hashed (tests: _sha_beside_count)
 cdef Py_ssize_t _doc_hashed = 0
 

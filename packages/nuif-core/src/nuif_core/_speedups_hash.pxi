@@ -1,6 +1,6 @@
 # Part of _speedups.pyx (included there): SHA-256 of canonical texts, as ``"sha256:"`` + hex.
 
-# libcrypto directly (csrc/nuif_sha256.h: EVP, one kept context), for texts up to SHA_DIRECT_MAX
+# libcrypto directly (csrc/nuif_sha256.h: one kept context), for texts up to SHA_DIRECT_MAX
 # bytes, where the build linked it; larger texts, and every text of a build that did not (release
 # wheels), go through hashlib, which releases the GIL while it hashes.  The canonical writer
 # hashes its text with libcrypto while it writes it (_speedups_write.pxi), so a document's hash

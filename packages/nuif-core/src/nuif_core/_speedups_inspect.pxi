@@ -10,12 +10,12 @@ cdef inline object _ascii_str(const uint8_t* s, Py_ssize_t L):
     return o
 
 
-cdef inline const uint8_t* _tstr(const S2* s, const Tok* t) noexcept:
+cdef inline const uint8_t* _tstr(const Walk* s, const Tok* t) noexcept:
     """A string token's bytes: in the input, or (F_ESC) in the arena."""
     return (<const uint8_t*>s.arena if t.flags & F_ESC else s.p) + t.at
 
 
-cdef inline Py_ssize_t _vend(const S2* s, Py_ssize_t v) noexcept:
+cdef inline Py_ssize_t _vend(const Walk* s, Py_ssize_t v) noexcept:
     """The token index just past value v (its whole subtree)."""
     cdef const Tok* t = &s.tape[v]
     if t.kind == T_ARR or t.kind == T_OBJ:
@@ -23,11 +23,11 @@ cdef inline Py_ssize_t _vend(const S2* s, Py_ssize_t v) noexcept:
     return v + 1
 
 
-cdef inline object _token_str(const S2* s, Py_ssize_t tok):
+cdef inline object _token_str(const Walk* s, Py_ssize_t tok):
     return _ascii_str(_tstr(s, &s.tape[tok]), s.tape[tok].len)
 
 
-cdef Py_ssize_t _root_node(const S2* s) except -1:
+cdef Py_ssize_t _root_node(const Walk* s) except -1:
     """The token of the document's "root" member's value."""
     cdef Tok* tape = s.tape
     cdef Py_ssize_t k = 1, node = -1
@@ -40,7 +40,7 @@ cdef Py_ssize_t _root_node(const S2* s) except -1:
     return node
 
 
-cdef void _node_parts(const S2* s, Py_ssize_t node, Py_ssize_t* id_tok, Py_ssize_t* kind_tok,
+cdef void _node_parts(const Walk* s, Py_ssize_t node, Py_ssize_t* id_tok, Py_ssize_t* kind_tok,
                       Py_ssize_t* children) noexcept:
     """The value tokens of a checked node's id and kind, and of its children array when it is
     not empty (else -1).  The check let four member names through, told apart here by their
@@ -58,7 +58,7 @@ cdef void _node_parts(const S2* s, Py_ssize_t node, Py_ssize_t* id_tok, Py_ssize
         k = _vend(s, k + 1)
 
 
-cdef int _count_kind(const S2* s, StrSet* kinds, Py_ssize_t kind_tok) except -1:
+cdef int _count_kind(const Walk* s, StrSet* kinds, Py_ssize_t kind_tok) except -1:
     """One more node of the kind at token ``kind_tok``."""
     cdef uint64_t entry
     cdef Py_ssize_t slot = _strset_find(s, kinds, kind_tok, &entry)
@@ -73,7 +73,7 @@ cdef int _count_kind(const S2* s, StrSet* kinds, Py_ssize_t kind_tok) except -1:
     return 0
 
 
-cdef Py_ssize_t _child_count(const S2* s, Py_ssize_t children):
+cdef Py_ssize_t _child_count(const Walk* s, Py_ssize_t children):
     cdef Py_ssize_t count = 0, e
     if children >= 0:
         e = children + 1
@@ -83,7 +83,7 @@ cdef Py_ssize_t _child_count(const S2* s, Py_ssize_t children):
     return count
 
 
-cdef dict _kind_counts(const S2* s, StrSet* kinds):
+cdef dict _kind_counts(const Walk* s, StrSet* kinds):
     """The kinds and their counts, in sorted order."""
     cdef Py_ssize_t j
     result = []
@@ -95,7 +95,7 @@ cdef dict _kind_counts(const S2* s, StrSet* kinds):
     return dict(result)
 
 
-cdef object _tree_summary(const S2* s, Py_ssize_t outline_limit, object entry, object ref):
+cdef object _tree_summary(const Walk* s, Py_ssize_t outline_limit, object entry, object ref):
     """``(node_count, max_depth, kinds, root, outline, truncated)`` of the document on the tape
     of the walk ``s``, which the §3 check accepted (every node valid, F_SKIP set on the members
     normalization omits).  Nodes are visited in document pre-order, as the check visits them."""

@@ -74,7 +74,7 @@ cdef void _strset_free(StrSet* strs) noexcept:
     strs.counts = NULL
 
 
-cdef inline Py_ssize_t _strset_find(const S2* s, StrSet* strs, Py_ssize_t tok,
+cdef inline Py_ssize_t _strset_find(const Walk* s, StrSet* strs, Py_ssize_t tok,
                                     uint64_t* entry) noexcept:
     """The slot of the string token ``tok``'s value: the slot of an equal string (nonzero
     there), or the empty slot where it goes (zero there), with ``*entry`` its new entry.

@@ -1,97 +1,83 @@
-# Part of _speedups.pyx (included there): test switches.  Each one changes a route or a setting
-# of this process so the tests can compare routes or reach an error path, and returns the old
-# state; none is part of the API.
+# Part of _speedups.pyx (included there): the codec's settings for tests, through one function
+# (``_settings``), and what tests read back (``_counters``, ``_utf8_check``, ``_doc_reset``).
+# None is part of the API; every default is what a build runs with.
+
+cdef tuple _SETTINGS = ("utf8_route", "float_libs", "openssl", "hash_while_writing",
+                        "hash_fault", "scratch_keep", "id_generation")
 
 
-def _set_utf8_route(str route):
-    """Check UTF-8 with ``route`` (``"scalar"``, or a vector route that is no better than what
-    this CPU and build allow); returns the old route's name."""
-    global _utf8_route
-    cdef str old = _UTF8_ROUTES[_utf8_route]
-    cdef int r = _UTF8_ROUTES.index(route)
-    if not nuif_utf8_route_runs(r):
-        raise ValueError(f"this CPU or build cannot check UTF-8 with {route}")
-    _utf8_route = r
-    return old
+cdef dict _settings_now():
+    return {
+        # the whole input's UTF-8 check: "scalar", or a vector route this CPU and build run
+        "utf8_route": _UTF8_ROUTES[_utf8_route],
+        # doubles by the vendored libraries (when built with them), else CPython's dtoa
+        "float_libs": bool(_float_libs),
+        # SHA-256 through libcrypto (when the build linked it), else hashlib
+        "openssl": bool(_openssl),
+        # the writer hashes its text while it writes it (else hashed afterwards)
+        "hash_while_writing": not _doc.hash_off,
+        # the writer's first hash update fails, as libcrypto's might (hashed afterwards instead)
+        "hash_fault": bool(_doc.hash_fault),
+        # the largest output scratch kept between calls, the pipeline's and dumps' (0: none;
+        # every text goes straight into its bytes object); setting it drops the buffers kept
+        "scratch_keep": <Py_ssize_t>_doc.scratch_keep,
+        # the check's id set's last generation (the next call takes one more; past
+        # NUIF_CK_GEN_MAX the kept table is zeroed)
+        "id_generation": _doc.ids_gen,
+    }
+
+
+def _settings(**changes):
+    """The codec's settings (tests): with no argument, all of them; with some, sets those and
+    returns their previous values, so that ``_settings(**old)`` restores them.  Unknown names
+    and values this CPU or build cannot take are refused (ValueError) before anything is set."""
+    global _utf8_route, _float_libs, _openssl, SCRATCH_KEEP, _spare, _spare_cap
+    cdef dict now = _settings_now()
+    unknown = set(changes) - set(_SETTINGS)
+    if unknown:
+        raise ValueError(f"no such setting: {', '.join(sorted(unknown))}")
+    if "utf8_route" in changes:
+        route = changes["utf8_route"]
+        if route not in _UTF8_ROUTES or not nuif_utf8_route_runs(_UTF8_ROUTES.index(route)):
+            raise ValueError(f"this CPU or build cannot check UTF-8 with {route}")
+        _utf8_route = _UTF8_ROUTES.index(route)
+    if "float_libs" in changes:
+        _float_libs = bool(changes["float_libs"]) and nuif_float_backend() == 1
+    if "openssl" in changes:
+        _openssl = bool(changes["openssl"]) and nuif_sha256_linked() == 1
+    if "hash_while_writing" in changes:
+        _doc.hash_off = not changes["hash_while_writing"]
+    if "hash_fault" in changes:
+        _doc.hash_fault = bool(changes["hash_fault"])
+    if "scratch_keep" in changes:
+        keep = changes["scratch_keep"]
+        SCRATCH_KEEP = keep
+        _doc.scratch_keep = <size_t>keep
+        PyMem_Free(_spare)
+        _spare, _spare_cap = NULL, 0
+        PyMem_Free(_doc.scratch)
+        _doc.scratch, _doc.scratch_cap = NULL, 0
+    if "id_generation" in changes:
+        _doc.ids_gen = <uint64_t>changes["id_generation"]
+    return {name: now[name] for name in changes} if changes else now
+
+
+def _counters():
+    """What tests read back: texts the writer hashed while writing them since the module loaded,
+    and the bytes of output scratch the pipeline keeps for the next call."""
+    return {"hashed_while_writing": _doc_hashed, "scratch_kept": <Py_ssize_t>_doc.scratch_cap}
 
 
 def _utf8_check(bytes data not None):
-    """The whole-input verdict (``_utf8_ok``) of the current route."""
+    """The whole-input verdict (``_utf8_ok``) of the current UTF-8 route."""
     return _utf8_ok(<const uint8_t*>PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data))
 
 
-def _set_float_libs(bint on):
-    """Convert doubles with the vendored libraries (when built with them) or CPython's dtoa.
-    Returns the old state."""
-    global _float_libs
-    cdef bint old = _float_libs
-    _float_libs = on and nuif_float_backend() == 1
-    return old
-
-
-def _set_huge(bint on):
-    """Give large output buffers the huge-page hint or not (also for measuring)."""
-    global _huge
-    cdef bint old = _huge
-    _huge = on
-    return old
-
-def _set_id_generation(uint64_t gen):
-    """Make ``gen`` the check's id set's last generation (tests: the next call takes gen + 1, and
-    past NUIF_CK_GEN_MAX zeroes the table).  Returns the old one."""
-    old = _doc.ids_gen
-    _doc.ids_gen = gen
-    return old
-
-def _set_openssl(bint on):
-    """Hash through libcrypto (when the build linked it) or hashlib. Returns the old state."""
-    global _openssl
-    cdef bint old = _openssl
-    _openssl = on and nuif_sha256_linked() == 1
-    return old
-
-
-def _set_sha_beside(bint on, bint fault=False):
-    """Whether the writer hashes the text while it writes it (with libcrypto; off: the text is
-    hashed afterwards, as in a build without libcrypto); ``fault``: its first update fails, as
-    libcrypto's might, and the text is hashed afterwards instead.  Returns the previous
-    setting."""
-    cdef bint old = not _doc.hash_off
-    _doc.hash_off = not on
-    _doc.hash_fault = fault
-    return old
-
-
-def _sha_beside_count():
-    """How many texts the writer has hashed while writing them since the module loaded."""
-    return _doc_hashed
-
-
 def _doc_reset():
-    """Free the pipeline's kept buffers (tests: the next call grows them from nothing, its text
-    moving while it is written and hashed)."""
-    cdef uint64_t gen = _doc.ids_gen
+    """Free the pipeline's kept buffers (the next call grows them from nothing, its text moving
+    while it is written and hashed); the settings and the id set's generation stay."""
+    cdef nuif_doc kept = _doc
     nuif_doc_free(&_doc)
-    _doc.ids_gen = gen
-
-
-def _set_scratch_keep(Py_ssize_t max_bytes):
-    """Keep output scratch buffers of at most ``max_bytes`` between calls, the pipeline's and
-    ``dumps``' (texts that outgrow it move into their bytes object while they are written);
-    returns the previous setting.  The buffers kept now are dropped."""
-    global SCRATCH_KEEP, _spare, _spare_cap
-    cdef Py_ssize_t old = SCRATCH_KEEP
-    SCRATCH_KEEP = max_bytes
-    _doc.scratch_keep = <size_t>max_bytes
-    PyMem_Free(_spare)
-    _spare = NULL
-    _spare_cap = 0
-    PyMem_Free(_doc.scratch)
-    _doc.scratch = NULL
-    _doc.scratch_cap = 0
-    return old
-
-
-def _scratch_kept():
-    """The size of the pipeline's output scratch kept for the next call (0: none)."""
-    return _doc.scratch_cap
+    _doc.ids_gen = kept.ids_gen
+    _doc.hash_off, _doc.hash_fault, _doc.scratch_keep = kept.hash_off, kept.hash_fault, \
+        kept.scratch_keep
