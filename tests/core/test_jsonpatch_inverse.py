@@ -23,65 +23,44 @@ import jsonpatch_model as model  # noqa: E402
 SUITE = Path(__file__).resolve().parents[1] / "data" / "json-patch-tests"
 
 
-def _undo_round_trip(doc: dict[str, Any], patch: dict[str, Any]) -> tuple[str, str]:
-    applied = nuif_core.apply_patch(json.dumps(doc), json.dumps(patch), inverse=True)
+def _undo_round_trip(where: str, value: Any, ops: list[dict[str, Any]]) -> tuple[str, str]:
+    """The document holding ``value`` (as ``meta``, or an attribute under ``edit``) after the
+    patch running ``ops`` there and then its inverse, and the document as it was."""
+    doc, patch = model.wrap(where, value, ops)
+    applied = nuif_core.apply_patch(doc, patch, inverse=True)
     assert applied.inverse is not None
     back = nuif_core.apply_patch(applied.text, applied.inverse)
-    return back.text, nuif_core.canonicalize(json.dumps(doc)).text
+    return back.text, nuif_core.canonicalize(doc).text
 
 
 def test_undo_of_a_move_overwriting_a_member_behind_the_emptied_array_slot_restores_it():
     # the value moved out of /a/0 shifts the array down, so /a/1/k is the original /a/2/k; the
     # overwritten "old" must go back there, not into the object now at /a/1 once /a/0 is back
-    doc = {"nuif": 0, "root": {"id": "r", "kind": "k"}, "meta": {"a": [1, {}, {"k": "old"}]}}
-    patch = {
-        "nuif_patch": 0,
-        "transactions": [{"ops": [{"op": "meta", "patch": [
-            {"op": "move", "from": "/a/0", "path": "/a/1/k"}
-        ]}]}],
-    }
-    back, original = _undo_round_trip(doc, patch)
+    back, original = _undo_round_trip(
+        "meta", {"a": [1, {}, {"k": "old"}]}, [{"op": "move", "from": "/a/0", "path": "/a/1/k"}])
     assert back == original
     assert '"a":[1,{},{"k":"old"}]' in back
 
 
 def test_undo_of_such_a_move_inside_edit_restores_the_attribute():
-    doc = {"nuif": 0, "root": {"id": "r", "kind": "k", "attrs": {"v": [[], [2.5], {"a": 2.5}]}}}
-    patch = {
-        "nuif_patch": 0,
-        "transactions": [{"ops": [{"op": "edit", "id": "r", "attr": "v", "patch": [
-            {"op": "move", "from": "/0", "path": "/1/a"}
-        ]}]}],
-    }
-    back, original = _undo_round_trip(doc, patch)
+    back, original = _undo_round_trip(
+        "edit", [[], [2.5], {"a": 2.5}], [{"op": "move", "from": "/0", "path": "/1/a"}])
     assert back == original
 
 
 def test_undo_of_a_move_before_the_target_in_a_deeper_array_is_unshifted():
     # the source's array is the target's grandparent's: only that index shifts (/a/1 is the
     # original /a/2 once /a/0 has left), the inner array's /1 stays
-    doc = {"nuif": 0, "root": {"id": "r", "kind": "k"},
-           "meta": {"a": ["x", [{"k": 0}], [{"k": 1}, {"k": 2}]]}}
-    patch = {
-        "nuif_patch": 0,
-        "transactions": [{"ops": [{"op": "meta", "patch": [
-            {"op": "move", "from": "/a/0", "path": "/a/1/1/k"}
-        ]}]}],
-    }
-    back, original = _undo_round_trip(doc, patch)
+    back, original = _undo_round_trip(
+        "meta", {"a": ["x", [{"k": 0}], [{"k": 1}, {"k": 2}]]},
+        [{"op": "move", "from": "/a/0", "path": "/a/1/1/k"}])
     assert back == original
 
 
 def test_undo_of_a_move_from_an_object_onto_a_member_of_an_array_element_is_exact():
-    doc = {"nuif": 0, "root": {"id": "r", "kind": "k"},
-           "meta": {"s": "moved", "a": [{"k": "old"}, {"k": "other"}]}}
-    patch = {
-        "nuif_patch": 0,
-        "transactions": [{"ops": [{"op": "meta", "patch": [
-            {"op": "move", "from": "/s", "path": "/a/1/k"}
-        ]}]}],
-    }
-    back, original = _undo_round_trip(doc, patch)
+    back, original = _undo_round_trip(
+        "meta", {"s": "moved", "a": [{"k": "old"}, {"k": "other"}]},
+        [{"op": "move", "from": "/s", "path": "/a/1/k"}])
     assert back == original
 
 

@@ -167,13 +167,7 @@ def write_output(name: str, data: bytes, *, newline_on_tty: bool = False) -> Non
 def write_file(path: str, data: bytes, *, what: str = "") -> None:
     """Write ``data`` to the output ``path`` (:class:`Output`: a regular file is replaced
     atomically, a device, FIFO or ``/dev/stdout`` is written into)."""
-    out = Output(path, what=what)
-    try:
-        out.write(data)
-    except BaseException:
-        out.abort()
-        raise
-    out.commit()
+    _write_whole(Output(path, what=what), data)
 
 
 def atomic_write(path: str, data: bytes, *, keep_mode: bool = True) -> None:
@@ -186,7 +180,11 @@ def atomic_write(path: str, data: bytes, *, keep_mode: bool = True) -> None:
     file keeps its permission bits; a new one gets 0o666 minus the umask.  (For rewriting
     regular files in place; an output named by the user goes through :func:`write_file`.)
     """
-    out = Output(path, keep_mode=keep_mode, replace=True)
+    _write_whole(Output(path, keep_mode=keep_mode, replace=True), data)
+
+
+def _write_whole(out: Output, data: bytes) -> None:
+    """All of ``data`` to ``out``, committed; on any failure nothing is left behind."""
     try:
         out.write(data)
     except BaseException:
