@@ -1,5 +1,10 @@
 """The specification (docs/spec/) and the code define the same contract.
 
+A document may span several pages: NUIF-0 is docs/spec/nuif-0.1.md (conventions, §1–§4, §6, the
+appendices), nuif-0.1-patches.md (§5, §8) and nuif-0.1-packages.md (§7).  A document's sections
+are the numbered headings of all its pages, each number on exactly one page, and each table below
+is read from the page that holds its section.
+
 The checks read the spec's tables and headings, never its prose:
 
 * the error codes of NUIF-0 §6.2 are exactly ``nuif_core.ERROR_CODES``, and no other ``NUIF_*``
@@ -11,9 +16,12 @@ The checks read the spec's tables and headings, never its prose:
 * the tools table (MCP-PROFILE-0 §3.2) lists exactly the server's four tools, with the arguments
   and result fields of their models;
 * every "NUIF-0 §n" / "MCP-PROFILE-0 §n" cited in the repository (Markdown and code), every "§n"
-  inside the spec, and every link into or out of the spec pages reaches a section or heading
-  that exists (a link whose text is a citation reaches that very section); nothing points at
-  a copy of the spec outside the repository, which a clone does not have.
+  inside the spec (a section of the document the page belongs to), and every link into or out of
+  the spec pages reaches a section or heading that exists (a link whose text is a citation
+  reaches that very section, on the page that has it); nothing points at a copy of the spec
+  outside the repository, which a clone does not have;
+* no section number is defined twice in a document, and no page of a document carries one of
+  the checked tables outside the page that holds its section (it would escape the check).
 
 Each checker returns a list of problems.  The ``..._catches_...`` tests feed each one a spec with
 a violation planted, so that a checker that stopped checking fails too.
@@ -34,9 +42,25 @@ from nuif_core._patch_read import OP_MEMBERS
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "docs" / "spec"
-NUIF_PAGE = SPEC / "nuif-0.1.md"
+NUIF_PAGE = SPEC / "nuif-0.1.md"  # the main page: conventions, §1–§4, §6, the appendices
+NUIF_PATCHES_PAGE = SPEC / "nuif-0.1-patches.md"  # §5, §8
+NUIF_PACKAGES_PAGE = SPEC / "nuif-0.1-packages.md"  # §7
 MCP_PAGE = SPEC / "mcp-profile-0.md"
-PAGE_OF = {"NUIF-0": NUIF_PAGE, "MCP-PROFILE-0": MCP_PAGE}
+#: each document → its pages, the main one first
+PAGES_OF = {
+    "NUIF-0": (NUIF_PAGE, NUIF_PATCHES_PAGE, NUIF_PACKAGES_PAGE),
+    "MCP-PROFILE-0": (MCP_PAGE,),
+}
+DOCUMENT_OF = {page: doc for doc, pages in PAGES_OF.items() for page in pages}
+#: the tables the checkers read, by their columns → (document, the sections whose pages hold them)
+_CHECKED_TABLES = {
+    ("code", "meaning"): ("NUIF-0", ("6.2",)),
+    ("setting", "default"): ("NUIF-0", ("4.1", "7.6")),
+    ("op", "members"): ("NUIF-0", ("5.3",)),
+    ("forward", "inverse"): ("NUIF-0", ("5.8",)),
+    ("limit", "value", "error"): ("MCP-PROFILE-0", ("3.1",)),
+    ("tool", "arguments"): ("MCP-PROFILE-0", ("3.2",)),
+}
 
 #: directories never searched for citations (environments, builds, caches, vendored clients)
 _PRUNE = {"node_modules", "build", "dist", "__pycache__", "site-packages"}
@@ -73,15 +97,47 @@ def _anchors(text: str) -> set[str]:
     return out
 
 
-def _sections(text: str) -> dict[str, str]:
-    """Section number → anchor, for the numbered headings: ``## 5. Semantic patches`` is
-    ``5`` → ``5-semantic-patches``, ``### 5.3 Operations`` is ``5.3`` → ``53-operations``."""
-    out = {}
+def _numbered(text: str) -> list[tuple[str, str]]:
+    """(section number, anchor) of each numbered heading, in order: ``## 5. Semantic patches`` is
+    ``5``, ``5-semantic-patches``; ``### 5.3 Operations`` is ``5.3``, ``53-operations``."""
+    out = []
     for title in _headings(text):
         m = re.match(r"(\d+(?:\.\d+)*)\.?\s+\S", title)
         if m:
-            out[m.group(1)] = _slug(title)
+            out.append((m.group(1), _slug(title)))
     return out
+
+
+# --- reading the spec: documents, their pages and sections -------------------------------------
+
+
+def _section_index(pages: dict[Path, str]) -> dict[str, dict[str, tuple[Path, str]]]:
+    """Document → section number → (the page that has it, its anchor): the numbered headings of
+    all the document's pages.  (A number defined twice is for ``section_problems`` to report;
+    here the first one counts.)"""
+    index: dict[str, dict[str, tuple[Path, str]]] = {}
+    for doc, own in PAGES_OF.items():
+        index[doc] = {}
+        for page in own:
+            for number, anchor in _numbered(pages.get(page, "")):
+                index[doc].setdefault(number, (page, anchor))
+    return index
+
+
+def _pages_holding(pages: dict[Path, str], doc: str, *numbers: str) -> list[Path]:
+    """The pages of ``doc`` that hold the sections ``numbers``, each once, in the order of the
+    numbers; a section no page has adds none."""
+    index = _section_index(pages)[doc]
+    return list(dict.fromkeys(index[n][0] for n in numbers if n in index))
+
+
+def _checked_tables(
+    pages: dict[Path, str], *columns: str
+) -> list[tuple[list[str], list[list[str]]]]:
+    """The tables with ``columns`` on the page(s) that hold their sections (``_CHECKED_TABLES``)."""
+    doc, numbers = _CHECKED_TABLES[columns]
+    held = _pages_holding(pages, doc, *numbers)
+    return [table for page in held for table in _tables_with(pages[page], *columns)]
 
 
 def _split_row(line: str) -> list[str]:
@@ -130,12 +186,46 @@ def _number(cell: str) -> int | None:
 # --- the checkers -------------------------------------------------------------------------------
 
 
-def error_code_problems(spec: str) -> list[str]:
-    tables = _tables_with(spec, "code", "meaning")
+def section_problems(pages: dict[Path, str]) -> list[str]:
+    """Every page of a document is there, and each section number is defined once in the
+    document: on one of its pages, once."""
+    problems = []
+    for doc, own in PAGES_OF.items():
+        defined: dict[str, list[str]] = {}
+        for page in own:
+            if page not in pages:
+                problems.append(f"{doc}: its page {page.name} is missing")
+            for number, _ in _numbered(pages.get(page, "")):
+                defined.setdefault(number, []).append(page.name)
+        problems += [
+            f"{doc} §{number} is defined {len(names)} times: {', '.join(names)}"
+            for number, names in defined.items()
+            if len(names) > 1
+        ]
+    return problems
+
+
+def stray_table_problems(pages: dict[Path, str]) -> list[str]:
+    """A checked table (``_CHECKED_TABLES``) on a page of its document that does not hold its
+    section would escape its checker, which reads only the page that does."""
+    problems = []
+    for columns, (doc, numbers) in _CHECKED_TABLES.items():
+        holding = _pages_holding(pages, doc, *numbers)
+        problems += [
+            f"{page.name} has a table with the columns {', '.join(columns)}, which belongs on the "
+            f"page of {doc} " + ", ".join(f"§{n}" for n in numbers)
+            for page in PAGES_OF[doc]
+            if page not in holding and _tables_with(pages.get(page, ""), *columns)
+        ]
+    return problems
+
+
+def error_code_problems(pages: dict[Path, str]) -> list[str]:
+    tables = _checked_tables(pages, "code", "meaning")
     if len(tables) != 1:
         return [f"expected one error-code table (columns code, meaning), found {len(tables)}"]
     header, rows = tables[0]
-    sections = _sections(spec)
+    sections = _section_index(pages)["NUIF-0"]
     problems = []
     defined: list[str] = []
     for row in rows:
@@ -166,8 +256,8 @@ def unknown_code_problems(pages: dict[str, str]) -> list[str]:
     ]
 
 
-def limit_problems(spec: str) -> list[str]:
-    tables = _tables_with(spec, "setting", "default")
+def limit_problems(pages: dict[Path, str]) -> list[str]:
+    tables = _checked_tables(pages, "setting", "default")
     if not tables:
         return ["no limits table (columns setting, default)"]
     problems = []
@@ -194,10 +284,10 @@ def limit_problems(spec: str) -> list[str]:
     return problems
 
 
-def mcp_limit_problems(profile: str) -> list[str]:
+def mcp_limit_problems(pages: dict[Path, str]) -> list[str]:
     from nuif_mcp._stdio import MAX_LINE_BYTES
 
-    tables = _tables_with(profile, "limit", "value", "error")
+    tables = _checked_tables(pages, "limit", "value", "error")
     if len(tables) != 1:
         return [f"expected one MCP limits table (columns limit, value, error), found {len(tables)}"]
     header, rows = tables[0]
@@ -219,8 +309,8 @@ def mcp_limit_problems(profile: str) -> list[str]:
     return problems
 
 
-def operation_problems(spec: str) -> list[str]:
-    tables = _tables_with(spec, "op", "members")
+def operation_problems(pages: dict[Path, str]) -> list[str]:
+    tables = _checked_tables(pages, "op", "members")
     if len(tables) != 1:
         return [f"expected one operations table (columns op, members), found {len(tables)}"]
     header, rows = tables[0]
@@ -242,7 +332,7 @@ def operation_problems(spec: str) -> list[str]:
                 f"the spec says {sorted(found[op][0])} and optionally {sorted(found[op][1])}"
             )
     problems += [f"the spec defines {op!r}, the reader does not" for op in found if op not in OP_MEMBERS]
-    inverse = _tables_with(spec, "forward", "inverse")
+    inverse = _checked_tables(pages, "forward", "inverse")
     if len(inverse) != 1:
         problems.append(f"expected one inverse table (columns forward, inverse), found {len(inverse)}")
     else:
@@ -251,10 +341,10 @@ def operation_problems(spec: str) -> list[str]:
     return problems
 
 
-def tool_problems(profile: str) -> list[str]:
+def tool_problems(pages: dict[Path, str]) -> list[str]:
     from nuif_mcp._tools import TOOLS
 
-    tables = _tables_with(profile, "tool", "arguments")
+    tables = _checked_tables(pages, "tool", "arguments")
     if len(tables) != 1:
         return [f"expected one tools table (columns tool, arguments), found {len(tables)}"]
     header, rows = tables[0]
@@ -269,7 +359,7 @@ def tool_problems(profile: str) -> list[str]:
             problems.append(f"tools row without one tool: {row[0]!r}")
             continue
         found[names[0]] = row
-    anchors = _anchors(profile)
+    anchors = {anchor for _, anchor in _section_index(pages)["MCP-PROFILE-0"].values()}
     for spec in TOOLS:
         if spec.name not in found:
             problems.append(f"the server has the tool {spec.name!r}, the profile does not")
@@ -286,7 +376,7 @@ def tool_problems(profile: str) -> list[str]:
                 f"the profile: {sorted(results)}"
             )
         if not any(a.endswith("-" + _slug(spec.name)) for a in anchors):
-            problems.append(f"the profile has no section headed `{spec.name}`")
+            problems.append(f"the profile has no numbered section headed `{spec.name}`")
     names = {spec.name for spec in TOOLS}
     problems += [f"the profile defines the tool {n!r}, the server has none" for n in found if n not in names]
     return problems
@@ -319,13 +409,13 @@ def _cited(text: str, *, bare: str | None) -> list[tuple[str, str]]:
 
 def citation_problems(files: dict[Path, str], pages: dict[Path, str]) -> list[str]:
     """``files``: Markdown and code outside the spec; ``pages``: the spec pages. Paths are
-    absolute; a link's target is resolved from the file that holds it."""
-    sections = {doc: _sections(pages.get(page, "")) for doc, page in PAGE_OF.items()}
-    own = {page: doc for doc, page in PAGE_OF.items()}
+    absolute; a link's target is resolved from the file that holds it.  A bare "§n" on a page of
+    a document is a section of that document, on whichever of its pages."""
+    sections = _section_index(pages)
     problems = []
     for path, text in {**files, **pages}.items():
         where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-        for doc, section in _cited(text, bare=own.get(path)):
+        for doc, section in _cited(text, bare=DOCUMENT_OF.get(path)):
             if section not in sections[doc]:
                 problems.append(f"{where}: cites {doc} §{section}, which does not exist")
         if "shared/spec" in text:
@@ -353,9 +443,10 @@ def citation_problems(files: dict[Path, str], pages: dict[Path, str]) -> list[st
             if anchor and dest.suffix == ".md" and anchor not in _anchors(dest_text):
                 problems.append(f"{where}: link to {link}, which has no such heading")
             cited = _LINKED_CITATION.fullmatch(label)
-            if cited and anchor:
+            if cited:  # the page that has the section, and its heading when an anchor is given
                 doc = _document(cited.group(1), None)
-                if dest != PAGE_OF[doc] or sections[doc].get(cited.group(2)) != anchor:
+                page, heading = sections[doc].get(cited.group(2), (None, None))
+                if dest != page or (anchor and anchor != heading):
                     problems.append(f"{where}: [{label}] links to {link}, not to that section")
     return problems
 
@@ -388,30 +479,39 @@ def _repository_files() -> dict[Path, str]:
 
 
 def test_the_spec_pages_exist() -> None:
-    assert {p.name for p in _spec_pages()} >= {"README.md", "nuif-0.1.md", "mcp-profile-0.md"}
-    assert set(_sections(NUIF_PAGE.read_text())) >= {"1", "2", "3", "4", "5", "6", "7", "8"}
-    assert set(_sections(MCP_PAGE.read_text())) >= {"1", "2", "3", "4"}
+    pages = _spec_pages()
+    assert set(pages) == {SPEC / "README.md", *DOCUMENT_OF}, "a new spec page belongs in PAGES_OF"
+    sections = _section_index(pages)
+    assert set(sections["NUIF-0"]) >= {"1", "2", "3", "4", "5", "6", "7", "8"}
+    assert set(sections["MCP-PROFILE-0"]) >= {"1", "2", "3", "4"}
+
+
+def test_each_section_is_defined_once_and_each_table_is_on_its_sections_page() -> None:
+    pages = _spec_pages()
+    assert section_problems(pages) == []
+    assert stray_table_problems(pages) == []
 
 
 def test_error_codes_are_exactly_those_of_the_spec() -> None:
-    assert error_code_problems(NUIF_PAGE.read_text()) == []
-    assert unknown_code_problems({p.name: t for p, t in _spec_pages().items()}) == []
+    pages = _spec_pages()
+    assert error_code_problems(pages) == []
+    assert unknown_code_problems({p.name: t for p, t in pages.items()}) == []
 
 
 def test_limits_and_their_defaults_are_exactly_those_of_the_spec() -> None:
-    assert limit_problems(NUIF_PAGE.read_text()) == []
+    assert limit_problems(_spec_pages()) == []
 
 
 def test_the_mcp_profile_limits_are_those_of_the_server() -> None:
-    assert mcp_limit_problems(MCP_PAGE.read_text()) == []
+    assert mcp_limit_problems(_spec_pages()) == []
 
 
 def test_patch_operations_are_exactly_those_of_the_spec() -> None:
-    assert operation_problems(NUIF_PAGE.read_text()) == []
+    assert operation_problems(_spec_pages()) == []
 
 
 def test_mcp_tools_are_exactly_those_of_the_profile() -> None:
-    assert tool_problems(MCP_PAGE.read_text()) == []
+    assert tool_problems(_spec_pages()) == []
 
 
 def test_every_cited_section_and_spec_link_exists() -> None:
@@ -440,10 +540,11 @@ def _drop_row(first_cell: str) -> Callable[[str], str]:
     return plant
 
 
-def _codes_named(text: str) -> list[str]:
-    return unknown_code_problems({"page": text})
+def _codes_named(pages: dict[Path, str]) -> list[str]:
+    return unknown_code_problems({p.name: t for p, t in pages.items()})
 
 
+#: name → (the page the violation is planted in, the checker, the plant)
 _PLANTED = {
     # (a) error codes
     "code-missing": (NUIF_PAGE, error_code_problems, _drop_row("`NUIF_PATCH_ROOT`")),
@@ -455,13 +556,16 @@ _PLANTED = {
         NUIF_PAGE, error_code_problems, _replace("| `NUIF_UTF8` | §1.1 |", "| `NUIF_UTF8` | §1.99 |")
     ),
     "code-typo": (NUIF_PAGE, _codes_named, _replace("`NUIF_PATCH_ROOT`", "`NUIF_PATCH_ROOTS`")),
+    "code-typo-elsewhere": (
+        NUIF_PATCHES_PAGE, _codes_named, _replace("`NUIF_PATCH_ROOT`", "`NUIF_PATCH_ROOTS`")
+    ),
     # (b) limits
     "limit-default": (NUIF_PAGE, limit_problems, _replace("| `max_depth` | 128 |", "| `max_depth` | 64 |")),
     "limit-unit": (
-        NUIF_PAGE, limit_problems,
+        NUIF_PACKAGES_PAGE, limit_problems,
         _replace("| `max_asset_bytes` | 64 MiB |", "| `max_asset_bytes` | 64 KiB |"),
     ),
-    "limit-missing": (NUIF_PAGE, limit_problems, _drop_row("one entry, inflated")),
+    "limit-missing": (NUIF_PACKAGES_PAGE, limit_problems, _drop_row("one entry, inflated")),
     "limit-extra": (NUIF_PAGE, limit_problems, _replace("| `max_nodes` |", "| `max_children` |")),
     "mcp-limit": (
         MCP_PAGE, mcp_limit_problems,
@@ -469,16 +573,18 @@ _PLANTED = {
     ),
     "mcp-line": (MCP_PAGE, mcp_limit_problems, _replace("newline (§1.2) | 4 MiB", "newline (§1.2) | 1 MiB")),
     # (c) operations
-    "op-missing": (NUIF_PAGE, operation_problems, _drop_row("`rename`")),
+    "op-missing": (NUIF_PATCHES_PAGE, operation_problems, _drop_row("`rename`")),
     "op-extra": (
-        NUIF_PAGE, operation_problems,
+        NUIF_PATCHES_PAGE, operation_problems,
         _replace("| `retype` |", "| `copy` | `id`, `to` | x | x |\n| `retype` |"),
     ),
     "op-members": (
-        NUIF_PAGE, operation_problems,
+        NUIF_PATCHES_PAGE, operation_problems,
         _replace("`parent`, `node`, `index`?", "`parent`, `node`, `index`"),
     ),
-    "op-inverse": (NUIF_PAGE, operation_problems, _replace("| `retype`, `rename` |", "| `retype` |")),
+    "op-inverse": (
+        NUIF_PATCHES_PAGE, operation_problems, _replace("| `retype`, `rename` |", "| `retype` |")
+    ),
     # (d) tools
     "tool-name": (
         MCP_PAGE, tool_problems,
@@ -489,15 +595,35 @@ _PLANTED = {
         MCP_PAGE, tool_problems,
         _replace("`canonical`, `hash`, `changed` |", "`canonical`, `hash` |"),
     ),
+    # (e) sections and pages
+    "section-twice": (
+        NUIF_PATCHES_PAGE, section_problems, _replace("## 8. Cost model", "## 4. Cost model")
+    ),
+    "section-twice-on-a-page": (
+        NUIF_PACKAGES_PAGE, section_problems, _replace("### 7.7 Unpacking", "### 7.6 Unpacking")
+    ),
+    "section-moved-away": (  # §5.3 no longer on the page with the operations table
+        NUIF_PATCHES_PAGE, operation_problems, _replace("### 5.3 Operations", "### Operations")
+    ),
+    "table-stray": (
+        NUIF_PATCHES_PAGE, stray_table_problems,
+        _replace("## 8. Cost model", "| code | meaning |\n|---|---|\n| `NUIF_LIMIT_WORK` | x |\n\n## 8."),
+    ),
 }
 
 
 @pytest.mark.parametrize("name", list(_PLANTED))
 def test_each_checker_catches_a_planted_violation(name: str) -> None:
     page, checker, plant = _PLANTED[name]
-    text = page.read_text()
-    assert checker(text) == []
-    assert checker(plant(text)) != []
+    pages = _spec_pages()
+    assert checker(pages) == []
+    assert checker({**pages, page: plant(pages[page])}) != []
+
+
+def test_the_section_checker_catches_a_missing_page() -> None:
+    pages = _spec_pages()
+    del pages[NUIF_PACKAGES_PAGE]
+    assert section_problems(pages) != []
 
 
 @pytest.mark.parametrize(
@@ -507,8 +633,12 @@ def test_each_checker_catches_a_planted_violation(name: str) -> None:
         "Limits: NUIF-0 §4 and §4.9.",
         "MCP-PROFILE-0 §3.9 says so.",
         "[the limits](spec/nuif-0.1.md#4-limitz)",
-        "[NUIF-0 §4](spec/nuif-0.1.md#5-semantic-patches)",
+        "[NUIF-0 §4](spec/nuif-0.1.md#3-documents)",
         "[NUIF-0 §3.1](spec/mcp-profile-0.md#31-common-rules)",
+        "[NUIF-0 §5.3](spec/nuif-0.1.md#53-operations)",  # §5 is on the patches page
+        "[NUIF-0 §5.3](spec/nuif-0.1.md)",
+        "[NUIF-0 §7](spec/nuif-0.1-patches.md)",
+        "[the operations](spec/nuif-0.1-patches.md#53-operationz)",
         "[the profile](spec/mcp-profile-1.md)",
         "The contract: `../" + "shared/spec/NUIF-0.md`.",  # (split: git grep finds no such path)
     ],
@@ -516,7 +646,11 @@ def test_each_checker_catches_a_planted_violation(name: str) -> None:
 def test_the_citation_checker_catches_a_planted_violation(planted: str) -> None:
     pages = _spec_pages()
     fake = ROOT / "docs" / "planted.md"
-    good = "NUIF-0 §4, §7.6 and [NUIF-0 §5](spec/nuif-0.1.md#5-semantic-patches); RFC 6902 §4."
+    good = (
+        "NUIF-0 §4, §7.6 and [NUIF-0 §5](spec/nuif-0.1-patches.md#5-semantic-patches); "
+        "[NUIF-0 §5.3](spec/nuif-0.1-patches.md#53-operations), "
+        "[NUIF-0 §7](spec/nuif-0.1-packages.md), [NUIF-0 §4](spec/nuif-0.1.md#4-limits); RFC 6902 §4."
+    )
     assert citation_problems({fake: good}, pages) == []
     assert citation_problems({fake: planted}, pages) != []
     assert citation_problems({fake.with_suffix(".py"): planted}, pages) != [] or "](" in planted
@@ -532,3 +666,14 @@ def test_the_citation_checker_catches_a_broken_link_or_section_inside_the_spec()
     section = dict(pages)
     section[MCP_PAGE] = pages[MCP_PAGE] + "\nSee §12.\n"
     assert citation_problems({}, section) != []
+
+
+@pytest.mark.parametrize("page", PAGES_OF["NUIF-0"])
+def test_a_bare_section_on_a_nuif_page_is_one_of_nuif_0(page: Path) -> None:
+    pages = _spec_pages()
+    elsewhere = {**pages, page: pages[page] + "\nSee §1.5, §5.3, §6.2 and §7.6.\n"}
+    assert citation_problems({}, elsewhere) == []
+    missing = {**pages, page: pages[page] + "\nSee §5.99.\n"}
+    assert citation_problems({}, missing) != []
+    mcp_only = {**pages, page: pages[page] + "\nSee §3.7.\n"}  # MCP-PROFILE-0 has §3.7, NUIF-0 not
+    assert citation_problems({}, mcp_only) != []

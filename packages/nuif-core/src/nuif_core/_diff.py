@@ -1,4 +1,5 @@
-"""Semantic diff (NUIF-0 §5.9, docs/spec/nuif-0.1.md): the patch that turns ``a`` into ``b``.
+"""Semantic diff (NUIF-0 §5.9, docs/spec/nuif-0.1-patches.md): the patch that turns ``a`` into
+``b``.
 
 This is not a public API (``nuif_core`` exports ``diff``).  It sits above ``apply_patch``
 (``_apply``), which it runs to check a patch it made; the session's inverse patches fall back to

@@ -2,7 +2,7 @@
 
 This is not a public API.
 This is the engine behind the ``edit`` and ``meta`` operations of a NUIF patch (NUIF-0 §5.6,
-docs/spec/nuif-0.1.md).  It is written here rather than taken from the ``jsonpatch`` package
+docs/spec/nuif-0.1-patches.md).  It is written here rather than taken from the ``jsonpatch`` package
 because NUIF needs three things that package does not give:
 
 * **canonical equality** for ``test``: ``true`` is not ``1`` and ``1`` equals ``1.0`` (Python's

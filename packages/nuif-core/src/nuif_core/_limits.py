@@ -1,6 +1,7 @@
 """Limits (NUIF-0 §4 and §7): every limit is a named setting that callers may tighten, never raise.
 
-The settings and their defaults are the tables of NUIF-0 §4.1 and §7.6 (docs/spec/nuif-0.1.md).
+The settings and their defaults are the tables of NUIF-0 §4.1 and §7.6 (docs/spec/nuif-0.1.md,
+docs/spec/nuif-0.1-packages.md).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 This is not a public API.  A patch is read in three stages, each complete before the next
 starts, so that nothing runs on a patch that is malformed, too big, or meant for another
-document (the order of NUIF-0 §5.2, docs/spec/nuif-0.1.md):
+document (the order of NUIF-0 §5.2, docs/spec/nuif-0.1-patches.md):
 
 1. **text**: size limit (``max_patch_bytes``), strict I-JSON parse (depth limit);
 2. **header**: the top-level shape, the cardinality limits (transactions, operations per

@@ -13,8 +13,8 @@ same bytes.  Reading (:func:`read`, :func:`verify`, :func:`unpack`) trusts nothi
 archive: every name, type, size and hash is checked, sizes are counted while inflating, and every
 refusal is a :class:`~nuif_core.NuifError` with the code ``NUIF_PACKAGE`` (an unsafe, missing,
 extra or mismatching entry) or ``NUIF_PACKAGE_LIMIT`` (entry count or inflated sizes).  The rules
-are NUIF-0 §7 (``docs/spec/nuif-0.1.md``); the full list of refusals and the reasons for each
-choice are in ``docs/package.md``.
+are NUIF-0 §7 (``docs/spec/nuif-0.1-packages.md``); the full list of refusals and the reasons for
+each choice are in ``docs/package.md``.
 
 Asset names are the full entry names, ``"assets/logo.png"``, everywhere: in the mapping given to
 :func:`pack`, in the manifest, in :attr:`Package.assets` and on disk after :func:`unpack`.
