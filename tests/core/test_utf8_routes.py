@@ -3,7 +3,7 @@
 Before parsing, the compiled codec checks that the whole input is UTF-8: with 32- or 16-byte
 vector table lookups (``csrc/nuif_utf8.h``; AVX2 or SSSE3 on x86-64, picked at import from the
 CPU; NEON on arm64) where the build has them, else with the scalar loop in the same header.
-``utf8_backend()`` names the route and ``_set_utf8_route`` switches it, so these tests run each
+``utf8_backend()`` names the route and ``_settings(utf8_route=...)`` switches it, so these tests run each
 route over the same inputs and hold all of them to ``bytes.decode("utf-8")`` (strict: no overlong
 forms, no surrogates, nothing above U+10FFFF).  The vector code carries state from one block to
 the next, so the bad byte of every error class is put at every offset of inputs of 1..200 bytes:

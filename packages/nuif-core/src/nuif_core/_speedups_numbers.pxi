@@ -4,7 +4,7 @@
 
 # The vendored fast_float (parsing) and Dragonbox (shortest digits; csrc/nuif_float.h) when the
 # build has a C++17 compiler, else CPython's dtoa.  Both are correctly rounded and give the same
-# bytes; ``_set_float_libs(False)`` (test switches) uses dtoa so the tests can compare the two.
+# bytes; ``_settings(float_libs=False)`` (tests) uses dtoa so the tests can compare the two.
 cdef bint _float_libs = nuif_float_backend() == 1
 
 
