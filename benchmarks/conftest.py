@@ -63,7 +63,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     results.annotate(entries)
     from benchmarks import dashboard
 
-    run = dashboard.Run.from_entries(entries, name="this session")
+    run = dashboard.Run.from_entries(entries, name="this run")
     terminalreporter.write_sep(
         "-", "NUIF throughput (MB/s = input bytes / median; ratio = peer median / ours)"
     )

@@ -12,6 +12,7 @@ import hashlib
 import json
 import random
 from collections.abc import Callable, Iterator
+from typing import Any
 from contextlib import contextmanager, nullcontext
 
 import nuif_core
@@ -153,6 +154,13 @@ def beside(on: bool, fault: bool = False) -> Iterator[None]:
         compiled._settings(**old)
 
 
+def writer_hashes(call: Callable[[], Any]) -> tuple[Any, int]:
+    """``call()``'s result, and how many texts the writer hashed while writing them meanwhile."""
+    before = compiled._counters()["hashed_while_writing"]
+    got = call()
+    return got, compiled._counters()["hashed_while_writing"] - before
+
+
 def texts_around_block_edges() -> Iterator[bytes]:
     """Documents whose canonical texts are 40 to 400 bytes long, one of each length, so that
     every offset of a text's end in its last 64-byte block comes several times; and some whose
@@ -176,9 +184,8 @@ def test_the_digest_the_writer_makes_itself_is_hashlibs(keep: int | None) -> Non
     try:
         for text in texts_around_block_edges():
             with beside(True):
-                before = compiled._counters()["hashed_while_writing"]
-                got = nuif_core.canonicalize(text)
-                assert compiled._counters()["hashed_while_writing"] == before + 1
+                got, hashed = writer_hashes(lambda: nuif_core.canonicalize(text))
+                assert hashed == 1
             assert got.hash == expected(got.canonical)
             with beside(False):
                 before = compiled._counters()["hashed_while_writing"]
@@ -226,9 +233,8 @@ def test_a_large_text_is_hashed_by_its_writer_across_every_move_of_its_buffer(si
         "n": [1e20] * (size // 40), "t": "x" * (size // 2)}}}
     text = json.dumps(doc).encode()  # 1e20 is written as 21 digits: the text outgrows the input
     with beside(True):
-        before = compiled._counters()["hashed_while_writing"]
-        got = nuif_core.canonicalize(text)
-        assert compiled._counters()["hashed_while_writing"] == before + 1
+        got, hashed = writer_hashes(lambda: nuif_core.canonicalize(text))
+        assert hashed == 1
     assert got.hash == expected(got.canonical)
     with beside(False):
         assert nuif_core.canonicalize(text) == got

@@ -134,7 +134,7 @@ class WorkingCopy:
 
     @property
     def base(self) -> str:
-        """The hash of the document this session started from."""
+        """The hash of the document this working copy started from."""
         return self._base
 
     @property
