@@ -46,8 +46,15 @@ def _commands(path: str) -> dict[str, dict[str, list[str]]]:
         "version": {"nuif": [NUIF, "--version"], "python": floor},
         "1KiB": {
             "nuif": [NUIF, "canonicalize", path],
-            "json.tool": [PYTHON, "-m", "json.tool", "--sort-keys", "--compact",
-                          "--no-ensure-ascii", path],
+            "json.tool": [
+                PYTHON,
+                "-m",
+                "json.tool",
+                "--sort-keys",
+                "--compact",
+                "--no-ensure-ascii",
+                path,
+            ],
             "python": floor,
         },
     }
@@ -58,8 +65,9 @@ CASES = [(size, impl) for size, impls in _commands("-").items() for impl in impl
 
 def run_command(argv: list[str]) -> bytes:
     """Start ``argv``, read all of its stdout, wait for it; a failure is an error, not a time."""
-    done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=ENV,
-                          timeout=60, check=False)
+    done = subprocess.run(
+        argv, stdin=subprocess.DEVNULL, capture_output=True, env=ENV, timeout=60, check=False
+    )
     if done.returncode != 0:
         raise RuntimeError(f"{argv[0]} exited {done.returncode}: {done.stderr[-500:]!r}")
     return done.stdout

@@ -81,7 +81,9 @@ def _compiled(data: bytes, calls: int) -> CanonicalResult:
 
 
 @pytest.mark.parametrize(("size", "impl"), CASES, ids=[f"{s}-{i}" for s, i in CASES])
-def test_web_canonicalize(benchmark: Any, request: pytest.FixtureRequest, size: str, impl: str) -> None:
+def test_web_canonicalize(
+    benchmark: Any, request: pytest.FixtureRequest, size: str, impl: str
+) -> None:
     data = corpus.load("ui", size)
     calls = CALLS[size]
     expected = nuif_core.canonicalize(data)
@@ -101,9 +103,15 @@ def test_web_canonicalize(benchmark: Any, request: pytest.FixtureRequest, size: 
     else:
         fn, args = _compiled, (data, calls)
     out = run(
-        benchmark, fn, *args,
-        op="web-canonicalize", shape="ui", size=size, impl=impl,
-        role="ours", input_bytes=len(data) * calls,
+        benchmark,
+        fn,
+        *args,
+        op="web-canonicalize",
+        shape="ui",
+        size=size,
+        impl=impl,
+        role="ours",
+        input_bytes=len(data) * calls,
         slow=impl != "compiled" and size != "1KiB",
         **extra,
     )

@@ -29,8 +29,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = Path(tempfile.gettempdir()) / "nuif-compare"
-DOCS = [f"{shape}-{size}" for size in ("1KiB", "64KiB", "1MiB", "16MiB")
-        for shape in ("ui", "strings", "numbers")]
+DOCS = [
+    f"{shape}-{size}"
+    for size in ("1KiB", "64KiB", "1MiB", "16MiB")
+    for shape in ("ui", "strings", "numbers")
+]
 
 #: run in each measuring process: ``python -c PROBE DIR NAME...`` prints {name: [s, sha256 s]}
 PROBE = r"""
@@ -69,8 +72,12 @@ def environment(rev: str) -> Path:
     """The interpreter of an environment with ``rev``'s nuif-core built into it."""
     if rev == ".":
         return REPO / ".venv" / "bin" / "python"
-    sha = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--verify", f"{rev}^{{commit}}"],
-                         check=True, capture_output=True, text=True).stdout.strip()
+    sha = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     tree, venv = OUT / f"tree-{sha[:12]}", OUT / f"venv-{sha[:12]}"
     py = venv / "bin" / "python"
     if py.exists():
@@ -79,15 +86,30 @@ def environment(rev: str) -> Path:
     if tree.exists():
         shutil.rmtree(tree)
         subprocess.run(["git", "-C", str(REPO), "worktree", "prune"], check=True)
-    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(tree), sha],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(REPO), "worktree", "add", "--detach", str(tree), sha],
+        check=True,
+        capture_output=True,
+    )
     found = os.environ.get("UV") or shutil.which("uv")  # `uv run` sets UV to itself
     uv = [found] if found else [sys.executable, "-m", "uv"]
     subprocess.run([*uv, "venv", "-q", str(venv), "--python", sys.executable], check=True)
     core = tree / "packages" / "nuif-core"
-    subprocess.run([*uv, "pip", "install", "-q", "--python", str(py), str(core),
-                    "--build-constraints", str(core / "build-constraints.txt")],
-                   check=True, env={**os.environ, "NUIF_REQUIRE_EXTENSION": "1"})
+    subprocess.run(
+        [
+            *uv,
+            "pip",
+            "install",
+            "-q",
+            "--python",
+            str(py),
+            str(core),
+            "--build-constraints",
+            str(core / "build-constraints.txt"),
+        ],
+        check=True,
+        env={**os.environ, "NUIF_REQUIRE_EXTENSION": "1"},
+    )
     return py
 
 
@@ -106,14 +128,20 @@ def documents(names: list[str]) -> Path:
 
 
 def measure(py: Path, folder: Path, names: list[str], cpu: int) -> dict[str, list[float]]:
-    run = subprocess.run(["taskset", "-c", str(cpu), str(py), "-c", PROBE, str(folder), *names],
-                         check=True, capture_output=True, text=True, timeout=1800)
+    run = subprocess.run(
+        ["taskset", "-c", str(cpu), str(py), "-c", PROBE, str(folder), *names],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     return json.loads(run.stdout)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("a", help="the base revision (A)")
     ap.add_argument("b", help="the revision compared with it (B)")
     ap.add_argument("--rounds", type=int, default=9, help="rounds of A B / B A (default 9)")
@@ -132,13 +160,17 @@ def main(argv: list[str] | None = None) -> int:
             ratios[n].append(got["b"][n][0] / got["a"][n][0])
             per_sha[n][0].append(got["a"][n][0] / got["a"][n][1])
             per_sha[n][1].append(got["b"][n][0] / got["b"][n][1])
-    print(f"B = {args.b} against A = {args.a}: canonicalize time B ÷ A, one CPU, "
-          f"medians of {args.rounds} alternating rounds (range); each ÷ hashlib.sha256")
+    print(
+        f"B = {args.b} against A = {args.a}: canonicalize time B ÷ A, one CPU, "
+        f"medians of {args.rounds} alternating rounds (range); each ÷ hashlib.sha256"
+    )
     for n in names:
         r = ratios[n]
-        print(f"  {n:15s} {statistics.median(r):.3f} ({min(r):.3f}-{max(r):.3f})   "
-              f"A {statistics.median(per_sha[n][0]):.2f}x sha256   "
-              f"B {statistics.median(per_sha[n][1]):.2f}x sha256")
+        print(
+            f"  {n:15s} {statistics.median(r):.3f} ({min(r):.3f}-{max(r):.3f})   "
+            f"A {statistics.median(per_sha[n][0]):.2f}x sha256   "
+            f"B {statistics.median(per_sha[n][1]):.2f}x sha256"
+        )
     return 0
 
 

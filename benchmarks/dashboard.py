@@ -664,7 +664,7 @@ def render_html(runs: Sequence[Run], *, title: str = "NUIF benchmarks") -> str:
         p.append(
             '<h2 id="targets">Targets</h2><p class="muted">"nuif vs X" = X\'s time ÷ '
             "nuif's, at least the figure named. At most the figure named: \"time ÷ canonicalize "
-            "time\" = validate's time ÷ canonicalize's; \"time ÷ hashlib.sha256 time\" (issue 21) "
+            'time" = validate\'s time ÷ canonicalize\'s; "time ÷ hashlib.sha256 time" (issue 21) '
             "= <code>nuif_core.canonicalize</code>'s time ÷ the time of "
             "<code>hashlib.sha256</code> over the same input bytes (the <code>sha256</code> "
             "baseline).</p>"

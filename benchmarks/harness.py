@@ -5,10 +5,20 @@ Use :func:`run` instead of calling the ``benchmark`` fixture directly: it names 
 
     from benchmarks.harness import run
 
+
     def test_roundtrip(benchmark):
         data = b"..."
-        run(benchmark, call_tool, data, op="mcp-roundtrip", shape="ui", size="1KiB",
-            impl="nuif-mcp", role="ours", input_bytes=len(data))
+        run(
+            benchmark,
+            call_tool,
+            data,
+            op="mcp-roundtrip",
+            shape="ui",
+            size="1KiB",
+            impl="nuif-mcp",
+            role="ours",
+            input_bytes=len(data),
+        )
 
 ``benchmarks/conftest.py`` then adds ``mb_per_s`` (from the median) and ``ratio_to`` (against the
 other implementations of the same group) to every entry at the end of the session, so

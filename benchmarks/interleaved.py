@@ -77,7 +77,11 @@ class Outcome:
 
     @property
     def met(self) -> bool:
-        return self.median >= self.threshold if self.higher_is_better else self.median <= self.threshold
+        return (
+            self.median >= self.threshold
+            if self.higher_is_better
+            else self.median <= self.threshold
+        )
 
 
 def pairs(sizes: Sequence[str]) -> list[Pair]:
@@ -86,26 +90,76 @@ def pairs(sizes: Sequence[str]) -> list[Pair]:
     validate = next(i.fn for i in impls.VALIDATE if i.name == "nuif")
     out: list[Pair] = []
     for size, need in (("1MiB", 1.5), ("16MiB", 3.0)):
-        out.append(Pair(f"canonicalize ui {size}: nuif vs orjson round trip ≥ {need}×", need,
-                        True, nuif, orjson, "canonicalize", "ui", size))
+        out.append(
+            Pair(
+                f"canonicalize ui {size}: nuif vs orjson round trip ≥ {need}×",
+                need,
+                True,
+                nuif,
+                orjson,
+                "canonicalize",
+                "ui",
+                size,
+            )
+        )
     for shape in ("ui", "numbers"):
         for size in _docs.SIZES:
-            out.append(Pair(f"canonicalize {shape} {size}: nuif vs rfc8785 ≥ 15×", 15.0, True,
-                            nuif, rfc, "canonicalize", shape, size))
+            out.append(
+                Pair(
+                    f"canonicalize {shape} {size}: nuif vs rfc8785 ≥ 15×",
+                    15.0,
+                    True,
+                    nuif,
+                    rfc,
+                    "canonicalize",
+                    shape,
+                    size,
+                )
+            )
     for size in _docs.SIZES:
-        out.append(Pair(f"canonicalize strings {size}: nuif vs orjson round trip ≥ 1.5×", 1.5,
-                        True, nuif, orjson, "canonicalize", "strings", size))
+        out.append(
+            Pair(
+                f"canonicalize strings {size}: nuif vs orjson round trip ≥ 1.5×",
+                1.5,
+                True,
+                nuif,
+                orjson,
+                "canonicalize",
+                "strings",
+                size,
+            )
+        )
     for shape in _docs.SHAPES:
         for size, limit in SHA256_LIMITS:  # the dashboard's list and wording
             # ours = the hash alone, other = canonicalize: other ÷ ours is canonicalize's time in
             # hash times (issue 21); recorded on the canonicalize entry of nuif
-            out.append(Pair(sha256_label(shape, size, limit), limit, False,
-                            impls.baseline_sha256, nuif, "canonicalize", shape, size))
+            out.append(
+                Pair(
+                    sha256_label(shape, size, limit),
+                    limit,
+                    False,
+                    impls.baseline_sha256,
+                    nuif,
+                    "canonicalize",
+                    shape,
+                    size,
+                )
+            )
     for shape in _docs.SHAPES:
         for size in _docs.SIZES:
             # ours = canonicalize, other = validate: other ÷ ours is validate's relative time
-            out.append(Pair(f"validate {shape} {size}: time ÷ canonicalize time ≤ 1.2", 1.2,
-                            False, nuif, validate, "validate", shape, size))
+            out.append(
+                Pair(
+                    f"validate {shape} {size}: time ÷ canonicalize time ≤ 1.2",
+                    1.2,
+                    False,
+                    nuif,
+                    validate,
+                    "validate",
+                    shape,
+                    size,
+                )
+            )
     return [p for p in out if p.size in sizes]
 
 
@@ -165,10 +219,24 @@ def measure(pair: Pair, rounds: int | None = None, clock: Clock = time.perf_coun
     """One target: exactly ``rounds`` pairs, or by default the size's floor, raised to as many
     as fit ``PAIRS_BUDGET_S`` (at most ``MAX_ROUNDS``)."""
     data = _docs.doc(pair.shape, pair.size)
-    ratios, n = paired_ratios(pair.ours, pair.other, data, rounds or default_rounds(pair.size),
-                              clock=clock, budget_s=0.0 if rounds else PAIRS_BUDGET_S)
-    return Outcome(pair.label, pair.threshold, pair.higher_is_better, statistics.median(ratios),
-                   min(ratios), max(ratios), len(ratios), n)
+    ratios, n = paired_ratios(
+        pair.ours,
+        pair.other,
+        data,
+        rounds or default_rounds(pair.size),
+        clock=clock,
+        budget_s=0.0 if rounds else PAIRS_BUDGET_S,
+    )
+    return Outcome(
+        pair.label,
+        pair.threshold,
+        pair.higher_is_better,
+        statistics.median(ratios),
+        min(ratios),
+        max(ratios),
+        len(ratios),
+        n,
+    )
 
 
 def record(benchmark: Any, op: str, shape: str, size: str) -> None:
@@ -182,8 +250,12 @@ def record(benchmark: Any, op: str, shape: str, size: str) -> None:
     for pair in pairs([size]):
         if pair.op == op and pair.shape == shape:
             o = measure(pair)
-            figures[o.label] = {"median": o.median, "low": o.low, "high": o.high,
-                                "rounds": o.rounds}
+            figures[o.label] = {
+                "median": o.median,
+                "low": o.low,
+                "high": o.high,
+                "rounds": o.rounds,
+            }
     if figures:
         benchmark.extra_info["interleaved"] = figures
 
@@ -192,8 +264,10 @@ def report(outcomes: Sequence[Outcome]) -> str:
     lines = []
     for o in outcomes:
         mark = "met    " if o.met else "NOT met"
-        lines.append(f"  [{mark}] {o.label}: median {o.median:.2f} "
-                     f"(range {o.low:.2f}–{o.high:.2f}, {o.rounds} pairs × {o.calls_per_batch} calls)")
+        lines.append(
+            f"  [{mark}] {o.label}: median {o.median:.2f} "
+            f"(range {o.low:.2f}–{o.high:.2f}, {o.rounds} pairs × {o.calls_per_batch} calls)"
+        )
     return "\n".join(lines)
 
 
@@ -203,11 +277,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="The time targets of issues 6 and 21, each measured as interleaved pairs in "
         "one process.",
     )
-    parser.add_argument("--sizes", default=",".join(_docs.SIZES),
-                        help="comma-separated size labels (default: all)")
-    parser.add_argument("--rounds", type=int, default=None,
-                        help="pairs per target (default: at least 41 at 1 KiB … 7 at 16 MiB, "
-                        f"more while they fit {PAIRS_BUDGET_S:g} s, at most {MAX_ROUNDS})")
+    parser.add_argument(
+        "--sizes", default=",".join(_docs.SIZES), help="comma-separated size labels (default: all)"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="pairs per target (default: at least 41 at 1 KiB … 7 at 16 MiB, "
+        f"more while they fit {PAIRS_BUDGET_S:g} s, at most {MAX_ROUNDS})",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the outcomes as JSON")
     args = parser.parse_args(argv)
     sizes = [s for s in args.sizes.split(",") if s]

@@ -52,7 +52,9 @@ import nuif_core
 
 NUIF = str(Path(sys.executable).with_name("nuif"))
 #: as bench_cli.py: bytecode caching on (as a pip-installed package has it), whatever the caller set
-ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED")}
+ENV = {
+    k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED")
+}
 
 
 def make_corpus(root: Path, n: int) -> tuple[Path, Path, Path]:
@@ -137,28 +139,58 @@ def main(argv: list[str] | None = None) -> int:
         docs, jsonl, one = make_corpus(root, args.docs)
         files = files_of(docs)
         mb = sum(os.path.getsize(f) for f in files) / 1e6
-        print(f"corpus: {len(files)} files, {mb:.1f} MB; {jsonl.stat().st_size / 1e6:.1f} MB JSON Lines",
-              file=sys.stderr)
-        with LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-            dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False}, silence_logs=50,
-        ) as cluster, Client(cluster, set_as_default=False) as client:
+        print(
+            f"corpus: {len(files)} files, {mb:.1f} MB; {jsonl.stat().st_size / 1e6:.1f} MB JSON Lines",
+            file=sys.stderr,
+        )
+        with (
+            LocalCluster(
+                n_workers=2,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address="127.0.0.1:0",
+                scheduler_kwargs={"dashboard": False},
+                silence_logs=50,
+            ) as cluster,
+            Client(cluster, set_as_default=False) as client,
+        ):
             client.wait_for_workers(2, timeout=120)
             address = cluster.scheduler_address
             batch = [NUIF, "batch", "hash", "--no-progress", "--partition-size", "1MiB"]
             configs: list[tuple[str, list[str], list[str], int]] = [
                 ("nuif hash -j 1", [NUIF, "hash", "-j", "1", *files], [NUIF, "hash", str(one)], 1),
                 ("nuif hash -j 2", [NUIF, "hash", "-j", "2", *files], [NUIF, "hash", str(one)], 2),
-                ("nuif batch --serial (files)", [*batch, "--serial", str(docs)],
-                 [*batch, "--serial", str(one)], 1),
-                ("nuif batch, Dask 2 workers (files)", [*batch, "--scheduler", address, str(docs)],
-                 [*batch, "--scheduler", address, str(one)], 2),
-                ("nuif batch --serial (JSON Lines)", [*batch, "--serial", str(jsonl)],
-                 [*batch, "--serial", str(one)], 1),
-                ("nuif batch, Dask 2 workers (JSON Lines)", [*batch, "--scheduler", address, str(jsonl)],
-                 [*batch, "--scheduler", address, str(one)], 2),
-                ("nuif batch -j 2 (own local cluster, files)", [*batch, "-j", "2", str(docs)],
-                 [*batch, "-j", "2", str(one)], 2),
+                (
+                    "nuif batch --serial (files)",
+                    [*batch, "--serial", str(docs)],
+                    [*batch, "--serial", str(one)],
+                    1,
+                ),
+                (
+                    "nuif batch, Dask 2 workers (files)",
+                    [*batch, "--scheduler", address, str(docs)],
+                    [*batch, "--scheduler", address, str(one)],
+                    2,
+                ),
+                (
+                    "nuif batch --serial (JSON Lines)",
+                    [*batch, "--serial", str(jsonl)],
+                    [*batch, "--serial", str(one)],
+                    1,
+                ),
+                (
+                    "nuif batch, Dask 2 workers (JSON Lines)",
+                    [*batch, "--scheduler", address, str(jsonl)],
+                    [*batch, "--scheduler", address, str(one)],
+                    2,
+                ),
+                (
+                    "nuif batch -j 2 (own local cluster, files)",
+                    [*batch, "-j", "2", str(docs)],
+                    [*batch, "-j", "2", str(one)],
+                    2,
+                ),
             ]
             rows = []
             reference: list[str | None] | None = None
@@ -192,43 +224,66 @@ def main(argv: list[str] | None = None) -> int:
                 t, f = statistics.median(times), statistics.median(fixed)
                 per_doc = (t - f) / len(files)
                 cpu_per_doc = (statistics.median(cpus) - statistics.median(fixed_cpus)) / len(files)
-                cluster_per_doc = (statistics.median(ccpus) - statistics.median(fixed_ccpus)) / len(files)
-                rows.append({
-                    "configuration": name, "workers": workers, "seconds": round(t, 3),
-                    "documents_per_second": round(len(files) / t),
-                    "fixed_seconds": round(f, 3),
-                    "per_document_us": round(per_doc * 1e6, 1),
-                    "worker_us_per_document": round(per_doc * workers * 1e6, 1),
-                    "process_cpu_us_per_document": round(cpu_per_doc * 1e6, 1),
-                    "cluster_cpu_us_per_document": round(cluster_per_doc * 1e6, 1) if standing else None,
-                })
+                cluster_per_doc = (statistics.median(ccpus) - statistics.median(fixed_ccpus)) / len(
+                    files
+                )
+                rows.append(
+                    {
+                        "configuration": name,
+                        "workers": workers,
+                        "seconds": round(t, 3),
+                        "documents_per_second": round(len(files) / t),
+                        "fixed_seconds": round(f, 3),
+                        "per_document_us": round(per_doc * 1e6, 1),
+                        "worker_us_per_document": round(per_doc * workers * 1e6, 1),
+                        "process_cpu_us_per_document": round(cpu_per_doc * 1e6, 1),
+                        "cluster_cpu_us_per_document": round(cluster_per_doc * 1e6, 1)
+                        if standing
+                        else None,
+                    }
+                )
                 print(f"  {name}: {t:.2f} s", file=sys.stderr)
     serial = {r["configuration"]: r for r in rows}
     for r in rows:
         if "Dask" in r["configuration"]:
-            base = serial["nuif batch --serial (JSON Lines)" if "JSON" in r["configuration"]
-                          else "nuif batch --serial (files)"]
+            base = serial[
+                "nuif batch --serial (JSON Lines)"
+                if "JSON" in r["configuration"]
+                else "nuif batch --serial (files)"
+            ]
             r["engine_overhead_us_per_document"] = round(
-                r["worker_us_per_document"] - base["per_document_us"], 1)
+                r["worker_us_per_document"] - base["per_document_us"], 1
+            )
             if r["cluster_cpu_us_per_document"] is not None:
                 r["engine_cpu_overhead_us_per_document"] = round(
-                    r["process_cpu_us_per_document"] + r["cluster_cpu_us_per_document"]
-                    - base["process_cpu_us_per_document"], 1)
-    print(f"\n{len(files)} documents, {mb:.1f} MB, median of {args.rounds} runs, wall time with start-up\n")
-    print("| configuration | workers | s | documents/s | fixed s (1 document) | µs per document "
-          "| worker µs per document | engine overhead µs per document | nuif process CPU µs per document "
-          "| cluster CPU µs per document | engine CPU overhead µs per document |")
+                    r["process_cpu_us_per_document"]
+                    + r["cluster_cpu_us_per_document"]
+                    - base["process_cpu_us_per_document"],
+                    1,
+                )
+    print(
+        f"\n{len(files)} documents, {mb:.1f} MB, median of {args.rounds} runs, wall time with start-up\n"
+    )
+    print(
+        "| configuration | workers | s | documents/s | fixed s (1 document) | µs per document "
+        "| worker µs per document | engine overhead µs per document | nuif process CPU µs per document "
+        "| cluster CPU µs per document | engine CPU overhead µs per document |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         overhead = r.get("engine_overhead_us_per_document")
-        print(f"| {r['configuration']} | {r['workers']} | {r['seconds']:.2f} | {r['documents_per_second']:,} | "
-              f"{r['fixed_seconds']:.2f} | {r['per_document_us']:.0f} | {r['worker_us_per_document']:.0f} | "
-              f"{'—' if overhead is None else format(overhead, '.0f')} | "
-              f"{r['process_cpu_us_per_document']:.0f} | "
-              f"{'—' if r['cluster_cpu_us_per_document'] is None else format(r['cluster_cpu_us_per_document'], '.0f')} | "
-              f"{'—' if 'engine_cpu_overhead_us_per_document' not in r else format(r['engine_cpu_overhead_us_per_document'], '.0f')} |")
+        print(
+            f"| {r['configuration']} | {r['workers']} | {r['seconds']:.2f} | {r['documents_per_second']:,} | "
+            f"{r['fixed_seconds']:.2f} | {r['per_document_us']:.0f} | {r['worker_us_per_document']:.0f} | "
+            f"{'—' if overhead is None else format(overhead, '.0f')} | "
+            f"{r['process_cpu_us_per_document']:.0f} | "
+            f"{'—' if r['cluster_cpu_us_per_document'] is None else format(r['cluster_cpu_us_per_document'], '.0f')} | "
+            f"{'—' if 'engine_cpu_overhead_us_per_document' not in r else format(r['engine_cpu_overhead_us_per_document'], '.0f')} |"
+        )
     if args.json:
-        Path(args.json).write_text(json.dumps({"documents": len(files), "mb": mb, "rows": rows}, indent=2))
+        Path(args.json).write_text(
+            json.dumps({"documents": len(files), "mb": mb, "rows": rows}, indent=2)
+        )
     return 0
 
 

@@ -176,8 +176,9 @@ def using(impl: Any) -> Iterator[None]:
             setattr(_codec, name, fn)
 
 
-def twin_outcomes(fn: Callable[..., Any], *args: Any, render: Callable[[Any], Any] = lambda r: r,
-                  **kwargs: Any) -> tuple[Any, ...]:
+def twin_outcomes(
+    fn: Callable[..., Any], *args: Any, render: Callable[[Any], Any] = lambda r: r, **kwargs: Any
+) -> tuple[Any, ...]:
     """Run ``fn`` under the compiled codec and under the twin; they must agree.  Returns the
     compiled outcome (with the raw result, not the rendering)."""
     results = []
@@ -187,8 +188,12 @@ def twin_outcomes(fn: Callable[..., Any], *args: Any, render: Callable[[Any], An
         results.append(out)
     rendered = [(o[0], render(o[1])) if o[0] == "ok" else o for o in results]
     if rendered[0] != rendered[1]:
-        fail(f"compiled and python twins disagree on {getattr(fn, '__name__', fn)}",
-             rendered[0], rendered[1], args)
+        fail(
+            f"compiled and python twins disagree on {getattr(fn, '__name__', fn)}",
+            rendered[0],
+            rendered[1],
+            args,
+        )
     return results[0]
 
 

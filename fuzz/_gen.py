@@ -24,14 +24,46 @@ BAD_KINDS = ["", "Button", "1x", "a..b", "a/", "x" * 65, "é"]
 GOOD_ATTRS = ["label", "aria-label", "on:click", "$x", "@y", "_", "type", "a.b"]
 BAD_ATTRS = ["", "1bad", "a b", "-x", "é", "a" * 129]
 STRINGS = [
-    "", "a", "Sign in", "é", "\u2028", "\U0001f600", "\ue000", "\uffef", "\x00", "\x1f", "\x7f",
-    '"', "\\", "/", "\ufeff", "\U0010fffd", "~0~1", "a/b",
+    "",
+    "a",
+    "Sign in",
+    "é",
+    "\u2028",
+    "\U0001f600",
+    "\ue000",
+    "\uffef",
+    "\x00",
+    "\x1f",
+    "\x7f",
+    '"',
+    "\\",
+    "/",
+    "\ufeff",
+    "\U0010fffd",
+    "~0~1",
+    "a/b",
 ]
 #: only in values handed to dumps (never in text): refused with NUIF_UNICODE
 BAD_STRINGS = ["\ud800", "\udc00", "\ufdd0", "\uffff", "\U0001fffe"]
 NUMBERS: list[Any] = [
-    0, 1, -1, 2**53 - 1, -(2**53 - 1), 0.5, -0.0, 1e21, 1e-7, 1e-6, 999999999999999900000.0,
-    3.333333333333333e20, 2.0**53, 5e-324, 1.7976931348623157e308, 123456789.125, 1e300, 0.1,
+    0,
+    1,
+    -1,
+    2**53 - 1,
+    -(2**53 - 1),
+    0.5,
+    -0.0,
+    1e21,
+    1e-7,
+    1e-6,
+    999999999999999900000.0,
+    3.333333333333333e20,
+    2.0**53,
+    5e-324,
+    1.7976931348623157e308,
+    123456789.125,
+    1e300,
+    0.1,
 ]
 
 
@@ -56,7 +88,7 @@ def number(fdp: FDP) -> Any:
     # accepts: shortest digits padded with zeros), or now and then one off it (refused)
     x = float(fdp.ConsumeIntInRange(2**53, 10**21)) * pick(fdp, [1, -1])
     n = int(Decimal(repr(x)))
-    return n + pick(fdp, [0, 0, 0, 1, -1, 10**fdp.ConsumeIntInRange(0, 6)])
+    return n + pick(fdp, [0, 0, 0, 1, -1, 10 ** fdp.ConsumeIntInRange(0, 6)])
 
 
 def string(fdp: FDP) -> str:
@@ -128,8 +160,10 @@ def py_value(fdp: FDP, depth: int = 0) -> Any:
     if kind == 9:
         out: dict[Any, Any] = {}
         for _ in range(fdp.ConsumeIntInRange(0, 3)):
-            key = pick(fdp, STRINGS + BAD_STRINGS) if fdp.ConsumeIntInRange(0, 9) else pick(
-                fdp, [1, None, b"k", ("t",), True]
+            key = (
+                pick(fdp, STRINGS + BAD_STRINGS)
+                if fdp.ConsumeIntInRange(0, 9)
+                else pick(fdp, [1, None, b"k", ("t",), True])
             )
             out[key] = py_value(fdp, depth + 1)
         return out
@@ -241,11 +275,37 @@ def to_text(fdp: FDP, value_: Any) -> bytes:
 
 # -- patches -------------------------------------------------------------------------------------
 
-OPS = ["insert", "remove", "move", "replace", "set", "unset", "edit", "retype", "rename", "meta",
-       "test"]
+OPS = [
+    "insert",
+    "remove",
+    "move",
+    "replace",
+    "set",
+    "unset",
+    "edit",
+    "retype",
+    "rename",
+    "meta",
+    "test",
+]
 JP_OPS = ["add", "remove", "replace", "move", "copy", "test"]
-POINTERS = ["", "/", "/a", "/0", "/-", "/a/b", "/0/0", "/~0", "/~1", "/~2", "a", "/label", "/m",
-            "/01", "/1"]
+POINTERS = [
+    "",
+    "/",
+    "/a",
+    "/0",
+    "/-",
+    "/a/b",
+    "/0/0",
+    "/~0",
+    "/~1",
+    "/~2",
+    "a",
+    "/label",
+    "/m",
+    "/01",
+    "/1",
+]
 
 
 def _json_patch(fdp: FDP) -> list[Any]:
@@ -334,7 +394,9 @@ def patch(fdp: FDP, ids: list[str], attrs: list[str], base: str | None) -> dict[
             ops.append(op)
         tx: dict[str, Any] = {"ops": ops}
         if fdp.ConsumeIntInRange(0, 3) == 0:
-            tx["label"] = pick(fdp, ["l", "x" * 256, "undo", "é"] + (["x" * 257, 1] if hostile else []))
+            tx["label"] = pick(
+                fdp, ["l", "x" * 256, "undo", "é"] + (["x" * 257, 1] if hostile else [])
+            )
         transactions.append(tx)
     out: dict[str, Any] = {"nuif_patch": 0, "transactions": transactions}
     way = fdp.ConsumeIntInRange(0, 7)
@@ -433,7 +495,11 @@ def mutate_document(fdp: FDP, doc: dict[str, Any]) -> dict[str, Any]:
             node["id"] = node["id"] + "r"  # a renamed id (the old one disappears)
         elif what == 8:
             node.setdefault("attrs", {})["deep"] = deep(fdp, fdp.ConsumeIntInRange(100, 125))
-        if parent is not None and node in parent.get("children", []) and fdp.ConsumeIntInRange(0, 3) == 0:
+        if (
+            parent is not None
+            and node in parent.get("children", [])
+            and fdp.ConsumeIntInRange(0, 3) == 0
+        ):
             at = parent["children"].index(node)
             if fdp.ConsumeBool():  # unwrap: the node dies, its children persist one level up
                 parent["children"][at : at + 1] = node.get("children", [])

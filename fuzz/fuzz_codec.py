@@ -92,8 +92,10 @@ def _same(ours: object, theirs: object) -> bool:
             and all(_same(ours[k], theirs[k]) for k in ours)
         )
     if isinstance(ours, list):
-        return isinstance(theirs, list) and len(ours) == len(theirs) and all(
-            _same(a, b) for a, b in zip(ours, theirs)
+        return (
+            isinstance(theirs, list)
+            and len(ours) == len(theirs)
+            and all(_same(a, b) for a, b in zip(ours, theirs))
         )
     if type(ours) is float and type(theirs) is int and abs(theirs) > c.MAX_SAFE:
         # an integer literal beyond ±(2^53 - 1) is accepted only as the RFC 8785 text of a

@@ -885,8 +885,10 @@ def calibrate() -> None:  # pragma: no cover - run by hand
             f"{t / max(n, 1):>7.1f} {t / max(cost.work, 1):>7.2f} {res}"
         )
     # the four constants, each observed and then taken about four times
-    figures = [(n, cost.opcodes + cost.codec_bytes, cost, f"{name} ({what})")
-               for name, what, n, _, cost, _ in rows]
+    figures = [
+        (n, cost.opcodes + cost.codec_bytes, cost, f"{name} ({what})")
+        for name, what, n, _, cost, _ in rows
+    ]
     fixed, fixed_at = max((t, at) for n, t, _, at in figures if n <= 128)
     per_byte, byte_at = max(
         (t / n, at) for n, t, k, at in figures if n > 128 and k.work <= n / 8 and k.levels <= n / 4

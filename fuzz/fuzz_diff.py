@@ -30,7 +30,10 @@ PATCH_DEPTH = nc.Limits.DEFAULT.max_depth + nc._patch_read.WRAP_DEPTH
 def check(a: bytes, b: bytes, lim: object = None) -> None:
     d = c.twin_outcomes(nc.diff, a, b, limits=lim)
     if d[0] == "error":
-        ca, cb = c.outcome(nc.canonicalize, a, limits=lim), c.outcome(nc.canonicalize, b, limits=lim)
+        ca, cb = (
+            c.outcome(nc.canonicalize, a, limits=lim),
+            c.outcome(nc.canonicalize, b, limits=lim),
+        )
         if ca[0] == "ok" and cb[0] == "ok":
             # the one refusal allowed: no patch within tightened operation limits exists
             # (root and meta both change, one operation allowed)
@@ -52,8 +55,9 @@ def check(a: bytes, b: bytes, lim: object = None) -> None:
     if cb.canonical == ca.canonical and parsed["transactions"]:
         c.fail("diff of equal documents has transactions", patch)
 
-    res = c.twin_outcomes(nc.apply_patch, a, patch, inverse=True, limits=lim,
-                          render=lambda r: r.to_dict())
+    res = c.twin_outcomes(
+        nc.apply_patch, a, patch, inverse=True, limits=lim, render=lambda r: r.to_dict()
+    )
     if res[0] == "error":
         c.fail("diff(a, b) does not apply to a", a, b, patch, res)
     r = res[1]

@@ -35,8 +35,10 @@ def check(data: bytes, lim: object = None) -> None:
     if "canonical_document" in c.CODEC_FUNCTIONS:
         # the compiled fast path directly: bytes, None (a schema problem) or the same error
         eff = lim or nc.Limits.DEFAULT
-        fast = [c.outcome(impl.canonical_document, data, eff.max_depth, eff.max_nodes)
-                for _, impl in c.TWINS]
+        fast = [
+            c.outcome(impl.canonical_document, data, eff.max_depth, eff.max_nodes)
+            for _, impl in c.TWINS
+        ]
         if fast[0] != fast[1]:
             c.fail("twins disagree on canonical_document", fast[0], fast[1], data)
     report = c.twin_outcomes(nc.validate, data, limits=lim, render=render_report)
@@ -102,16 +104,19 @@ def check(data: bytes, lim: object = None) -> None:
         c.fail("inspect fails on a valid document", insp)
     insp = insp[1]
     if (insp.hash, insp.is_canonical, insp.canonical_bytes, insp.input_bytes) != (
-        result.hash, not result.changed, len(result.canonical), len(data)
+        result.hash,
+        not result.changed,
+        len(result.canonical),
+        len(data),
     ):
         c.fail("inspect disagrees with canonicalize", insp, result)
     if insp.node_count != sum(insp.kinds.values()) or len(insp.outline) > 3:
         c.fail("inspect counts are inconsistent", insp)
     if insp.truncated != (insp.node_count > len(insp.outline)):
         c.fail("inspect truncated flag is wrong", insp)
-    if nc.document_hash(data, limits=lim) != result.hash or nc.is_canonical(
-        data, limits=lim
-    ) != (not result.changed):
+    if nc.document_hash(data, limits=lim) != result.hash or nc.is_canonical(data, limits=lim) != (
+        not result.changed
+    ):
         c.fail("document_hash / is_canonical disagree with canonicalize", result)
     root = insp.root.id
     if nc.node_hash(data, root, limits=lim) != nc.node_hash(result.canonical, root):

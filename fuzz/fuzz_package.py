@@ -88,7 +88,10 @@ def check(data: bytes, unpack: bool = False, lim: object = None, pristine: bool 
         problem = pkg.check_asset_name(name)
         if problem is not None:
             c.fail("accepted an unsafe asset name", name, problem)
-        if listed[name]["bytes"] != len(blob) or listed[name]["sha256"] != hashlib.sha256(blob).hexdigest():
+        if (
+            listed[name]["bytes"] != len(blob)
+            or listed[name]["sha256"] != hashlib.sha256(blob).hexdigest()
+        ):
             c.fail("accepted an asset that does not match the manifest", name)
 
     again = c.outcome(pkg.pack, p.document, dict(p.assets), limits=lim)
@@ -121,17 +124,48 @@ def check(data: bytes, unpack: bool = False, lim: object = None, pristine: bool 
 # -- structured packages -------------------------------------------------------------------------
 
 HOSTILE_NAMES = [
-    "assets/../x", "/assets/a", "assets\\a", "assets/a\x00b", "ASSETS/a", "assets/A", "assets/a/",
-    "assets/", "assets//a", "assets/./a", "assets/ä", "assets/a:b", "c:/x", "document.json/",
-    "Document.json", "assets/" + "a" * 256, "assets/\u0301", "assets/\x7f", "assets/a/b/../../c",
-    "assets/con", "manifest.json", "document.json", "other.txt", "assets/a\nb",
+    "assets/../x",
+    "/assets/a",
+    "assets\\a",
+    "assets/a\x00b",
+    "ASSETS/a",
+    "assets/A",
+    "assets/a/",
+    "assets/",
+    "assets//a",
+    "assets/./a",
+    "assets/ä",
+    "assets/a:b",
+    "c:/x",
+    "document.json/",
+    "Document.json",
+    "assets/" + "a" * 256,
+    "assets/\u0301",
+    "assets/\x7f",
+    "assets/a/b/../../c",
+    "assets/con",
+    "manifest.json",
+    "document.json",
+    "other.txt",
+    "assets/a\nb",
     # issue 14: names Windows cannot hold, or that are one file there or on macOS
-    "assets/a.", "assets/a ", "assets/NUL.txt", "assets/nul .txt", "assets/com\u00b9", "assets/a<b",
-    "assets/PROGRA~1", "assets/\u0131", "assets/I", "assets/e\u0301", "assets/\u00e9",
+    "assets/a.",
+    "assets/a ",
+    "assets/NUL.txt",
+    "assets/nul .txt",
+    "assets/com\u00b9",
+    "assets/a<b",
+    "assets/PROGRA~1",
+    "assets/\u0131",
+    "assets/I",
+    "assets/e\u0301",
+    "assets/\u00e9",
 ]
 
 
-def _entry(fdp: atheris.FuzzedDataProvider, name: str, data: bytes) -> tuple[zipfile.ZipInfo, bytes]:
+def _entry(
+    fdp: atheris.FuzzedDataProvider, name: str, data: bytes
+) -> tuple[zipfile.ZipInfo, bytes]:
     info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
     info.compress_type = zipfile.ZIP_DEFLATED
     info.create_system = 3
@@ -143,7 +177,9 @@ def _entry(fdp: atheris.FuzzedDataProvider, name: str, data: bytes) -> tuple[zip
         elif what == 1:
             info.external_attr = (stat.S_IFDIR | 0o755) << 16 | 0x10
         elif what == 2:
-            info.compress_type = pick(fdp, [zipfile.ZIP_STORED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+            info.compress_type = pick(
+                fdp, [zipfile.ZIP_STORED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA]
+            )
         elif what == 3:
             info.flag_bits |= pick(fdp, [0x1, 0x800, 0x8])
         elif what == 4:
@@ -184,10 +220,17 @@ def structured(data: bytes) -> tuple[bytes, bool, object, bool]:
             elif what == 1:
                 entries.append((pick(fdp, HOSTILE_NAMES + [name]), fdp.ConsumeBytes(8)))
             elif what == 2 and name == "manifest.json":
-                entries[k] = (name, blob.replace(b'"bytes":', b'"bytes": ', 1) if fdp.ConsumeBool()
-                              else blob.replace(b"0", b"1", 1))
+                entries[k] = (
+                    name,
+                    blob.replace(b'"bytes":', b'"bytes": ', 1)
+                    if fdp.ConsumeBool()
+                    else blob.replace(b"0", b"1", 1),
+                )
             elif what == 3 and name == "document.json":
-                entries[k] = (name, b" " + blob if fdp.ConsumeBool() else blob.replace(b"}", b',"x":1}', 1))
+                entries[k] = (
+                    name,
+                    b" " + blob if fdp.ConsumeBool() else blob.replace(b"}", b',"x":1}', 1),
+                )
             elif what == 4:
                 del entries[k]
                 if not entries:

@@ -83,8 +83,9 @@ def check(doc: bytes, patch: object, lim: object = None) -> None:
     if json.loads(r.inverse)["base"] != r.hash:
         c.fail("inverse base is not the new hash", r.inverse)
 
-    back = c.twin_outcomes(nc.apply_patch, r.canonical, r.inverse, inverse=True, limits=lim,
-                          render=render)
+    back = c.twin_outcomes(
+        nc.apply_patch, r.canonical, r.inverse, inverse=True, limits=lim, render=render
+    )
     if back[0] == "error":
         c.fail("the inverse patch does not apply", r.canonical, r.inverse, back)
     back = back[1]

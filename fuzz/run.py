@@ -60,8 +60,9 @@ cmake==4.4.4
 
 def _print_file(cc: str, name: str) -> str | None:
     try:
-        out = subprocess.run([cc, f"-print-file-name={name}"], capture_output=True, text=True,
-                             check=True).stdout.strip()
+        out = subprocess.run(
+            [cc, f"-print-file-name={name}"], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
     return out if os.path.isabs(out) and os.path.exists(out) else None
@@ -86,10 +87,27 @@ def _clang_runtime(cc: str, root: Path) -> Path:
     fuzzer = Path(_print_file(cc, "libclang_rt.fuzzer_no_main-x86_64.a") or "")
     local = root / "asan-no-preinit.a"
     shutil.copy2(asan, local)
-    subprocess.run(["ar", "d", str(local), "asan_preinit.cpp.o"], check=True)  # not allowed in a DSO
     subprocess.run(
-        [cc, "-shared", "-fPIC", "-o", str(so), "-Wl,--whole-archive", str(local), str(cxx),
-         str(fuzzer), "-Wl,--no-whole-archive", "-lstdc++", "-lpthread", "-ldl", "-lrt", "-lm"],
+        ["ar", "d", str(local), "asan_preinit.cpp.o"], check=True
+    )  # not allowed in a DSO
+    subprocess.run(
+        [
+            cc,
+            "-shared",
+            "-fPIC",
+            "-o",
+            str(so),
+            "-Wl,--whole-archive",
+            str(local),
+            str(cxx),
+            str(fuzzer),
+            "-Wl,--no-whole-archive",
+            "-lstdc++",
+            "-lpthread",
+            "-ldl",
+            "-lrt",
+            "-lm",
+        ],
         check=True,
     )
     return so
@@ -109,7 +127,9 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
         toolchain = "clang" if _clang() else "gcc"
     cc = _clang() if toolchain == "clang" else "gcc"
     if cc is None:
-        sys.exit("--asan-toolchain clang: clang with compiler-rt not found (apt-get install clang-14)")
+        sys.exit(
+            "--asan-toolchain clang: clang with compiler-rt not found (apt-get install clang-14)"
+        )
     root = OUT / f"asan-{toolchain}"
     venv = root / "venv"
     py = venv / "bin" / "python"
@@ -122,9 +142,15 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
     # rebuild when the extension's sources changed since the last ASan build
     core = REPO / "packages" / "nuif-core"
     stamp = hashlib.sha256()
-    for f in sorted([core / "CMakeLists.txt", core / "pyproject.toml",
-                     *(core / "src" / "nuif_core").glob("*.pyx"),
-                     *(core / "src" / "nuif_core").glob("*.pxi"), *(core / "csrc").glob("*.*")]):
+    for f in sorted(
+        [
+            core / "CMakeLists.txt",
+            core / "pyproject.toml",
+            *(core / "src" / "nuif_core").glob("*.pyx"),
+            *(core / "src" / "nuif_core").glob("*.pxi"),
+            *(core / "csrc").glob("*.*"),
+        ]
+    ):
         stamp.update(f.name.encode() + b"\0" + f.read_bytes())
     stamp_file = root / "sources.sha256"
     stale = not stamp_file.exists() or stamp_file.read_text() != stamp.hexdigest()
@@ -141,12 +167,24 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
             build_env["CFLAGS"] = build_env["CXXFLAGS"] = "-fsanitize=fuzzer-no-link"
         subprocess.run(
             [
-                "uv", "pip", "install", "--python", str(py), "--no-cache",
-                "--build-constraint", str(root / "build-constraints.txt"),
-                "-C", "cmake.define.NUIF_ASAN=ON", "-C", f"build-dir={root / 'build'}",
-                str(REPO / "packages" / "nuif-core"), "atheris==3.0.0", "rfc8785==0.1.4",
+                "uv",
+                "pip",
+                "install",
+                "--python",
+                str(py),
+                "--no-cache",
+                "--build-constraint",
+                str(root / "build-constraints.txt"),
+                "-C",
+                "cmake.define.NUIF_ASAN=ON",
+                "-C",
+                f"build-dir={root / 'build'}",
+                str(REPO / "packages" / "nuif-core"),
+                "atheris==3.0.0",
+                "rfc8785==0.1.4",
             ],
-            check=True, env=build_env,
+            check=True,
+            env=build_env,
         )
         site = site_dir()
         stamp_file.write_text(stamp.hexdigest())
@@ -161,7 +199,9 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
             (overlay / f.name).symlink_to(f)
     for so in (site / "nuif_core").glob("_speedups*.so"):
         shutil.copy2(so, overlay / so.name)
-    preload = str(_clang_runtime(cc, root)) if toolchain == "clang" else _print_file("gcc", "libasan.so")
+    preload = (
+        str(_clang_runtime(cc, root)) if toolchain == "clang" else _print_file("gcc", "libasan.so")
+    )
     if not preload:
         sys.exit("gcc does not know libasan.so: install gcc's AddressSanitizer runtime")
     env = {
@@ -190,8 +230,15 @@ def parse_log(text: str) -> tuple[int, list[str]]:
     return execs, findings
 
 
-def run_target(name: str, seconds: float, py: str, env: dict[str, str], label: str,
-               extra: list[str], results: dict[str, dict]) -> None:
+def run_target(
+    name: str,
+    seconds: float,
+    py: str,
+    env: dict[str, str],
+    label: str,
+    extra: list[str],
+    results: dict[str, dict],
+) -> None:
     work = OUT / "corpus" / name
     found_dir = OUT / "findings" / name
     logs = OUT / "logs"
@@ -207,15 +254,31 @@ def run_target(name: str, seconds: float, py: str, env: dict[str, str], label: s
         log = logs / f"{name}-{label}-{stamp}.log"
         before = set(found_dir.iterdir())
         cmd = [
-            "nice", "-n", str(args.nice), py, str(HERE / f"fuzz_{name}.py"),
-            f"-max_total_time={left}", f"-timeout={INPUT_TIMEOUT}", f"-rss_limit_mb={RSS_LIMIT_MB}",
-            f"-max_len={TARGETS[name]}", f"-artifact_prefix={found_dir}/", "-print_final_stats=1",
-            *extra, str(work), str(HERE / "corpus" / name),
+            "nice",
+            "-n",
+            str(args.nice),
+            py,
+            str(HERE / f"fuzz_{name}.py"),
+            f"-max_total_time={left}",
+            f"-timeout={INPUT_TIMEOUT}",
+            f"-rss_limit_mb={RSS_LIMIT_MB}",
+            f"-max_len={TARGETS[name]}",
+            f"-artifact_prefix={found_dir}/",
+            "-print_final_stats=1",
+            *extra,
+            str(work),
+            str(HERE / "corpus" / name),
         ]
         start = time.monotonic()
         with open(log, "w") as fh:
-            proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, env={**os.environ, **env},
-                                  cwd=REPO, timeout=left + 3 * INPUT_TIMEOUT + 120)
+            proc = subprocess.run(
+                cmd,
+                stdout=fh,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, **env},
+                cwd=REPO,
+                timeout=left + 3 * INPUT_TIMEOUT + 120,
+            )
         elapsed = time.monotonic() - start
         text = log.read_text(errors="replace")
         execs, found = parse_log(text)
@@ -224,40 +287,79 @@ def run_target(name: str, seconds: float, py: str, env: dict[str, str], label: s
         total_execs += execs
         total_time += elapsed
         if proc.returncode != 0 or new:
-            findings.append({"log": str(log.relative_to(REPO)), "rc": proc.returncode,
-                             "what": found[:4], "artifacts": new})
+            findings.append(
+                {
+                    "log": str(log.relative_to(REPO)),
+                    "rc": proc.returncode,
+                    "what": found[:4],
+                    "artifacts": new,
+                }
+            )
             artifacts.extend(new)
-            print(f"[{name}] FINDING (rc {proc.returncode}): {found[:2]} {new} — see {log}", flush=True)
+            print(
+                f"[{name}] FINDING (rc {proc.returncode}): {found[:2]} {new} — see {log}",
+                flush=True,
+            )
         with open(OUT / "runs.jsonl", "a") as fh:
-            fh.write(json.dumps({
-                "target": name, "mode": label, "date": stamp, "seconds": round(elapsed, 1),
-                "executions": execs, "rc": proc.returncode, "findings": found[:4], "artifacts": new,
-                "host": os.uname().nodename, "cpus": os.cpu_count(),
-            }) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "target": name,
+                        "mode": label,
+                        "date": stamp,
+                        "seconds": round(elapsed, 1),
+                        "executions": execs,
+                        "rc": proc.returncode,
+                        "findings": found[:4],
+                        "artifacts": new,
+                        "host": os.uname().nodename,
+                        "cpus": os.cpu_count(),
+                    }
+                )
+                + "\n"
+            )
         if proc.returncode == 0 or (elapsed < 5 and not new):
             break  # ran to its time limit (or cannot start: do not spin)
-    results[name] = {"seconds": total_time, "executions": total_execs, "runs": runs,
-                     "findings": findings}
+    results[name] = {
+        "seconds": total_time,
+        "executions": total_execs,
+        "runs": runs,
+        "findings": findings,
+    }
 
 
 def main() -> int:
     global args
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--target", default="all", help="|".join(TARGETS) + " or all (default)")
     ap.add_argument("--seconds", type=float, default=60, help="time per target (default 60)")
     ap.add_argument("--jobs", type=int, default=1, help="targets run at the same time (default 1)")
     ap.add_argument("--asan", action="store_true", help="use the AddressSanitizer build")
-    ap.add_argument("--asan-toolchain", choices=("auto", "clang", "gcc"), default="auto",
-                    help="clang (coverage feedback kept; default when installed) or gcc")
+    ap.add_argument(
+        "--asan-toolchain",
+        choices=("auto", "clang", "gcc"),
+        default="auto",
+        help="clang (coverage feedback kept; default when installed) or gcc",
+    )
     ap.add_argument("--rebuild-asan", action="store_true", help="rebuild the ASan environment")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the fuzzers (default 10)")
-    ap.add_argument("--scratch", type=int, default=0, metavar="BYTES",
-                    help="keep output scratch buffers of at most BYTES, so texts move from the "
-                    "scratch into their bytes object while they are written (default: 4 MiB, "
-                    "which fuzz texts never outgrow)")
+    ap.add_argument(
+        "--scratch",
+        type=int,
+        default=0,
+        metavar="BYTES",
+        help="keep output scratch buffers of at most BYTES, so texts move from the "
+        "scratch into their bytes object while they are written (default: 4 MiB, "
+        "which fuzz texts never outgrow)",
+    )
     ap.add_argument("extra", nargs="*", help="extra libFuzzer flags (after --)")
-    ap.add_argument("--summary", action="store_true",
-                    help="only print the totals of every run recorded in fuzz/out/runs.jsonl")
+    ap.add_argument(
+        "--summary",
+        action="store_true",
+        help="only print the totals of every run recorded in fuzz/out/runs.jsonl",
+    )
     args = ap.parse_args()
     if args.summary:
         return summary()
@@ -291,14 +393,18 @@ def main() -> int:
     for t in threads:
         t.join()
 
-    print(f"\nfuzz run ({label}) on {os.uname().nodename}, {os.cpu_count()} CPUs, "
-          f"{dt.datetime.now():%Y-%m-%d %H:%M}")
+    print(
+        f"\nfuzz run ({label}) on {os.uname().nodename}, {os.cpu_count()} CPUs, "
+        f"{dt.datetime.now():%Y-%m-%d %H:%M}"
+    )
     print(f"{'target':<10} {'seconds':>8} {'executions':>11} {'exec/s':>8} {'findings':>9}")
     bad = 0
     for n in names:
         r = results.get(n, {"seconds": 0, "executions": 0, "findings": []})
         rate = r["executions"] / r["seconds"] if r["seconds"] else 0
-        print(f"{n:<10} {r['seconds']:>8.0f} {r['executions']:>11} {rate:>8.0f} {len(r['findings']):>9}")
+        print(
+            f"{n:<10} {r['seconds']:>8.0f} {r['executions']:>11} {rate:>8.0f} {len(r['findings']):>9}"
+        )
         for f in r["findings"]:
             bad += 1
             print(f"    {f['what'][:2]} {f['artifacts']} ({f['log']})")
@@ -325,11 +431,15 @@ def summary() -> int:
         acc[3] += 1 if (r["rc"] or r["artifacts"]) else 0
         findings += 1 if (r["rc"] or r["artifacts"]) else 0
     print(f"runs from {first} to {last} ({os.uname().nodename}, {os.cpu_count()} CPUs)")
-    print(f"{'target':<10} {'mode':<11} {'minutes':>8} {'executions':>11} {'exec/s':>7} {'runs':>5} {'findings':>9}")
+    print(
+        f"{'target':<10} {'mode':<11} {'minutes':>8} {'executions':>11} {'exec/s':>7} {'runs':>5} {'findings':>9}"
+    )
     totals: dict[str, list[float]] = {}
     for (target, mode), (sec, execs, runs, bad) in sorted(rows.items()):
-        print(f"{target:<10} {mode:<11} {sec / 60:>8.1f} {execs:>11} {execs / max(sec, 1):>7.0f} "
-              f"{runs:>5} {bad:>9}")
+        print(
+            f"{target:<10} {mode:<11} {sec / 60:>8.1f} {execs:>11} {execs / max(sec, 1):>7.0f} "
+            f"{runs:>5} {bad:>9}"
+        )
         t = totals.setdefault(target, [0.0, 0])
         t[0] += sec
         t[1] += execs

@@ -45,7 +45,9 @@ def _compiled_only_files() -> list[str]:
     """Test files that take the compiled module at the top (they test it directly:
     ``compiled = _codec.compiled()``), or skip without it (``… = _codec.compiled() or
     pytest.skip(…)``: another file may import names from them)."""
-    pattern = re.compile(r"^\w+ = _codec\.compiled\(\)(?: or pytest\.skip\(| +# this file tests)", re.MULTILINE)
+    pattern = re.compile(
+        r"^\w+ = _codec\.compiled\(\)(?: or pytest\.skip\(| +# this file tests)", re.MULTILINE
+    )
     return sorted(
         path.relative_to(REPO / "tests").as_posix()
         for path in (REPO / "tests").glob("*/test_*.py")
@@ -65,7 +67,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
     if COMPILED:
         return [f"nuif_core: {nuif_core.IMPLEMENTATION} codec in use, compiled codec built"]
-    return [f"nuif_core: built without the compiled codec; not collected: {', '.join(collect_ignore)}"]
+    return [
+        f"nuif_core: built without the compiled codec; not collected: {', '.join(collect_ignore)}"
+    ]
 
 
 @pytest.fixture(params=_codecs(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])

@@ -172,8 +172,21 @@ def meta_deep(n: int) -> tuple[Doc, Doc]:
 SHAPES: dict[str, Callable[[int], tuple[Doc, Doc]]] = {
     f.__name__: f
     for f in (
-        reverse, rotate, interleave, cross_parent, many_parents, deep_chains, deep_carry,
-        wide_deep, dead, inserts, dead_holding, dead_between, attrs, shells, meta_deep,
+        reverse,
+        rotate,
+        interleave,
+        cross_parent,
+        many_parents,
+        deep_chains,
+        deep_carry,
+        wide_deep,
+        dead,
+        inserts,
+        dead_holding,
+        dead_between,
+        attrs,
+        shells,
+        meta_deep,
     )
 }
 

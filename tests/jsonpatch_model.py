@@ -227,8 +227,10 @@ def random_op(pick: Pick, doc: Any, whole: bool) -> dict[str, Any]:
             if type(get(doc, parent)) is list and pick(2):
                 # inside an element at or past the source's index (each one moved down)
                 shifted = [
-                    p for p in moved
-                    if len(p[0]) > len(parent) and p[0][: len(parent)] == parent
+                    p
+                    for p in moved
+                    if len(p[0]) > len(parent)
+                    and p[0][: len(parent)] == parent
                     and int(p[0][len(parent)]) >= int(source[-1])
                 ]
                 moved = shifted or moved

@@ -8,8 +8,15 @@ from collections.abc import Iterator, Sequence
 from hypothesis import strategies as st
 
 __all__ = [
-    "attr_names", "damaged_corpus_texts", "ids", "indented_texts", "kinds", "numbers",
-    "reindented_texts", "text", "values",
+    "attr_names",
+    "damaged_corpus_texts",
+    "ids",
+    "indented_texts",
+    "kinds",
+    "numbers",
+    "reindented_texts",
+    "text",
+    "values",
 ]
 
 ids = st.from_regex(r"\A[A-Za-z0-9_][A-Za-z0-9_.:-]{0,12}\Z")
@@ -42,9 +49,11 @@ def indented_texts() -> list[bytes]:
     for width in range(0, 41):
         for after in ("", "\t", "\r\n  ", "\n", " \n   ", "\x0b", "\x0c", "x"):
             ws = "\n" + " " * width + after
-            for text in ("[" + ws + "1," + ws + '"a"' + ws + "]",
-                         "{" + ws + '"k":' + ws + "[]," + ws + '"j": {}' + ws + "}",
-                         "[1," + ws + "2]" + ws):
+            for text in (
+                "[" + ws + "1," + ws + '"a"' + ws + "]",
+                "{" + ws + '"k":' + ws + "[]," + ws + '"j": {}' + ws + "}",
+                "[1," + ws + "2]" + ws,
+            ):
                 out.append(text.encode())
     return out
 
@@ -106,9 +115,11 @@ def reindented_texts() -> list[bytes]:
     return out
 
 
-def damaged_corpus_texts(seed: int, per_document: int,
-                         inserts: Sequence[bytes] = (b'"x":1,', b"\xc3", b"1e999", b'"\\ud800"',
-                                                     b",")) -> Iterator[bytes]:
+def damaged_corpus_texts(
+    seed: int,
+    per_document: int,
+    inserts: Sequence[bytes] = (b'"x":1,', b"\xc3", b"1e999", b'"\\ud800"', b","),
+) -> Iterator[bytes]:
     """The benchmark corpus's documents of the three shapes at 1 and 4 KiB, each followed by
     ``per_document`` copies damaged at a seeded random place: a byte replaced, a few deleted,
     one of ``inserts`` inserted, or kinds misspelled (a schema problem)."""
@@ -126,7 +137,7 @@ def damaged_corpus_texts(seed: int, per_document: int,
                 if what == 0:
                     b[at] = rng.choice(b'{}[]",:0a\\\x00\xff -')
                 elif what == 1:
-                    del b[at:at + rng.randint(1, 8)]
+                    del b[at : at + rng.randint(1, 8)]
                 elif what == 2:
                     b[at:at] = rng.choice(list(inserts))
                 else:

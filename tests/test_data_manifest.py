@@ -11,8 +11,14 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
 MANIFEST = DATA / "MANIFEST.sha256"
-SUITES = ["JSONTestSuite", "jcs-cyberphone", "jcs-es6-numbers", "json-patch-tests",
-          "rfc6901-examples", "rfc8785-examples"]
+SUITES = [
+    "JSONTestSuite",
+    "jcs-cyberphone",
+    "jcs-es6-numbers",
+    "json-patch-tests",
+    "rfc6901-examples",
+    "rfc8785-examples",
+]
 
 
 def _files() -> list[str]:
@@ -33,7 +39,9 @@ def _read_manifest() -> dict[str, str]:
         if not line:
             continue
         digest, sep, name = line.partition("  ")
-        assert sep and len(digest) == 64 and name, f"MANIFEST.sha256 line {number} is malformed: {line!r}"
+        assert sep and len(digest) == 64 and name, (
+            f"MANIFEST.sha256 line {number} is malformed: {line!r}"
+        )
         assert name not in entries, f"MANIFEST.sha256 lists {name} twice"
         entries[name] = digest
     return entries
@@ -41,8 +49,11 @@ def _read_manifest() -> dict[str, str]:
 
 def test_every_file_matches_the_manifest() -> None:
     manifest = _read_manifest()
-    changed = [name for name, digest in manifest.items()
-               if (DATA / name).is_file() and _digest(name) != digest]
+    changed = [
+        name
+        for name, digest in manifest.items()
+        if (DATA / name).is_file() and _digest(name) != digest
+    ]
     missing = [name for name in manifest if not (DATA / name).is_file()]
     assert changed == [], f"changed since the manifest was written (line endings?): {changed}"
     assert missing == [], f"listed in MANIFEST.sha256 but missing: {missing}"
@@ -63,12 +74,19 @@ def test_each_suite_carries_its_licence_and_source() -> None:
 
 
 def test_line_ending_conversion_is_off_for_the_data() -> None:
-    rules = [line.split() for line in (DATA / ".gitattributes").read_text().splitlines()
-             if line and not line.startswith("#")]
+    rules = [
+        line.split()
+        for line in (DATA / ".gitattributes").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
     assert ["*", "-text"] in rules
     # the data really hold bytes a conversion would change: CRLF, and files with no final newline
     assert b"\r\n" in (DATA / "jcs-cyberphone" / "LICENSE").read_bytes()
-    assert not (DATA / "jcs-cyberphone" / "testdata" / "output" / "values.json").read_bytes().endswith(b"\n")
+    assert (
+        not (DATA / "jcs-cyberphone" / "testdata" / "output" / "values.json")
+        .read_bytes()
+        .endswith(b"\n")
+    )
 
 
 def _write() -> None:

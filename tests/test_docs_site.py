@@ -56,7 +56,9 @@ def test_a_broken_link_or_anchor_fails_the_strict_build(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "docs", tmp_path / "docs")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert "  - API reference: api.md\n" in config
-    config = config.replace("  - API reference: api.md\n", "  - API reference: api.md\n  - planted.md\n")
+    config = config.replace(
+        "  - API reference: api.md\n", "  - API reference: api.md\n  - planted.md\n"
+    )
     (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
     for entry in ROOT.iterdir():
         if entry.name not in {"docs", "mkdocs.yml", "site"} and not entry.name.startswith("."):

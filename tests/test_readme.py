@@ -23,7 +23,10 @@ def test_readme_python_tour_runs_and_its_comments_hold() -> None:
         nuif_core.canonicalize('{"nuif": 0, "root": {"id": "a", "kind": "k", "id": "b"}}')
     except nuif_core.NuifError as err:
         assert (err.code, err.pointer, err.line, err.column) == (
-            "NUIF_DUPLICATE_KEY", "/root/id", 1, 46,
+            "NUIF_DUPLICATE_KEY",
+            "/root/id",
+            1,
+            46,
         )
     else:
         raise AssertionError("the duplicate key was accepted")

@@ -239,8 +239,12 @@ def error_code_problems(pages: dict[Path, str]) -> list[str]:
             cited = re.findall(r"§(\d+(?:\.\d+)*)", row[header.index("defined in")])
             if not cited:
                 problems.append(f"{code}: no section given")
-            problems += [f"{code}: cites §{s}, which does not exist" for s in cited if s not in sections]
-    problems += [f"{c} is defined twice" for c in sorted({c for c in defined if defined.count(c) > 1})]
+            problems += [
+                f"{code}: cites §{s}, which does not exist" for s in cited if s not in sections
+            ]
+    problems += [
+        f"{c} is defined twice" for c in sorted({c for c in defined if defined.count(c) > 1})
+    ]
     problems += [f"{c} is in ERROR_CODES, not in the spec" for c in ERROR_CODES if c not in defined]
     problems += [f"{c} is in the spec, not in ERROR_CODES" for c in defined if c not in ERROR_CODES]
     return problems
@@ -270,7 +274,9 @@ def limit_problems(pages: dict[Path, str]) -> list[str]:
                 continue
             value = _number(row[header.index("default")])
             if value is None:
-                problems.append(f"{names[0]}: default {row[header.index('default')]!r} is no number")
+                problems.append(
+                    f"{names[0]}: default {row[header.index('default')]!r} is no number"
+                )
                 continue
             if names[0] in found:
                 problems.append(f"{names[0]} is in the limits tables twice")
@@ -280,7 +286,9 @@ def limit_problems(pages: dict[Path, str]) -> list[str]:
             problems.append(f"Limits.{name} is not in the spec's limits tables")
         elif found[name] != default:
             problems.append(f"Limits.{name} defaults to {default}, the spec says {found[name]}")
-    problems += [f"the spec's setting {n} is no field of Limits" for n in found if n not in _LIMIT_FIELDS]
+    problems += [
+        f"the spec's setting {n} is no field of Limits" for n in found if n not in _LIMIT_FIELDS
+    ]
     return problems
 
 
@@ -305,7 +313,9 @@ def mcp_limit_problems(pages: dict[Path, str]) -> list[str]:
         if (value != default or name in stated) and stated.get(name) != value:
             problems.append(f"Limits.MCP.{name} is {value}, the profile says {stated.get(name)}")
     if stated.get("line") != MAX_LINE_BYTES:
-        problems.append(f"the line limit is {MAX_LINE_BYTES}, the profile says {stated.get('line')}")
+        problems.append(
+            f"the line limit is {MAX_LINE_BYTES}, the profile says {stated.get('line')}"
+        )
     return problems
 
 
@@ -331,13 +341,19 @@ def operation_problems(pages: dict[Path, str]) -> list[str]:
                 f"{op}: the reader wants {sorted(required)} and optionally {sorted(optional)}, "
                 f"the spec says {sorted(found[op][0])} and optionally {sorted(found[op][1])}"
             )
-    problems += [f"the spec defines {op!r}, the reader does not" for op in found if op not in OP_MEMBERS]
+    problems += [
+        f"the spec defines {op!r}, the reader does not" for op in found if op not in OP_MEMBERS
+    ]
     inverse = _checked_tables(pages, "forward", "inverse")
     if len(inverse) != 1:
-        problems.append(f"expected one inverse table (columns forward, inverse), found {len(inverse)}")
+        problems.append(
+            f"expected one inverse table (columns forward, inverse), found {len(inverse)}"
+        )
     else:
         forward = {n for row in inverse[0][1] for n, _ in _names(row[0])}
-        problems += [f"the inverse table has no row for {op!r}" for op in OP_MEMBERS if op not in forward]
+        problems += [
+            f"the inverse table has no row for {op!r}" for op in OP_MEMBERS if op not in forward
+        ]
     return problems
 
 
@@ -368,7 +384,9 @@ def tool_problems(pages: dict[Path, str]) -> list[str]:
         arguments = set(_names(row[header.index("arguments")]))
         wanted = {(n, not f.is_required()) for n, f in spec.arguments.model_fields.items()}
         if arguments != wanted:
-            problems.append(f"{spec.name}: arguments {sorted(wanted)}, the profile: {sorted(arguments)}")
+            problems.append(
+                f"{spec.name}: arguments {sorted(wanted)}, the profile: {sorted(arguments)}"
+            )
         results = {n for n, _ in _names(row[results_at])}
         if results != set(spec.result.model_fields):
             problems.append(
@@ -378,7 +396,9 @@ def tool_problems(pages: dict[Path, str]) -> list[str]:
         if not any(a.endswith("-" + _slug(spec.name)) for a in anchors):
             problems.append(f"the profile has no numbered section headed `{spec.name}`")
     names = {spec.name for spec in TOOLS}
-    problems += [f"the profile defines the tool {n!r}, the server has none" for n in found if n not in names]
+    problems += [
+        f"the profile defines the tool {n!r}, the server has none" for n in found if n not in names
+    ]
     return problems
 
 
@@ -470,7 +490,9 @@ def _repository_files() -> dict[Path, str]:
             path = here / name
             if path == Path(__file__).resolve():
                 continue  # this file plants violations on purpose
-            if (path.suffix == ".md" or path.suffix in _CODE_SUFFIXES) and path.stat().st_size < 4 << 20:
+            if (
+                path.suffix == ".md" or path.suffix in _CODE_SUFFIXES
+            ) and path.stat().st_size < 4 << 20:
                 out[path] = path.read_text(encoding="utf-8", errors="replace")
     return out
 
@@ -549,65 +571,95 @@ _PLANTED = {
     # (a) error codes
     "code-missing": (NUIF_PAGE, error_code_problems, _drop_row("`NUIF_PATCH_ROOT`")),
     "code-extra": (
-        NUIF_PAGE, error_code_problems,
+        NUIF_PAGE,
+        error_code_problems,
         _replace("| `NUIF_ARGUMENTS` |", "| `NUIF_BOGUS` | §6.3 | no |\n| `NUIF_ARGUMENTS` |"),
     ),
     "code-section": (
-        NUIF_PAGE, error_code_problems, _replace("| `NUIF_UTF8` | §1.1 |", "| `NUIF_UTF8` | §1.99 |")
+        NUIF_PAGE,
+        error_code_problems,
+        _replace("| `NUIF_UTF8` | §1.1 |", "| `NUIF_UTF8` | §1.99 |"),
     ),
     "code-typo": (NUIF_PAGE, _codes_named, _replace("`NUIF_PATCH_ROOT`", "`NUIF_PATCH_ROOTS`")),
     "code-typo-elsewhere": (
-        NUIF_PATCHES_PAGE, _codes_named, _replace("`NUIF_PATCH_ROOT`", "`NUIF_PATCH_ROOTS`")
+        NUIF_PATCHES_PAGE,
+        _codes_named,
+        _replace("`NUIF_PATCH_ROOT`", "`NUIF_PATCH_ROOTS`"),
     ),
     # (b) limits
-    "limit-default": (NUIF_PAGE, limit_problems, _replace("| `max_depth` | 128 |", "| `max_depth` | 64 |")),
+    "limit-default": (
+        NUIF_PAGE,
+        limit_problems,
+        _replace("| `max_depth` | 128 |", "| `max_depth` | 64 |"),
+    ),
     "limit-unit": (
-        NUIF_PACKAGES_PAGE, limit_problems,
+        NUIF_PACKAGES_PAGE,
+        limit_problems,
         _replace("| `max_asset_bytes` | 64 MiB |", "| `max_asset_bytes` | 64 KiB |"),
     ),
     "limit-missing": (NUIF_PACKAGES_PAGE, limit_problems, _drop_row("one entry, inflated")),
     "limit-extra": (NUIF_PAGE, limit_problems, _replace("| `max_nodes` |", "| `max_children` |")),
     "mcp-limit": (
-        MCP_PAGE, mcp_limit_problems,
+        MCP_PAGE,
+        mcp_limit_problems,
         _replace("`max_patch_bytes` | 1 MiB", "`max_patch_bytes` | 2 MiB"),
     ),
-    "mcp-line": (MCP_PAGE, mcp_limit_problems, _replace("newline (§1.2) | 4 MiB", "newline (§1.2) | 1 MiB")),
+    "mcp-line": (
+        MCP_PAGE,
+        mcp_limit_problems,
+        _replace("newline (§1.2) | 4 MiB", "newline (§1.2) | 1 MiB"),
+    ),
     # (c) operations
     "op-missing": (NUIF_PATCHES_PAGE, operation_problems, _drop_row("`rename`")),
     "op-extra": (
-        NUIF_PATCHES_PAGE, operation_problems,
+        NUIF_PATCHES_PAGE,
+        operation_problems,
         _replace("| `retype` |", "| `copy` | `id`, `to` | x | x |\n| `retype` |"),
     ),
     "op-members": (
-        NUIF_PATCHES_PAGE, operation_problems,
+        NUIF_PATCHES_PAGE,
+        operation_problems,
         _replace("`parent`, `node`, `index`?", "`parent`, `node`, `index`"),
     ),
     "op-inverse": (
-        NUIF_PATCHES_PAGE, operation_problems, _replace("| `retype`, `rename` |", "| `retype` |")
+        NUIF_PATCHES_PAGE,
+        operation_problems,
+        _replace("| `retype`, `rename` |", "| `retype` |"),
     ),
     # (d) tools
     "tool-name": (
-        MCP_PAGE, tool_problems,
+        MCP_PAGE,
+        tool_problems,
         _replace("| `apply-patch` | `document`", "| `apply_patch` | `document`"),
     ),
     "tool-argument": (MCP_PAGE, tool_problems, _replace("`patch`, `include_inverse`?", "`patch`")),
     "tool-result": (
-        MCP_PAGE, tool_problems,
+        MCP_PAGE,
+        tool_problems,
         _replace("`canonical`, `hash`, `changed` |", "`canonical`, `hash` |"),
     ),
     # (e) sections and pages
     "section-twice": (
-        NUIF_PATCHES_PAGE, section_problems, _replace("## 8. Cost model", "## 4. Cost model")
+        NUIF_PATCHES_PAGE,
+        section_problems,
+        _replace("## 8. Cost model", "## 4. Cost model"),
     ),
     "section-twice-on-a-page": (
-        NUIF_PACKAGES_PAGE, section_problems, _replace("### 7.7 Unpacking", "### 7.6 Unpacking")
+        NUIF_PACKAGES_PAGE,
+        section_problems,
+        _replace("### 7.7 Unpacking", "### 7.6 Unpacking"),
     ),
     "section-moved-away": (  # §5.3 no longer on the page with the operations table
-        NUIF_PATCHES_PAGE, operation_problems, _replace("### 5.3 Operations", "### Operations")
+        NUIF_PATCHES_PAGE,
+        operation_problems,
+        _replace("### 5.3 Operations", "### Operations"),
     ),
     "table-stray": (
-        NUIF_PATCHES_PAGE, stray_table_problems,
-        _replace("## 8. Cost model", "| code | meaning |\n|---|---|\n| `NUIF_LIMIT_WORK` | x |\n\n## 8."),
+        NUIF_PATCHES_PAGE,
+        stray_table_problems,
+        _replace(
+            "## 8. Cost model", "| code | meaning |\n|---|---|\n| `NUIF_LIMIT_WORK` | x |\n\n## 8."
+        ),
     ),
 }
 
@@ -660,7 +712,9 @@ def test_the_citation_checker_catches_a_broken_link_or_section_inside_the_spec()
     pages = _spec_pages()
     assert citation_problems({}, pages) == []
     link = dict(pages)
-    link[NUIF_PAGE] = pages[NUIF_PAGE].replace("(mcp-profile-0.md#31-common-rules)", "(mcp-profile-0.md#31)")
+    link[NUIF_PAGE] = pages[NUIF_PAGE].replace(
+        "(mcp-profile-0.md#31-common-rules)", "(mcp-profile-0.md#31)"
+    )
     assert link[NUIF_PAGE] != pages[NUIF_PAGE]
     assert citation_problems({}, link) != []
     section = dict(pages)

@@ -11,7 +11,6 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 
-
 def page_files(root: Path) -> dict[str, str]:
     """The page's files, read from ``nuif_cli._playground.PAGE_FILES`` (one list for the command
     and the build; the module itself cannot be imported here, its dependencies are not in the

@@ -275,7 +275,11 @@ def test_a_target_measured_as_interleaved_pairs_replaces_the_medians_figure():
     run = dashboard.Run.from_entries(entries, name="b")
     got = {t.label: t for t in dashboard.targets(run)}
     assert (got[ui].measured, got[ui].how, got[ui].spread, got[ui].met) == (
-        2.2, "interleaved", (1.4, 1.9), True)
+        2.2,
+        "interleaved",
+        (1.4, 1.9),
+        True,
+    )
     assert (got[val].measured, got[val].met) == (0.98, True)
     assert label not in got  # no 1 KiB entries: nothing to evaluate
     text = dashboard.text_table([run])
@@ -288,8 +292,13 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
     """canonicalize's median ÷ the sha256 baseline's median of the same group, ≤ 2× at 64 KiB
     and 1 MiB, ≤ 2.5× at 16 MiB; an interleaved figure replaces it; the baseline has MB/s and
     no ratio column."""
-    nuif_ms = {("ui", "64KiB"): 1.9, ("ui", "1MiB"): 2.05, ("ui", "16MiB"): 2.4,
-               ("strings", "16MiB"): 2.6, ("numbers", "1KiB"): 9.0}
+    nuif_ms = {
+        ("ui", "64KiB"): 1.9,
+        ("ui", "1MiB"): 2.05,
+        ("ui", "16MiB"): 2.4,
+        ("strings", "16MiB"): 2.6,
+        ("numbers", "1KiB"): 9.0,
+    }
     entries = []
     for (shape, size), ms in nuif_ms.items():
         entries.append(_entry("canonicalize", "nuif", "ours", ms / 1e3, 1 << 20, size, shape))
@@ -308,19 +317,26 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
     for label, (measured, threshold, met) in want.items():
         t = got[label]
         assert (t.measured, t.threshold, t.met, t.how) == (
-            pytest.approx(measured), threshold, met, "medians"), label
+            pytest.approx(measured),
+            threshold,
+            met,
+            "medians",
+        ), label
         assert t.higher_is_better is False
 
     text = dashboard.text_table([run])
-    issue21 = text[text.index("targets (issue 21)"):]
-    assert "[met    ] canonicalize ui 64KiB: time ÷ hashlib.sha256 time ≤ 2×: measured 1.90, " \
-           "medians" in issue21
-    assert ("[NOT met] canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×: measured 2.05"
-            in issue21)
+    issue21 = text[text.index("targets (issue 21)") :]
+    assert (
+        "[met    ] canonicalize ui 64KiB: time ÷ hashlib.sha256 time ≤ 2×: measured 1.90, "
+        "medians" in issue21
+    )
+    assert (
+        "[NOT met] canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×: measured 2.05" in issue21
+    )
     assert "[NOT met] canonicalize strings 16MiB: time ÷ hashlib.sha256 time ≤ 2.5×" in issue21
     # issue 6's targets keep their own heading, before issue 21's
     assert text.index("targets (issue 6)") < text.index("targets (issue 21)")
-    assert "time ÷ hashlib.sha256" not in text[:text.index("targets (issue 21)")]
+    assert "time ÷ hashlib.sha256" not in text[: text.index("targets (issue 21)")]
     # the baseline is a column of MB/s (1 MiB / 1 ms), not a "nuif vs" ratio
     header = next(line for line in text.splitlines() if line.startswith("shape"))
     assert header.split()[:5] == ["shape", "size", "nuif", "orjson", "sha256"]
@@ -333,18 +349,22 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
     assert {k for k, a in rows.items() if a["data-issue"] == "21"} == set(want)
     html_text = dashboard.render_html([run])
     for label, (measured, _, met) in want.items():
-        row = html_text[html_text.index(f'data-target="{label}"'):]
+        row = html_text[html_text.index(f'data-target="{label}"') :]
         row = row[: row.index("</tr>")]
         assert f"{measured:.2f}" in row
         assert (">met<" in row, ">not met<" in row) == (met, not met)
     assert not [a for a in page.find("td", "ratio") if a.get("data-peer") == "sha256"]
-    assert [a["data-mbps"] for a in page.find("td", "rate")
-            if a.get("data-impl") == "sha256" and a["data-size"] == "1MiB"] == ["1048.576000"]
+    assert [
+        a["data-mbps"]
+        for a in page.find("td", "rate")
+        if a.get("data-impl") == "sha256" and a["data-size"] == "1MiB"
+    ] == ["1048.576000"]
 
     # measured as interleaved pairs, the figure replaces the medians' one, and decides met
     label = "canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×"
-    entries[3]["extra_info"]["interleaved"] = {label: {"median": 1.97, "low": 1.9, "high": 2.3,
-                                                       "rounds": 9}}
+    entries[3]["extra_info"]["interleaved"] = {
+        label: {"median": 1.97, "low": 1.9, "high": 2.3, "rounds": 9}
+    }
     run = dashboard.Run.from_entries(entries, name="s")
     t = {t.label: t for t in dashboard.targets(run)}[label]
     assert (t.measured, t.how, t.spread, t.met) == (1.97, "interleaved", (1.9, 2.3), True)

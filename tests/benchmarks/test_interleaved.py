@@ -42,7 +42,7 @@ def test_paired_ratios_alternate_the_order_and_divide_other_by_ours() -> None:
     assert ratios == [pytest.approx(3.0)] * 4
     # the faster side's batch reaches 4 ms at 4 calls (1, 2 calls were too short)
     assert n == 4
-    timed = clock.calls[2 + 2 * (1 + 2 + 4):]  # after the warm-up calls and the calibration
+    timed = clock.calls[2 + 2 * (1 + 2 + 4) :]  # after the warm-up calls and the calibration
     batches = [timed[i] for i in range(0, len(timed), n)]
     assert batches == ["ours", "other", "other", "ours", "ours", "other", "other", "ours"]
 
@@ -51,15 +51,23 @@ def test_a_budget_adds_rounds_while_they_fit_up_to_the_cap() -> None:
     # calibrated pair: 4 calls of each = 4 ms + 12 ms = 16 ms; 0.1 s of budget fits 6 pairs
     clock = FakeClock()
     ours, other = clock.impl("ours", 0.001), clock.impl("other", 0.003)
-    ratios, n = interleaved.paired_ratios(ours, other, b"x", 2, clock=clock, min_batch_s=0.004,
-                                          budget_s=0.1)
+    ratios, n = interleaved.paired_ratios(
+        ours, other, b"x", 2, clock=clock, min_batch_s=0.004, budget_s=0.1
+    )
     assert (len(ratios), n) == (6, 4)
     # the floor wins over a budget that fits fewer pairs, and the cap over a large budget
     for rounds, budget, cap, want in ((9, 0.1, 41, 9), (2, 10.0, 11, 11), (3, 0.0, 41, 3)):
         clock = FakeClock()
-        ratios, _ = interleaved.paired_ratios(clock.impl("ours", 0.001), clock.impl("other", 0.003),
-                                              b"x", rounds, clock=clock, min_batch_s=0.004,
-                                              budget_s=budget, max_rounds=cap)
+        ratios, _ = interleaved.paired_ratios(
+            clock.impl("ours", 0.001),
+            clock.impl("other", 0.003),
+            b"x",
+            rounds,
+            clock=clock,
+            min_batch_s=0.004,
+            budget_s=budget,
+            max_rounds=cap,
+        )
         assert len(ratios) == want, (rounds, budget, cap)
 
 
@@ -101,8 +109,11 @@ def test_the_pairs_are_the_dashboards_time_targets() -> None:
 
 
 def test_issue_21s_pairs_divide_canonicalize_time_by_sha256_time_lower_is_better() -> None:
-    sha = [p for p in interleaved.pairs(["1KiB", "64KiB", "1MiB", "16MiB"])
-           if "hashlib.sha256" in p.label]
+    sha = [
+        p
+        for p in interleaved.pairs(["1KiB", "64KiB", "1MiB", "16MiB"])
+        if "hashlib.sha256" in p.label
+    ]
     assert {(p.shape, p.size): p.threshold for p in sha} == {
         (shape, size): limit
         for shape in ("ui", "numbers", "strings")
@@ -110,7 +121,8 @@ def test_issue_21s_pairs_divide_canonicalize_time_by_sha256_time_lower_is_better
     }
     for p in sha:
         assert p.label == f"canonicalize {p.shape} {p.size}: time ÷ hashlib.sha256 time ≤ " + (
-            "2.5×" if p.size == "16MiB" else "2×")
+            "2.5×" if p.size == "16MiB" else "2×"
+        )
         assert not p.higher_is_better and p.op == "canonicalize"
         # time(other) / time(ours) = canonicalize's time ÷ the hash's time
         assert p.ours is interleaved.impls.baseline_sha256
@@ -125,12 +137,17 @@ def test_issue_21s_pairs_divide_canonicalize_time_by_sha256_time_lower_is_better
 
 @pytest.mark.parametrize(("canonicalize_cost", "met"), [(0.0019, True), (0.0021, False)])
 def test_a_sha256_pair_is_met_when_canonicalize_takes_at_most_twice_the_hash(
-        canonicalize_cost: float, met: bool) -> None:
+    canonicalize_cost: float, met: bool
+) -> None:
     clock = FakeClock()
-    pair = next(p for p in interleaved.pairs(["64KiB"]) if p.label.startswith(
-        "canonicalize ui 64KiB: time ÷ hashlib.sha256"))
-    fake = dataclasses.replace(pair, ours=clock.impl("sha256", 0.001),
-                               other=clock.impl("canonicalize", canonicalize_cost))
+    pair = next(
+        p
+        for p in interleaved.pairs(["64KiB"])
+        if p.label.startswith("canonicalize ui 64KiB: time ÷ hashlib.sha256")
+    )
+    fake = dataclasses.replace(
+        pair, ours=clock.impl("sha256", 0.001), other=clock.impl("canonicalize", canonicalize_cost)
+    )
     o = interleaved.measure(fake, 3, clock=clock)
     assert o.median == pytest.approx(canonicalize_cost / 0.001) and o.rounds == 3
     assert o.met is met
@@ -143,13 +160,27 @@ def test_the_dashboard_evaluates_the_same_targets_from_the_medians() -> None:
     entries = []
     for shape in ("ui", "numbers", "strings"):
         for size in ("1KiB", "64KiB", "1MiB", "16MiB"):
-            for op, impl, median in (("canonicalize", "nuif", 2.0), ("canonicalize", "orjson", 4.0),
-                                     ("canonicalize", "rfc8785", 40.0),
-                                     ("canonicalize", "sha256", 1.0), ("validate", "nuif", 2.0)):
-                entries.append({"group": f"{op} {shape} {size}", "stats": {"median": median},
-                                "extra_info": {"op": op, "shape": shape, "size": size,
-                                               "impl": impl, "input_bytes": 1024,
-                                               "role": "ours" if impl == "nuif" else "peer"}})
+            for op, impl, median in (
+                ("canonicalize", "nuif", 2.0),
+                ("canonicalize", "orjson", 4.0),
+                ("canonicalize", "rfc8785", 40.0),
+                ("canonicalize", "sha256", 1.0),
+                ("validate", "nuif", 2.0),
+            ):
+                entries.append(
+                    {
+                        "group": f"{op} {shape} {size}",
+                        "stats": {"median": median},
+                        "extra_info": {
+                            "op": op,
+                            "shape": shape,
+                            "size": size,
+                            "impl": impl,
+                            "input_bytes": 1024,
+                            "role": "ours" if impl == "nuif" else "peer",
+                        },
+                    }
+                )
     got = {t.label: t for t in dashboard.targets(dashboard.Run.from_entries(entries, name="r"))}
     for p in interleaved.pairs(["1KiB", "64KiB", "1MiB", "16MiB"]):
         t = got[p.label]
@@ -164,9 +195,23 @@ def test_the_command_measures_and_writes_json(tmp_path: Path) -> None:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.interleaved", "--sizes", "1KiB", "--rounds", "1",
-         "--json", str(out)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=300, check=False,
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.interleaved",
+            "--sizes",
+            "1KiB",
+            "--rounds",
+            "1",
+            "--json",
+            str(out),
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert "time targets met (medians of interleaved pairs)" in done.stdout
@@ -174,8 +219,11 @@ def test_the_command_measures_and_writes_json(tmp_path: Path) -> None:
     assert [r["label"] for r in rows] == [p.label for p in interleaved.pairs(["1KiB"])]
     for r in rows:
         assert r["rounds"] == 1 and r["low"] <= r["median"] <= r["high"] and r["median"] > 0
-        assert r["met"] == (r["median"] >= r["threshold"] if r["higher_is_better"]
-                            else r["median"] <= r["threshold"])
+        assert r["met"] == (
+            r["median"] >= r["threshold"]
+            if r["higher_is_better"]
+            else r["median"] <= r["threshold"]
+        )
 
 
 @pytest.mark.parametrize("args", [["--sizes", "2KiB"], ["--rounds", "0"]])
@@ -196,17 +244,24 @@ def test_record_puts_the_entrys_own_targets_in_extra_info(monkeypatch) -> None:
 
     def fake_measure(pair, rounds=None, clock=None):  # noqa: ANN001, ANN202 - a stand-in
         seen.append(pair.label)
-        return interleaved.Outcome(pair.label, pair.threshold, pair.higher_is_better,
-                                   2.0, 1.5, 2.5, 3, 7)
+        return interleaved.Outcome(
+            pair.label, pair.threshold, pair.higher_is_better, 2.0, 1.5, 2.5, 3, 7
+        )
 
     monkeypatch.setattr(interleaved, "measure", fake_measure)
     bench = _Bench(disabled=False)
     interleaved.record(bench, "canonicalize", "ui", "1MiB")
-    assert seen == ["canonicalize ui 1MiB: nuif vs orjson round trip ≥ 1.5×",
-                    "canonicalize ui 1MiB: nuif vs rfc8785 ≥ 15×",
-                    "canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×"]
-    assert bench.extra_info["interleaved"][seen[1]] == {"median": 2.0, "low": 1.5, "high": 2.5,
-                                                        "rounds": 3}
+    assert seen == [
+        "canonicalize ui 1MiB: nuif vs orjson round trip ≥ 1.5×",
+        "canonicalize ui 1MiB: nuif vs rfc8785 ≥ 15×",
+        "canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×",
+    ]
+    assert bench.extra_info["interleaved"][seen[1]] == {
+        "median": 2.0,
+        "low": 1.5,
+        "high": 2.5,
+        "rounds": 3,
+    }
     seen.clear()
     bench = _Bench(disabled=False)
     interleaved.record(bench, "validate", "strings", "1KiB")

@@ -28,7 +28,9 @@ def document(i: int, *, pretty: bool = False, children: int = 3) -> bytes:
 
 def invalid(i: int) -> bytes:
     if i % 3 == 0:
-        return f'{{"nuif": 0, "root": {{"id": "-x{i}", "kind": "Bad", "attrs": {{"9": 1}}}}}}'.encode()
+        return (
+            f'{{"nuif": 0, "root": {{"id": "-x{i}", "kind": "Bad", "attrs": {{"9": 1}}}}}}'.encode()
+        )
     if i % 3 == 1:
         return b'{"nuif": 0,  "root": }'
     return b'{"nuif": 0, "root": {"id": "a", "kind": "screen"}}\xff'
@@ -77,20 +79,35 @@ def make_jsonl(path: Path, n: int, *, bad_every: int = 97, blank_every: int = 11
     return bad
 
 
-def oracle_record(source: str, line: int | None, data: bytes | None, error: str | None = None) -> dict[str, Any]:
+def oracle_record(
+    source: str, line: int | None, data: bytes | None, error: str | None = None
+) -> dict[str, Any]:
     if data is None:
         return {
-            "source": source, "source_hex": None, "line": line, "bytes": None, "valid": None, "hash": None,
+            "source": source,
+            "source_hex": None,
+            "line": line,
+            "bytes": None,
+            "valid": None,
+            "hash": None,
             "changed": None,
-            "diagnostics": [{"code": "NUIF_IO", "message": error, "pointer": None, "line": None, "column": None}],
+            "diagnostics": [
+                {"code": "NUIF_IO", "message": error, "pointer": None, "line": None, "column": None}
+            ],
             "truncated": False,
         }
     report = nuif_core.validate(data, max_diagnostics=100)
     changed = nuif_core.canonicalize(data).changed if report.valid else None
     return {
-        "source": source, "source_hex": None, "line": line, "bytes": len(data), "valid": report.valid,
-        "hash": report.hash, "changed": changed,
-        "diagnostics": [d.to_dict() for d in report.diagnostics], "truncated": report.truncated,
+        "source": source,
+        "source_hex": None,
+        "line": line,
+        "bytes": len(data),
+        "valid": report.valid,
+        "hash": report.hash,
+        "changed": changed,
+        "diagnostics": [d.to_dict() for d in report.diagnostics],
+        "truncated": report.truncated,
     }
 
 

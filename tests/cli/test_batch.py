@@ -28,7 +28,9 @@ def many(tmp_path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("command", [["canonicalize", "--check"], ["hash"], ["validate"]])
-def test_jobs_2_prints_the_same_lines_in_the_same_order_as_jobs_1(nuif, many: list[str], command: list[str]) -> None:
+def test_jobs_2_prints_the_same_lines_in_the_same_order_as_jobs_1(
+    nuif, many: list[str], command: list[str]
+) -> None:
     serial = nuif(*command, "--jobs", "1", *many)
     parallel = nuif(*command, "--jobs", "2", *many)
     assert serial.code == parallel.code == 1
@@ -63,7 +65,9 @@ def test_effective_jobs_defaults_and_stdin() -> None:
     assert _batch.effective_jobs(8, 3, ["a"] * 3) == 3
 
 
-def test_progress_bar_draws_on_a_terminal_and_erases_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_progress_bar_draws_on_a_terminal_and_erases_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     err = io.StringIO()
     monkeypatch.setattr("sys.stderr", err)
     bar = _batch.Progress(100, "check", enabled=True, delay=0)
@@ -74,7 +78,5 @@ def test_progress_bar_draws_on_a_terminal_and_erases_itself(monkeypatch: pytest.
 
 
 def test_progress_bar_stays_off_when_stderr_is_not_a_terminal(many: list[str]) -> None:
-    proc = subprocess.run(
-        [*script(), "hash", "-j", "1", *many], capture_output=True, timeout=120
-    )
+    proc = subprocess.run([*script(), "hash", "-j", "1", *many], capture_output=True, timeout=120)
     assert b"\r" not in proc.stderr and b"\x1b" not in proc.stderr

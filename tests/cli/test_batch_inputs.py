@@ -32,7 +32,11 @@ posix_only = pytest.mark.skipif(os.name != "posix", reason="FIFOs, sockets and d
 
 def _batch(*argv: str, timeout: float = 60, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [*script(), "batch", *argv], capture_output=True, timeout=timeout, check=False, cwd=cwd,
+        [*script(), "batch", *argv],
+        capture_output=True,
+        timeout=timeout,
+        check=False,
+        cwd=cwd,
         env={**os.environ, "NUIF_SCHEDULER": ""},
     )
 
@@ -43,7 +47,12 @@ def _report(data: bytes) -> list[dict]:
 
 def _not_regular(record: dict, path: str) -> None:
     assert record["source"] == path
-    assert (record["valid"], record["bytes"], record["hash"], record["changed"]) == (None, None, None, None)
+    assert (record["valid"], record["bytes"], record["hash"], record["changed"]) == (
+        None,
+        None,
+        None,
+        None,
+    )
     [diag] = record["diagnostics"]
     assert diag["code"] == "NUIF_IO" and "not a regular file" in diag["message"]
 
@@ -54,15 +63,21 @@ def _not_regular(record: dict, path: str) -> None:
 
 @posix_only
 @pytest.mark.parametrize("how", ["walk", "named", "glob", "jsonl"])
-def test_batch_reports_a_fifo_as_not_a_regular_file_without_opening_it(tmp_path: Path, how: str) -> None:
+def test_batch_reports_a_fifo_as_not_a_regular_file_without_opening_it(
+    tmp_path: Path, how: str
+) -> None:
     d = tmp_path / "d"
     d.mkdir()
     (d / "a.json").write_bytes(document(1))
     fifo = d / ("b.jsonl" if how == "jsonl" else "b.json")
     os.mkfifo(fifo)
     (d / "c.json").write_bytes(document(2))
-    inputs = {"walk": [str(d)], "named": [str(d / "a.json"), str(fifo), str(d / "c.json")],
-              "glob": [str(d / "*.json")], "jsonl": [str(d / "a.json"), str(fifo), str(d / "c.json")]}[how]
+    inputs = {
+        "walk": [str(d)],
+        "named": [str(d / "a.json"), str(fifo), str(d / "c.json")],
+        "glob": [str(d / "*.json")],
+        "jsonl": [str(d / "a.json"), str(fifo), str(d / "c.json")],
+    }[how]
     proc = _batch("validate", *inputs, "--serial")  # a FIFO that is opened blocks: TimeoutExpired
     assert proc.returncode == 2, proc.stderr
     records = _report(proc.stdout)
@@ -82,7 +97,9 @@ def test_a_batch_task_never_blocks_on_a_fifo_that_replaced_a_planned_file(tmp_pa
         "r = w.run_task(('files', [sys.argv[1]]), {}).records[0]\n"
         "print(r[2], r[5][0][0], r[5][0][1])\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code, str(fifo)], capture_output=True, timeout=60, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(fifo)], capture_output=True, timeout=60, check=False
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.decode().startswith("None NUIF_IO not a regular file")
 
@@ -106,7 +123,9 @@ def test_batch_reports_a_unix_socket_without_opening_it(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
-def test_batch_reports_a_link_to_dev_zero_as_not_a_regular_file_not_as_zero_bytes(tmp_path: Path) -> None:
+def test_batch_reports_a_link_to_dev_zero_as_not_a_regular_file_not_as_zero_bytes(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "z.json").symlink_to("/dev/zero")
     proc = _batch("validate", str(tmp_path), "--serial")
     assert proc.returncode == 2, proc.stderr
@@ -115,7 +134,9 @@ def test_batch_reports_a_link_to_dev_zero_as_not_a_regular_file_not_as_zero_byte
 
 
 @posix_only
-def test_validate_still_reads_a_pipe_named_explicitly_like_process_substitution(tmp_path: Path) -> None:
+def test_validate_still_reads_a_pipe_named_explicitly_like_process_substitution(
+    tmp_path: Path,
+) -> None:
     """`nuif validate <(cat a.json)` names /dev/fd/N, a pipe: single-file commands read it."""
     read_end, write_end = os.pipe()
     try:
@@ -124,7 +145,10 @@ def test_validate_still_reads_a_pipe_named_explicitly_like_process_substitution(
         write_end = -1
         proc = subprocess.run(
             [*script(), "validate", "--json", f"/dev/fd/{read_end}"],
-            pass_fds=(read_end,), capture_output=True, timeout=60, check=False,
+            pass_fds=(read_end,),
+            capture_output=True,
+            timeout=60,
+            check=False,
         )
     finally:
         os.close(read_end)
@@ -147,13 +171,20 @@ def test_a_glob_does_not_follow_symlink_loops_and_gives_one_record_per_file(tmp_
     os.symlink(".", d / "loop1")
     os.symlink(".", d / "loop2")  # two loops: 2^depth paths through links
     os.symlink("..", d / "sub" / "up")
-    proc = _batch("validate", str(d / "**" / "*.json"), "--serial")  # a regression explodes: timeout
+    proc = _batch(
+        "validate", str(d / "**" / "*.json"), "--serial"
+    )  # a regression explodes: timeout
     assert proc.returncode == 0, proc.stderr
-    assert [r["source"] for r in _report(proc.stdout)] == [str(d / "a.json"), str(d / "sub" / "b.json")]
+    assert [r["source"] for r in _report(proc.stdout)] == [
+        str(d / "a.json"),
+        str(d / "sub" / "b.json"),
+    ]
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
-def test_in_place_through_a_glob_with_a_symlink_loop_rewrites_each_file_once(tmp_path: Path) -> None:
+def test_in_place_through_a_glob_with_a_symlink_loop_rewrites_each_file_once(
+    tmp_path: Path,
+) -> None:
     d = tmp_path / "d"
     d.mkdir()
     (d / "a.json").write_bytes(document(1, pretty=True))
@@ -166,7 +197,9 @@ def test_in_place_through_a_glob_with_a_symlink_loop_rewrites_each_file_once(tmp
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
-def test_a_glob_matching_a_symlinked_directory_and_its_target_gives_each_file_once(tmp_path: Path) -> None:
+def test_a_glob_matching_a_symlinked_directory_and_its_target_gives_each_file_once(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "real").mkdir()
     (tmp_path / "real" / "a.json").write_bytes(document(1))
     os.symlink("real", tmp_path / "alias")
@@ -176,12 +209,36 @@ def test_a_glob_matching_a_symlinked_directory_and_its_target_gives_each_file_on
 
 @pytest.mark.parametrize(
     "pattern",
-    ["**/*.json", "*.json", "d/**/*.json", "d/*/*.json", "**", "d/**", "*/*", "d/[ab]*.json",
-     "d/**/x/*.json", "**/.h*/*.json", ".*/*.json", "d/e/?.json"],
+    [
+        "**/*.json",
+        "*.json",
+        "d/**/*.json",
+        "d/*/*.json",
+        "**",
+        "d/**",
+        "*/*",
+        "d/[ab]*.json",
+        "d/**/x/*.json",
+        "**/.h*/*.json",
+        ".*/*.json",
+        "d/e/?.json",
+    ],
 )
-def test_batch_globs_match_what_python_globs_match_without_symlinks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pattern: str) -> None:
-    for name in ("a.json", "b.txt", ".hidden.json", "d/a.json", "d/b.json", "d/e/c.json",
-                 "d/e/x/y.json", "d/x/z.json", "d/.h/h.json", ".top/t.json"):
+def test_batch_globs_match_what_python_globs_match_without_symlinks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pattern: str
+) -> None:
+    for name in (
+        "a.json",
+        "b.txt",
+        ".hidden.json",
+        "d/a.json",
+        "d/b.json",
+        "d/e/c.json",
+        "d/e/x/y.json",
+        "d/x/z.json",
+        "d/.h/h.json",
+        ".top/t.json",
+    ):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(b"{}")
     monkeypatch.chdir(tmp_path)
@@ -207,12 +264,17 @@ def _undecodable(directory: Path) -> str:
 
 @pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="file names are Unicode there")
 @pytest.mark.parametrize("form", ["walk", "named", "glob"])
-def test_an_undecodable_file_name_gets_its_record_and_every_other_document_its_own(tmp_path: Path, form: str) -> None:
+def test_an_undecodable_file_name_gets_its_record_and_every_other_document_its_own(
+    tmp_path: Path, form: str
+) -> None:
     (tmp_path / "a.json").write_bytes(document(1))
     bad = _undecodable(tmp_path)
     (tmp_path / "z.json").write_bytes(document(2))
-    inputs = {"walk": [str(tmp_path)], "named": [str(tmp_path / "a.json"), bad, str(tmp_path / "z.json")],
-              "glob": [str(tmp_path / "*.json")]}[form]
+    inputs = {
+        "walk": [str(tmp_path)],
+        "named": [str(tmp_path / "a.json"), bad, str(tmp_path / "z.json")],
+        "glob": [str(tmp_path / "*.json")],
+    }[form]
     proc = _batch("canonicalize", *inputs, "--serial", "-o", str(tmp_path / "r.jsonl"))
     assert proc.returncode == 1, proc.stderr  # the pretty one is not canonical; nothing failed
     records = _report((tmp_path / "r.jsonl").read_bytes())  # valid UTF-8 JSON Lines
@@ -237,7 +299,9 @@ def test_an_undecodable_file_name_fits_a_parquet_report(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="file names are Unicode there")
-def test_a_too_large_document_with_an_undecodable_name_keeps_the_report_utf8(tmp_path: Path) -> None:
+def test_a_too_large_document_with_an_undecodable_name_keeps_the_report_utf8(
+    tmp_path: Path,
+) -> None:
     bad = _undecodable(tmp_path)
     with open(os.fsencode(bad), "r+b") as fh:
         fh.truncate(nuif_core.Limits.DEFAULT.max_document_bytes + 1)
@@ -253,11 +317,21 @@ def test_a_too_large_document_with_an_undecodable_name_keeps_the_report_utf8(tmp
 
 
 @pytest.mark.parametrize("address", ["foo://bar", "tcp://", "tcp://host:notaport", "::::"])
-def test_a_malformed_scheduler_address_is_a_cluster_error_without_a_traceback(tmp_path: Path, address: str) -> None:
+def test_a_malformed_scheduler_address_is_a_cluster_error_without_a_traceback(
+    tmp_path: Path, address: str
+) -> None:
     pytest.importorskip("distributed")
     (tmp_path / "a.json").write_bytes(document(1))
-    proc = _batch("hash", str(tmp_path / "a.json"), "--scheduler", address, "--connect-timeout", "5",
-                  "-o", str(tmp_path / "r.jsonl"))
+    proc = _batch(
+        "hash",
+        str(tmp_path / "a.json"),
+        "--scheduler",
+        address,
+        "--connect-timeout",
+        "5",
+        "-o",
+        str(tmp_path / "r.jsonl"),
+    )
     err = proc.stderr.decode()
     assert proc.returncode == 3, err
     assert err.startswith(f"nuif: NUIF_CLUSTER: the scheduler address {address!r} is not valid")
@@ -279,9 +353,20 @@ def test_sigterm_during_a_batch_removes_the_temporary_report(tmp_path: Path) -> 
     silent.listen(8)
     address = "tcp://127.0.0.1:%d" % silent.getsockname()[1]
     proc = subprocess.Popen(
-        [*script(), "batch", "hash", str(tmp_path / "a.json"), "--scheduler", address,
-         "--connect-timeout", "120", "-o", str(out / "r.jsonl")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [
+            *script(),
+            "batch",
+            "hash",
+            str(tmp_path / "a.json"),
+            "--scheduler",
+            address,
+            "--connect-timeout",
+            "120",
+            "-o",
+            str(out / "r.jsonl"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     try:
         deadline = time.monotonic() + 60

@@ -49,12 +49,17 @@ def test_a_bad_jsonl_line_is_reported_with_its_line_number(tmp_path: Path) -> No
 
 def test_jsonl_edge_cases_no_final_newline_empty_file_and_crlf(tmp_path: Path) -> None:
     a = tmp_path / "a.jsonl"
-    a.write_bytes(document(1) + b"\r\n\r\n" + document(2, pretty=True))  # blank CRLF line, no final \n
+    a.write_bytes(
+        document(1) + b"\r\n\r\n" + document(2, pretty=True)
+    )  # blank CRLF line, no final \n
     empty = tmp_path / "empty.ndjson"
     empty.write_bytes(b"")
     for partition in (1, 3, 50, 10_000):
         got = _records([str(a), str(empty)], partition_bytes=partition)
-        assert [(r["line"], r["valid"], r["changed"]) for r in got] == [(1, True, False), (3, True, True)]
+        assert [(r["line"], r["valid"], r["changed"]) for r in got] == [
+            (1, True, False),
+            (3, True, True),
+        ]
 
 
 def test_inputs_files_directories_globs_and_missing_names_in_order(tmp_path: Path) -> None:
@@ -63,11 +68,18 @@ def test_inputs_files_directories_globs_and_missing_names_in_order(tmp_path: Pat
         (tmp_path / "d" / name).write_bytes(document(1) + (b"\n" if name.endswith("l") else b""))
     one = tmp_path / "one.json"
     one.write_bytes(document(2))
-    got = _records([str(one), str(tmp_path / "d"), str(tmp_path / "d" / "*.json"), str(tmp_path / "none*")])
+    got = _records(
+        [str(one), str(tmp_path / "d"), str(tmp_path / "d" / "*.json"), str(tmp_path / "none*")]
+    )
     d = str(tmp_path / "d")
     assert [(r["source"], r["line"]) for r in got] == [
-        (str(one), None), (f"{d}/a.json", None), (f"{d}/b.json", None), (f"{d}/c.jsonl", 1),
-        (f"{d}/a.json", None), (f"{d}/b.json", None), (str(tmp_path / "none*"), None),
+        (str(one), None),
+        (f"{d}/a.json", None),
+        (f"{d}/b.json", None),
+        (f"{d}/c.jsonl", 1),
+        (f"{d}/a.json", None),
+        (f"{d}/b.json", None),
+        (str(tmp_path / "none*"), None),
     ]
     assert got[-1]["diagnostics"][0]["code"] == "NUIF_IO"
     assert "no file matches" in got[-1]["diagnostics"][0]["message"]
@@ -93,7 +105,9 @@ def _growth(tmp_path: Path, lines: int, partition: int) -> tuple[nuif_dask.Batch
     return stats, longest, path.stat().st_size
 
 
-def test_jsonl_memory_per_task_is_bounded_by_the_partition_size_not_the_file(tmp_path: Path) -> None:
+def test_jsonl_memory_per_task_is_bounded_by_the_partition_size_not_the_file(
+    tmp_path: Path,
+) -> None:
     """n vs 4n lines at a 16 KiB partition size: 4x the tasks, the same bytes per task."""
     partition = 16 * KiB
     small, longest, size_small = _growth(tmp_path, 2_000, partition)
@@ -120,7 +134,9 @@ def test_tiny_lines_stop_a_task_at_its_result_budget_and_continue(tmp_path: Path
     assert stats.max_task_result_bytes <= 16 * KiB + one
 
 
-def test_a_line_longer_than_the_document_limit_is_skipped_without_holding_it(tmp_path: Path) -> None:
+def test_a_line_longer_than_the_document_limit_is_skipped_without_holding_it(
+    tmp_path: Path,
+) -> None:
     limit = nuif_core.Limits.DEFAULT.max_document_bytes
     path = tmp_path / "huge.jsonl"
     with open(path, "wb") as fh:
@@ -155,7 +171,9 @@ def test_versions_are_checked_before_a_task_runs(tmp_path: Path) -> None:
     path.write_bytes(document(1))
     with pytest.raises(work.VersionMismatch, match="nuif-core 0.0.0.*install the same"):
         work.run_task(("files", [str(path)]), {"versions": ("0.0.0", "0.0.0")})
-    assert work.run_task(("files", [str(path)]), {"versions": work.versions()}).records[0][2] is True
+    assert (
+        work.run_task(("files", [str(path)]), {"versions": work.versions()}).records[0][2] is True
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,7 +182,9 @@ def test_versions_are_checked_before_a_task_runs(tmp_path: Path) -> None:
 
 def test_serial_command_report_summary_and_exit_status(nuif, tmp_path: Path) -> None:
     paths = make_tree(tmp_path / "t", 120)
-    r = nuif("batch", "validate", str(tmp_path / "t"), "--serial", "--summary", str(tmp_path / "s.json"))
+    r = nuif(
+        "batch", "validate", str(tmp_path / "t"), "--serial", "--summary", str(tmp_path / "s.json")
+    )
     records = [json.loads(line) for line in r.text.splitlines()]
     assert records == [oracle_file(p) for p in paths]
     assert r.code == 2  # dangling links are unreadable
@@ -184,13 +204,19 @@ def test_canonicalize_checks_by_default_and_in_place_rewrites(nuif, tmp_path: Pa
     (tmp_path / "a.json").write_bytes(document(1, pretty=True))
     (tmp_path / "b.json").write_bytes(document(2))
     check = nuif("batch", "canonicalize", str(tmp_path), "--serial")
-    assert check.code == 1 and [json.loads(x)["changed"] for x in check.text.splitlines()] == [True, False]
+    assert check.code == 1 and [json.loads(x)["changed"] for x in check.text.splitlines()] == [
+        True,
+        False,
+    ]
     fixed = nuif("batch", "canonicalize", "-i", str(tmp_path), "--serial")
     assert fixed.code == 0 and "1 rewritten" in fixed.err
     assert (tmp_path / "a.json").read_bytes() == nuif_core.canonicalize(document(1)).canonical
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]
     again = nuif("batch", "canonicalize", str(tmp_path), "--serial")
-    assert again.code == 0 and [json.loads(x)["changed"] for x in again.text.splitlines()] == [False, False]
+    assert again.code == 0 and [json.loads(x)["changed"] for x in again.text.splitlines()] == [
+        False,
+        False,
+    ]
 
 
 def test_in_place_refuses_jsonl_and_other_operations(nuif, tmp_path: Path) -> None:
@@ -198,7 +224,10 @@ def test_in_place_refuses_jsonl_and_other_operations(nuif, tmp_path: Path) -> No
     r = nuif("batch", "canonicalize", "-i", str(tmp_path / "a.jsonl"), "--serial")
     assert r.code == 2 and "JSON Lines" in r.err
     assert nuif("batch", "hash", "-i", str(tmp_path / "a.jsonl"), "--serial").code == 2
-    assert nuif("batch", "hash", str(tmp_path / "a.jsonl"), "--serial", "--partition-size", "0").code == 2
+    assert (
+        nuif("batch", "hash", str(tmp_path / "a.jsonl"), "--serial", "--partition-size", "0").code
+        == 2
+    )
     r = nuif("batch", "hash", "-", "--serial", stdin=document(1))
     assert r.code == 2 and "not stdin" in r.err and r.out == b""
 
@@ -216,7 +245,9 @@ def test_parquet_report_holds_the_same_records(nuif, tmp_path: Path) -> None:
     assert nuif("batch", "hash", str(tmp_path / "t"), "--serial", "--format", "parquet").code == 2
 
 
-def test_missing_dask_names_the_extra_to_install(nuif, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_dask_names_the_extra_to_install(
+    nuif, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "a.json").write_bytes(document(1))
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     r = nuif("batch", "validate", str(tmp_path / "a.json"))
@@ -225,10 +256,14 @@ def test_missing_dask_names_the_extra_to_install(nuif, tmp_path: Path, monkeypat
     assert nuif("batch", "validate", str(tmp_path / "a.json"), "--serial").code == 0
 
 
-def test_missing_pyarrow_names_the_extra_for_parquet(nuif, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_pyarrow_names_the_extra_for_parquet(
+    nuif, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "a.json").write_bytes(document(1))
     monkeypatch.setitem(sys.modules, "pyarrow", None)
-    r = nuif("batch", "validate", str(tmp_path / "a.json"), "--serial", "-o", str(tmp_path / "r.parquet"))
+    r = nuif(
+        "batch", "validate", str(tmp_path / "a.json"), "--serial", "-o", str(tmp_path / "r.parquet")
+    )
     assert r.code == 2 and "pip install 'nuif-cli[parquet]'" in r.err
     assert not (tmp_path / "r.parquet").exists()
 
@@ -237,17 +272,24 @@ def test_an_unwritable_report_fails_before_anything_runs(nuif, tmp_path: Path) -
     (tmp_path / "a.json").write_bytes(document(1))
     r = nuif("batch", "validate", str(tmp_path / "a.json"), "-o", str(tmp_path / "no" / "r.jsonl"))
     assert r.code == 2 and "nuif batch validate:" not in r.err
-    assert f"nuif: NUIF_IO: cannot write the report {tmp_path / 'no' / 'r.jsonl'}: No such file" in r.err
+    assert (
+        f"nuif: NUIF_IO: cannot write the report {tmp_path / 'no' / 'r.jsonl'}: No such file"
+        in r.err
+    )
 
 
-def test_a_failed_run_leaves_no_report_file(nuif, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_run_leaves_no_report_file(
+    nuif, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "a.json").write_bytes(document(1))
 
     def boom(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(work, "run_task", boom)
-    r = nuif("batch", "validate", str(tmp_path / "a.json"), "--serial", "-o", str(tmp_path / "r.jsonl"))
+    r = nuif(
+        "batch", "validate", str(tmp_path / "a.json"), "--serial", "-o", str(tmp_path / "r.jsonl")
+    )
     assert r.code == 2 and "disk on fire" in r.err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]
 
@@ -259,7 +301,12 @@ def test_a_failed_run_leaves_no_report_file(nuif, tmp_path: Path, monkeypatch: p
 def test_text_records_match_validate_and_canonicalize() -> None:
     texts = [document(1), document(2, pretty=True).decode(), b"{", "\ud800"]
     got = nuif_dask.text_records(texts)
-    assert [(r["valid"], r["changed"]) for r in got] == [(True, False), (True, True), (False, None), (False, None)]
+    assert [(r["valid"], r["changed"]) for r in got] == [
+        (True, False),
+        (True, True),
+        (False, None),
+        (False, None),
+    ]
     assert got[0]["hash"] == nuif_core.document_hash(document(1))
     assert got[2]["diagnostics"][0]["code"] == "NUIF_PARSE"
     assert got[3]["diagnostics"][0]["code"] == "NUIF_UTF8"
@@ -280,7 +327,9 @@ def test_bag_records_map_partitions_not_documents() -> None:
 def test_frame_records_keep_the_index() -> None:
     dd = pytest.importorskip("dask.dataframe")
     pd = pytest.importorskip("pandas")
-    series = pd.Series([document(1).decode(), "{", document(3, pretty=True).decode()], index=[10, 20, 30])
+    series = pd.Series(
+        [document(1).decode(), "{", document(3, pretty=True).decode()], index=[10, 20, 30]
+    )
     frame = nuif_dask.frame_records(dd.from_pandas(series, npartitions=2)).compute(scheduler="sync")
     assert list(frame.index) == [10, 20, 30]
     assert list(frame["valid"]) == [True, False, True]
@@ -290,7 +339,9 @@ def test_frame_records_keep_the_index() -> None:
     assert list(frame["changed"])[::2] == [False, True]
 
 
-def test_a_local_cluster_that_cannot_start_is_a_cluster_error(nuif, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_local_cluster_that_cannot_start_is_a_cluster_error(
+    nuif, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     distributed = pytest.importorskip("distributed")
     (tmp_path / "a.json").write_bytes(document(1))
 
@@ -299,7 +350,9 @@ def test_a_local_cluster_that_cannot_start_is_a_cluster_error(nuif, tmp_path: Pa
 
     monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
     monkeypatch.delenv("NUIF_SCHEDULER", raising=False)
-    r = nuif("batch", "validate", str(tmp_path / "a.json"), "-j", "1", "-o", str(tmp_path / "r.jsonl"))
+    r = nuif(
+        "batch", "validate", str(tmp_path / "a.json"), "-j", "1", "-o", str(tmp_path / "r.jsonl")
+    )
     assert r.code == 3
     assert "nuif: NUIF_CLUSTER: cannot start a local cluster: Nanny failed to start." in r.err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]  # no report, no temporary file

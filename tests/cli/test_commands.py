@@ -28,7 +28,9 @@ HASH = nuif_core.canonicalize(PRETTY).hash
 def test_version_names_both_distributions(nuif) -> None:
     r = nuif("--version")
     assert r.code == 0
-    m = re.match(r"nuif \S+ \(nuif-core \S+, (compiled|python) codec(?: \[(.*)\])?, Python \S+\)", r.text)
+    m = re.match(
+        r"nuif \S+ \(nuif-core \S+, (compiled|python) codec(?: \[(.*)\])?, Python \S+\)", r.text
+    )
     assert m, r.text
     assert nuif_core.__version__ in r.text
     if m.group(1) == "compiled":  # the compiled codec names its float, hash, scan and UTF-8 routes
@@ -51,7 +53,18 @@ def test_unknown_option_is_a_usage_error(nuif) -> None:
 def test_help_exits_zero(nuif) -> None:
     r = nuif("--help")
     assert r.code == 0
-    for command in ("validate", "inspect", "canonicalize", "hash", "apply-patch", "diff", "pack", "unpack", "verify", "demo"):
+    for command in (
+        "validate",
+        "inspect",
+        "canonicalize",
+        "hash",
+        "apply-patch",
+        "diff",
+        "pack",
+        "unpack",
+        "verify",
+        "demo",
+    ):
         assert command in r.text
 
 
@@ -108,7 +121,12 @@ def test_validate_reads_stdin(nuif) -> None:
 
 
 def test_validate_mixed_batch_exits_with_the_worst_status(nuif, docs: Path) -> None:
-    r = nuif("validate", str(docs / "pretty.json"), str(docs / "invalid.json"), str(docs / "missing.json"))
+    r = nuif(
+        "validate",
+        str(docs / "pretty.json"),
+        str(docs / "invalid.json"),
+        str(docs / "missing.json"),
+    )
     assert r.code == 2
     assert "1 of 3" not in r.err and "2 of 3 files are invalid or unreadable" in r.err
 
@@ -143,7 +161,10 @@ def test_inspect_prints_a_readable_summary(nuif, docs: Path) -> None:
 def test_inspect_json_equals_the_api(nuif, docs: Path) -> None:
     r = nuif("inspect", "--json", "-", stdin=PRETTY)
     assert r.code == 0
-    assert json.loads(r.text) == {"file": "-", **nuif_core.inspect(PRETTY, max_outline_nodes=50).to_dict()}
+    assert json.loads(r.text) == {
+        "file": "-",
+        **nuif_core.inspect(PRETTY, max_outline_nodes=50).to_dict(),
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,10 +216,17 @@ def test_canonicalize_in_place_rewrites_only_what_changes(nuif, docs: Path) -> N
     assert os.stat(docs / "pretty.json").st_mode & 0o777 == 0o640
     assert os.stat(canonical).st_mtime == 1_000_000  # untouched
     assert "1 file canonicalized, 1 already canonical" in r.err
-    assert sorted(p.name for p in docs.iterdir()) == ["broken.json", "canonical.json", "invalid.json", "pretty.json"]
+    assert sorted(p.name for p in docs.iterdir()) == [
+        "broken.json",
+        "canonical.json",
+        "invalid.json",
+        "pretty.json",
+    ]
 
 
-def test_canonicalize_in_place_is_atomic_when_the_rename_fails(nuif, docs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_canonicalize_in_place_is_atomic_when_the_rename_fails(
+    nuif, docs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def failing_replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
@@ -207,7 +235,12 @@ def test_canonicalize_in_place_is_atomic_when_the_rename_fails(nuif, docs: Path,
     assert r.code == 2
     assert "No space left on device" in r.err
     assert (docs / "pretty.json").read_bytes() == PRETTY
-    assert sorted(p.name for p in docs.iterdir()) == ["broken.json", "canonical.json", "invalid.json", "pretty.json"]
+    assert sorted(p.name for p in docs.iterdir()) == [
+        "broken.json",
+        "canonical.json",
+        "invalid.json",
+        "pretty.json",
+    ]
 
 
 def test_canonicalize_in_place_follows_symlinks(nuif, docs: Path) -> None:
@@ -276,7 +309,12 @@ def test_hash_check_reports_mismatches_and_missing_files(nuif, docs: Path) -> No
 
 
 def test_hash_check_rejects_malformed_lines(nuif, docs: Path) -> None:
-    r = nuif("hash", "--check", "-", stdin=f"md5 {docs / 'pretty.json'}\n{HASH}  {docs / 'pretty.json'}\n".encode())
+    r = nuif(
+        "hash",
+        "--check",
+        "-",
+        stdin=f"md5 {docs / 'pretty.json'}\n{HASH}  {docs / 'pretty.json'}\n".encode(),
+    )
     assert r.code == 1
     assert "-:1: not a 'sha256:<hex>  FILE' line" in r.err
 
@@ -295,21 +333,37 @@ PATCH = json.dumps(
     {
         "nuif_patch": 0,
         "transactions": [
-            {"ops": [
-                {"op": "set", "id": "login.submit", "attr": "primary", "value": False},
-                {"op": "insert", "parent": "login", "index": 1,
-                 "node": {"id": "login.password", "kind": "input"}},
-            ]}
+            {
+                "ops": [
+                    {"op": "set", "id": "login.submit", "attr": "primary", "value": False},
+                    {
+                        "op": "insert",
+                        "parent": "login",
+                        "index": 1,
+                        "node": {"id": "login.password", "kind": "input"},
+                    },
+                ]
+            }
         ],
     }
 ).encode()
 
 
 @needs_patch
-def test_apply_patch_writes_the_new_document_and_the_inverse(nuif, docs: Path, tmp_path: Path) -> None:
+def test_apply_patch_writes_the_new_document_and_the_inverse(
+    nuif, docs: Path, tmp_path: Path
+) -> None:
     (tmp_path / "p.json").write_bytes(PATCH)
     out, inverse = tmp_path / "new.json", tmp_path / "undo.json"
-    r = nuif("apply-patch", str(docs / "pretty.json"), str(tmp_path / "p.json"), "-o", str(out), "--inverse", str(inverse))
+    r = nuif(
+        "apply-patch",
+        str(docs / "pretty.json"),
+        str(tmp_path / "p.json"),
+        "-o",
+        str(out),
+        "--inverse",
+        str(inverse),
+    )
     assert r.code == 0
     expected = nuif_core.apply_patch(PRETTY, PATCH, inverse=True)
     assert out.read_bytes() == expected.canonical
@@ -346,7 +400,9 @@ def test_diff_prints_a_patch_that_reproduces_b(nuif, docs: Path, tmp_path: Path)
     assert r.code == 0
     assert r.out == nuif_core.diff(PRETTY, new)
     assert nuif_core.apply_patch(PRETTY, r.out).canonical == new
-    assert nuif("diff", "--exit-code", str(docs / "pretty.json"), str(tmp_path / "b.json")).code == 1
+    assert (
+        nuif("diff", "--exit-code", str(docs / "pretty.json"), str(tmp_path / "b.json")).code == 1
+    )
     assert nuif("diff", "--exit-code", str(docs / "pretty.json"), "-", stdin=CANONICAL).code == 0
 
 
@@ -382,7 +438,17 @@ def test_pack_verify_unpack_round_trip(nuif, docs: Path, assets: Path, tmp_path:
     assert (tmp_path / "out" / "document.json").read_bytes() == CANONICAL
     assert (tmp_path / "out" / "assets" / "img" / "logo.png").read_bytes() == b"\x89PNG fake"
     repacked = tmp_path / "again.nuif"
-    assert nuif("pack", str(tmp_path / "out" / "document.json"), "--assets", str(tmp_path / "out" / "assets"), "-o", str(repacked)).code == 0
+    assert (
+        nuif(
+            "pack",
+            str(tmp_path / "out" / "document.json"),
+            "--assets",
+            str(tmp_path / "out" / "assets"),
+            "-o",
+            str(repacked),
+        ).code
+        == 0
+    )
     assert repacked.read_bytes() == pkg.read_bytes()
 
 
@@ -447,6 +513,13 @@ def test_demo_runs_end_to_end_and_prints_the_hashes(nuif, tmp_path: Path) -> Non
     assert "demo: every check passed" in r.text
     assert "FAIL" not in r.text
     assert re.search(r"sha256:[0-9a-f]{64}", r.text)
-    for step in ("nuif validate", "nuif inspect", "nuif canonicalize", "nuif apply-patch", "nuif diff", "nuif pack"):
+    for step in (
+        "nuif validate",
+        "nuif inspect",
+        "nuif canonicalize",
+        "nuif apply-patch",
+        "nuif diff",
+        "nuif pack",
+    ):
         assert f"$ {step}" in r.text
     assert package.verify(tmp_path / "demo" / "screen.nuif")

@@ -36,14 +36,18 @@ cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 @pytest.fixture(scope="module")
 def cluster():
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
-        silence_logs=50,  # the killed worker's noise stays out of the test output
-    ) as cl, Client(cl, set_as_default=False, timeout=60) as client:
+    with (
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
+            scheduler_kwargs={"dashboard": False},
+            silence_logs=50,  # the killed worker's noise stays out of the test output
+        ) as cl,
+        Client(cl, set_as_default=False, timeout=60) as client,
+    ):
         client.wait_for_workers(2, timeout=60)
         yield cl, client
 
@@ -67,20 +71,30 @@ def _batch(nuif, address: str, *argv: str):
     return nuif("batch", *argv, "--scheduler", address, "--connect-timeout", "60", "--no-progress")
 
 
-def test_cluster_report_equals_the_one_process_report_record_for_record(nuif, cluster, corpus) -> None:
+def test_cluster_report_equals_the_one_process_report_record_for_record(
+    nuif, cluster, corpus
+) -> None:
     cl, _ = cluster
     root, inputs, files, lines, bad = corpus
     # a small partition size: ~100 tasks, the JSON Lines file cut into many ranges
-    on_cluster = _batch(nuif, cl.scheduler_address, "validate", *inputs, "--partition-size", "16KiB",
-                        "--summary", str(root / "summary.json"))
+    on_cluster = _batch(
+        nuif,
+        cl.scheduler_address,
+        "validate",
+        *inputs,
+        "--partition-size",
+        "16KiB",
+        "--summary",
+        str(root / "summary.json"),
+    )
     serial = nuif("batch", "validate", *inputs, "--serial")
     assert on_cluster.code == serial.code == 2  # unreadable inputs are reported, not fatal
     assert on_cluster.out == serial.out
     records = _report(on_cluster.text)
     expected = [oracle_file(p) for p in files] + oracle_jsonl(lines)
     assert records[: len(expected)] == expected
-    assert [r["source"] for r in records[len(expected):]] == inputs[2:]
-    assert all(r["diagnostics"][0]["code"] == "NUIF_IO" for r in records[len(expected):])
+    assert [r["source"] for r in records[len(expected) :]] == inputs[2:]
+    assert all(r["diagnostics"][0]["code"] == "NUIF_IO" for r in records[len(expected) :])
     # every kind of input is there
     kinds = {(r["valid"], r["changed"]) for r in records}
     assert kinds == {(True, False), (True, True), (False, None), (None, None)}
@@ -97,7 +111,8 @@ def test_the_one_process_cli_agrees_on_every_file(nuif, corpus) -> None:
     one = nuif("validate", "--json", *readable)
     batch = nuif("batch", "validate", *readable, "--serial")
     assert [{k: v for k, v in r.items() if k != "file"} for r in _report(one.text)] == [
-        {k: r[k] for k in ("valid", "hash", "diagnostics", "truncated")} for r in _report(batch.text)
+        {k: r[k] for k in ("valid", "hash", "diagnostics", "truncated")}
+        for r in _report(batch.text)
     ]
 
 
@@ -106,7 +121,9 @@ def test_a_bad_jsonl_line_is_reported_by_its_line_on_the_cluster(nuif, cluster, 
     _, _, _, lines, bad = corpus
     r = _batch(nuif, cl.scheduler_address, "hash", lines, "--partition-size", "4KiB")
     assert r.code == 1
-    invalid = [(x["line"], x["diagnostics"][0]["code"]) for x in _report(r.text) if x["valid"] is False]
+    invalid = [
+        (x["line"], x["diagnostics"][0]["code"]) for x in _report(r.text) if x["valid"] is False
+    ]
     assert invalid == [(n, "NUIF_PARSE") for n in bad] and len(bad) >= 10
 
 
@@ -157,11 +174,21 @@ def test_a_worker_killed_mid_run_changes_no_record(nuif, cluster, corpus, tmp_pa
     assert killed not in after and len(after) == 2
 
 
-def test_in_place_on_the_cluster_rewrites_each_non_canonical_file(nuif, cluster, tmp_path: Path) -> None:
+def test_in_place_on_the_cluster_rewrites_each_non_canonical_file(
+    nuif, cluster, tmp_path: Path
+) -> None:
     cl, _ = cluster
     paths = make_tree(tmp_path / "t", 200, seed=7)
     expected = [oracle_file(p) for p in paths]
-    r = _batch(nuif, cl.scheduler_address, "canonicalize", "-i", str(tmp_path / "t"), "--partition-size", "2KiB")
+    r = _batch(
+        nuif,
+        cl.scheduler_address,
+        "canonicalize",
+        "-i",
+        str(tmp_path / "t"),
+        "--partition-size",
+        "2KiB",
+    )
     assert r.code == 2  # the dangling links
     assert _report(r.text) == expected
     rewritten = sum(1 for x in expected if x["changed"])
@@ -197,7 +224,9 @@ def test_workers_with_another_nuif_core_are_refused(nuif, cluster, tmp_path: Pat
     assert _batch(nuif, cl.scheduler_address, "validate", str(tmp_path / "a.json")).code == 0
 
 
-def test_the_scheduler_comes_from_nuif_scheduler(nuif, cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_scheduler_comes_from_nuif_scheduler(
+    nuif, cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cl, _ = cluster
     (tmp_path / "a.json").write_bytes(b'{"nuif":0,"root":{"id":"a","kind":"screen"}}')
     monkeypatch.setenv("NUIF_SCHEDULER", cl.scheduler_address)
@@ -207,17 +236,37 @@ def test_the_scheduler_comes_from_nuif_scheduler(nuif, cluster, tmp_path: Path, 
 
 def test_an_unreachable_scheduler_is_a_clear_error(nuif, tmp_path: Path) -> None:
     (tmp_path / "a.json").write_bytes(b'{"nuif":0,"root":{"id":"a","kind":"screen"}}')
-    r = nuif("batch", "hash", str(tmp_path / "a.json"), "--scheduler", "tcp://127.0.0.1:9",
-             "--connect-timeout", "2")
+    r = nuif(
+        "batch",
+        "hash",
+        str(tmp_path / "a.json"),
+        "--scheduler",
+        "tcp://127.0.0.1:9",
+        "--connect-timeout",
+        "2",
+    )
     assert r.code == 3 and r.out == b""
     assert "NUIF_CLUSTER: cannot reach the scheduler at tcp://127.0.0.1:9" in r.err
 
 
-def test_the_script_starts_its_own_local_cluster_and_keeps_the_bar_off_pipes(tmp_path: Path) -> None:
+def test_the_script_starts_its_own_local_cluster_and_keeps_the_bar_off_pipes(
+    tmp_path: Path,
+) -> None:
     paths = make_tree(tmp_path / "t", 40, seed=3)
     proc = subprocess.run(
-        [*script(), "batch", "hash", str(tmp_path / "t"), "-j", "2", "-o", str(tmp_path / "r.jsonl")],
-        capture_output=True, timeout=150, env={**os.environ, "NUIF_SCHEDULER": ""},
+        [
+            *script(),
+            "batch",
+            "hash",
+            str(tmp_path / "t"),
+            "-j",
+            "2",
+            "-o",
+            str(tmp_path / "r.jsonl"),
+        ],
+        capture_output=True,
+        timeout=150,
+        env={**os.environ, "NUIF_SCHEDULER": ""},
     )
     assert proc.returncode == 2, proc.stderr  # dangling links
     assert _report((tmp_path / "r.jsonl").read_text()) == [oracle_file(p) for p in paths]
@@ -228,13 +277,26 @@ def test_the_script_starts_its_own_local_cluster_and_keeps_the_bar_off_pipes(tmp
 def _script_batch(address: str, *argv: str) -> subprocess.CompletedProcess:
     # a subprocess with a timeout: a worker that blocks on an input fails the test, not the suite
     return subprocess.run(
-        [*script(), "batch", *argv, "--scheduler", address, "--connect-timeout", "60", "--no-progress"],
-        capture_output=True, timeout=120, check=False,
+        [
+            *script(),
+            "batch",
+            *argv,
+            "--scheduler",
+            address,
+            "--connect-timeout",
+            "60",
+            "--no-progress",
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
     )
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-def test_a_fifo_in_a_tree_is_reported_on_the_cluster_without_being_opened(cluster, tmp_path: Path) -> None:
+def test_a_fifo_in_a_tree_is_reported_on_the_cluster_without_being_opened(
+    cluster, tmp_path: Path
+) -> None:
     cl, _ = cluster
     paths = make_tree(tmp_path / "t", 30, seed=11)
     fifo = tmp_path / "t" / "d0" / "e0" / "fifo.json"
@@ -251,7 +313,9 @@ def test_a_fifo_in_a_tree_is_reported_on_the_cluster_without_being_opened(cluste
 
 
 @pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="file names are Unicode there")
-def test_an_undecodable_file_name_on_the_cluster_is_reported_and_not_blamed_on_the_cluster(cluster, tmp_path: Path) -> None:
+def test_an_undecodable_file_name_on_the_cluster_is_reported_and_not_blamed_on_the_cluster(
+    cluster, tmp_path: Path
+) -> None:
     cl, _ = cluster
     (tmp_path / "a.json").write_bytes(b'{"nuif":0,"root":{"id":"a","kind":"screen"}}')
     raw = os.fsencode(str(tmp_path)) + b"/\xff.json"

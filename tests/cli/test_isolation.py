@@ -35,7 +35,9 @@ print(",".join(bad))
 
 
 def test_no_command_imports_the_mcp_stack() -> None:
-    proc = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, timeout=120, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, timeout=120, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == ""
 
@@ -51,4 +53,6 @@ def test_hash_start_up_time_is_reported(tmp_path: Path) -> None:
         start = time.perf_counter()
         subprocess.run(cmd, capture_output=True, timeout=60, check=True)
         times.append(time.perf_counter() - start)
-    print(f"\nnuif hash start-up: best {min(times) * 1000:.0f} ms, median {sorted(times)[2] * 1000:.0f} ms")
+    print(
+        f"\nnuif hash start-up: best {min(times) * 1000:.0f} ms, median {sorted(times)[2] * 1000:.0f} ms"
+    )

@@ -43,7 +43,9 @@ def _dev_null_copy(tmp_path: Path) -> Path:
 
 
 @needs_root
-def test_output_to_a_character_device_writes_into_it_and_does_not_replace_it(nuif, tmp_path: Path) -> None:
+def test_output_to_a_character_device_writes_into_it_and_does_not_replace_it(
+    nuif, tmp_path: Path
+) -> None:
     (tmp_path / "a.json").write_bytes(PRETTY)
     dev = _dev_null_copy(tmp_path)
     r = nuif("canonicalize", str(tmp_path / "a.json"), "-o", str(dev))
@@ -53,8 +55,10 @@ def test_output_to_a_character_device_writes_into_it_and_does_not_replace_it(nui
 
 
 @posix_only
-@pytest.mark.skipif(not os.path.exists("/dev/null") or (hasattr(os, "geteuid") and os.geteuid() == 0),
-                    reason="as root a regression would replace the system's /dev/null (the mknod test covers root)")
+@pytest.mark.skipif(
+    not os.path.exists("/dev/null") or (hasattr(os, "geteuid") and os.geteuid() == 0),
+    reason="as root a regression would replace the system's /dev/null (the mknod test covers root)",
+)
 def test_output_to_dev_null_succeeds_for_a_normal_user(tmp_path: Path) -> None:
     (tmp_path / "a.json").write_bytes(PRETTY)
     proc = _run(["canonicalize", str(tmp_path / "a.json"), "-o", "/dev/null"])
@@ -63,7 +67,9 @@ def test_output_to_dev_null_succeeds_for_a_normal_user(tmp_path: Path) -> None:
 
 
 @posix_only
-def test_output_to_dev_stdout_of_a_log_opened_for_appending_keeps_what_the_log_held(tmp_path: Path) -> None:
+def test_output_to_dev_stdout_of_a_log_opened_for_appending_keeps_what_the_log_held(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "a.json").write_bytes(PRETTY)
     log = tmp_path / "log.txt"
     log.write_bytes(b"earlier lines\n")
@@ -114,21 +120,47 @@ def test_output_to_a_fifo_writes_into_the_fifo_and_does_not_replace_it(tmp_path:
 @posix_only
 @pytest.mark.parametrize(
     "command",
-    ["canonicalize", "apply-patch", "apply-patch --inverse", "diff", "pack", "batch", "batch --summary"],
+    [
+        "canonicalize",
+        "apply-patch",
+        "apply-patch --inverse",
+        "diff",
+        "pack",
+        "batch",
+        "batch --summary",
+    ],
 )
-def test_every_output_option_appends_to_dev_stdout_of_a_log_opened_for_appending(tmp_path: Path, command: str) -> None:
+def test_every_output_option_appends_to_dev_stdout_of_a_log_opened_for_appending(
+    tmp_path: Path, command: str
+) -> None:
     doc = tmp_path / "a.json"
     doc.write_bytes(PRETTY)
     (tmp_path / "p.json").write_bytes(PATCH)
     argv = {
         "canonicalize": ["canonicalize", str(doc), "-o", "/dev/stdout"],
         "apply-patch": ["apply-patch", str(doc), str(tmp_path / "p.json"), "-o", "/dev/stdout"],
-        "apply-patch --inverse": ["apply-patch", str(doc), str(tmp_path / "p.json"), "-o", str(tmp_path / "new.json"),
-                                  "--inverse", "/dev/stdout"],
+        "apply-patch --inverse": [
+            "apply-patch",
+            str(doc),
+            str(tmp_path / "p.json"),
+            "-o",
+            str(tmp_path / "new.json"),
+            "--inverse",
+            "/dev/stdout",
+        ],
         "diff": ["diff", str(doc), str(doc), "-o", "/dev/stdout"],
         "pack": ["pack", str(doc), "-o", "/dev/stdout"],
         "batch": ["batch", "hash", str(doc), "--serial", "-o", "/dev/stdout"],
-        "batch --summary": ["batch", "hash", str(doc), "--serial", "-o", str(tmp_path / "r.jsonl"), "--summary", "/dev/stdout"],
+        "batch --summary": [
+            "batch",
+            "hash",
+            str(doc),
+            "--serial",
+            "-o",
+            str(tmp_path / "r.jsonl"),
+            "--summary",
+            "/dev/stdout",
+        ],
     }[command]
     log = tmp_path / "log.txt"
     log.write_bytes(b"earlier lines\n")
@@ -142,7 +174,9 @@ def test_every_output_option_appends_to_dev_stdout_of_a_log_opened_for_appending
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".nuif-tmp")]
 
 
-def test_output_into_a_missing_directory_names_the_output_not_a_temporary_file(nuif, tmp_path: Path) -> None:
+def test_output_into_a_missing_directory_names_the_output_not_a_temporary_file(
+    nuif, tmp_path: Path
+) -> None:
     (tmp_path / "a.json").write_bytes(PRETTY)
     target = tmp_path / "no" / "x.json"
     r = nuif("canonicalize", str(tmp_path / "a.json"), "-o", str(target))
@@ -161,7 +195,9 @@ def test_output_to_a_directory_is_a_nuif_io_error_and_leaves_it_alone(nuif, tmp_
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "out"]
 
 
-def test_a_batch_report_into_a_directory_is_a_nuif_io_error_before_anything_runs(nuif, tmp_path: Path) -> None:
+def test_a_batch_report_into_a_directory_is_a_nuif_io_error_before_anything_runs(
+    nuif, tmp_path: Path
+) -> None:
     (tmp_path / "a.json").write_bytes(PRETTY)
     r = nuif("batch", "validate", str(tmp_path / "a.json"), "--serial", "-o", str(tmp_path))
     assert r.code == 2 and r.out == b""
@@ -169,12 +205,16 @@ def test_a_batch_report_into_a_directory_is_a_nuif_io_error_before_anything_runs
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]
 
 
-def test_output_through_a_symlink_to_a_regular_file_replaces_the_target_and_keeps_the_link(nuif, tmp_path: Path) -> None:
+def test_output_through_a_symlink_to_a_regular_file_replaces_the_target_and_keeps_the_link(
+    nuif, tmp_path: Path
+) -> None:
     (tmp_path / "a.json").write_bytes(PRETTY)
     (tmp_path / "target.json").write_bytes(b"old")
     os.chmod(tmp_path / "target.json", 0o640)
     (tmp_path / "link.json").symlink_to(tmp_path / "target.json")
-    assert nuif("canonicalize", str(tmp_path / "a.json"), "-o", str(tmp_path / "link.json")).code == 0
+    assert (
+        nuif("canonicalize", str(tmp_path / "a.json"), "-o", str(tmp_path / "link.json")).code == 0
+    )
     assert (tmp_path / "link.json").is_symlink()
     assert (tmp_path / "target.json").read_bytes() == CANONICAL
     assert os.stat(tmp_path / "target.json").st_mode & 0o777 == 0o640

@@ -23,7 +23,10 @@ def test_script_version(nuif_script) -> None:
 
 def test_python_dash_m_runs_the_same_main() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "nuif_cli", "hash", "-"], input=PRETTY, capture_output=True, timeout=60
+        [sys.executable, "-m", "nuif_cli", "hash", "-"],
+        input=PRETTY,
+        capture_output=True,
+        timeout=60,
     )
     assert proc.returncode == 0
     assert proc.stdout.decode() == f"{HASH}  -\n"
@@ -43,7 +46,9 @@ def test_script_validate_exit_codes(nuif_script, docs: Path) -> None:
 
 
 def test_script_canonicalize_check_and_stdout(nuif_script, docs: Path) -> None:
-    r = nuif_script("canonicalize", "--check", str(docs / "pretty.json"), str(docs / "canonical.json"))
+    r = nuif_script(
+        "canonicalize", "--check", str(docs / "pretty.json"), str(docs / "canonical.json")
+    )
     assert r.code == 1 and r.text == f"{docs / 'pretty.json'}\n"
     r = nuif_script("canonicalize", str(docs / "pretty.json"))
     assert r.out == nuif_core.canonicalize(PRETTY).canonical  # no newline when piped
@@ -59,7 +64,12 @@ def test_script_pack_unpack_verify(nuif_script, docs: Path, tmp_path: Path) -> N
     (tmp_path / "assets").mkdir()
     (tmp_path / "assets" / "a.bin").write_bytes(bytes(range(256)))
     pkg = tmp_path / "p.nuif"
-    assert nuif_script("pack", str(docs / "pretty.json"), "--assets", str(tmp_path / "assets"), "-o", str(pkg)).code == 0
+    assert (
+        nuif_script(
+            "pack", str(docs / "pretty.json"), "--assets", str(tmp_path / "assets"), "-o", str(pkg)
+        ).code
+        == 0
+    )
     assert nuif_script("verify", str(pkg)).code == 0
     r = nuif_script("unpack", "-", "-o", str(tmp_path / "out"), stdin=pkg.read_bytes())
     assert r.code == 0
@@ -67,7 +77,9 @@ def test_script_pack_unpack_verify(nuif_script, docs: Path, tmp_path: Path) -> N
     assert package.verify(pkg).hash == HASH
 
 
-@pytest.mark.skipif(not hasattr(nuif_core, "apply_patch"), reason="nuif_core.apply_patch not landed yet")
+@pytest.mark.skipif(
+    not hasattr(nuif_core, "apply_patch"), reason="nuif_core.apply_patch not landed yet"
+)
 def test_script_demo(nuif_script, tmp_path: Path) -> None:
     r = nuif_script("demo", cwd=tmp_path)
     assert r.code == 0 and "every check passed" in r.text

@@ -36,7 +36,9 @@ def same(data: bytes, max_depth: int = 128) -> tuple[Any, ...]:
     results = []
     for codec in CODECS:
         try:
-            results.append(("ok", codec.canonical_json(data, max_depth), repr(codec.loads(data, max_depth))))
+            results.append(
+                ("ok", codec.canonical_json(data, max_depth), repr(codec.loads(data, max_depth)))
+            )
         except NuifError as e:
             results.append(("error", e.code, e.message, e.pointer, e.line, e.column))
     assert results[0] == results[1], data[:200]
@@ -103,18 +105,25 @@ def test_each_call_lets_go_of_its_input_and_leaves_nothing_to_the_next() -> None
         # convert), which then reads the escapes too
         b'{"nuif":0,"root":{"id":"a","kind":"b","attrs":{"z":1e-400,"t":"\\u00e9\\t\\""}}}',
         b'{"nuif":0,"root":{"id":"r","kind":"k","children":['
-        + b",".join(b'{"id":"n%d","kind":"k"}' % i for i in range(300)) + b"]}}",
+        + b",".join(b'{"id":"n%d","kind":"k"}' % i for i in range(300))
+        + b"]}}",
         # nodes 40 deep: the writer's and the check's stacks outgrow their arrays (32 levels)
-        b'{"nuif":0,"root":' + b"".join(b'{"id":"d%d","kind":"k","children":[' % i
-                                        for i in range(40))
-        + b'{"id":"leaf","kind":"k"}' + b"]}" * 40 + b"}",
+        b'{"nuif":0,"root":'
+        + b"".join(b'{"id":"d%d","kind":"k","children":[' % i for i in range(40))
+        + b'{"id":"leaf","kind":"k"}'
+        + b"]}" * 40
+        + b"}",
     ]
 
     def outcomes(data: bytes) -> list[Any]:
         out: list[Any] = []
-        for call in (lambda: nuif_core.inspect(data), lambda: compiled.canonical_json(data, 128),
-                     lambda: compiled.canonical_document(data, 128, 250000),
-                     lambda: nuif_core.canonicalize(data), lambda: nuif_core.validate(data)):
+        for call in (
+            lambda: nuif_core.inspect(data),
+            lambda: compiled.canonical_json(data, 128),
+            lambda: compiled.canonical_document(data, 128, 250000),
+            lambda: nuif_core.canonicalize(data),
+            lambda: nuif_core.validate(data),
+        ):
             try:
                 out.append(call())
             except NuifError as e:
@@ -195,7 +204,16 @@ def test_es6_number_vectors_are_reproduced() -> None:
 )
 def test_noncharacters_are_found_raw_and_escaped(text: str, code: str | None) -> None:
     raw = ('"' + "abcdefghij" * 2 + text + '"').encode()  # past the 8-byte fast scan
-    escaped = ('"' + "".join(f"\\u{u:04x}" for u in struct.unpack(">" + "H" * (len(text.encode("utf-16-be")) // 2), text.encode("utf-16-be"))) + '"').encode()
+    escaped = (
+        '"'
+        + "".join(
+            f"\\u{u:04x}"
+            for u in struct.unpack(
+                ">" + "H" * (len(text.encode("utf-16-be")) // 2), text.encode("utf-16-be")
+            )
+        )
+        + '"'
+    ).encode()
     for data in (raw, escaped, b'{"' + raw[1:-1] + b'":1}'):
         result = same(data)
         assert result[0] == ("ok" if code is None else "error")
@@ -204,11 +222,25 @@ def test_noncharacters_are_found_raw_and_escaped(text: str, code: str | None) ->
 
 
 NONCHARACTERS = [chr(c) for c in range(0xFDD0, 0xFDF0)] + [
-    chr(plane << 16 | low) for plane in range(17) for low in (0xFFFE, 0xFFFF)]
+    chr(plane << 16 | low) for plane in range(17) for low in (0xFFFE, 0xFFFF)
+]
 # characters whose UTF-8 shares the patterns the string scanner looks for (EF B7, BF BE/BF, a
 # last byte of BE/BF after xF BF): the scanner stops at some, the exact check lets them pass
-NEAR_MISSES = ["\ufdcf", "\ufdf0", "\ufffd", "\uffbf", "\u0fff", "\u7fff", "\U00010fff",
-               "\U0001fffd", "\U0010fffd", "\U000effbf", "\uff71", "\U0001f642", "\u00bf"]
+NEAR_MISSES = [
+    "\ufdcf",
+    "\ufdf0",
+    "\ufffd",
+    "\uffbf",
+    "\u0fff",
+    "\u7fff",
+    "\U00010fff",
+    "\U0001fffd",
+    "\U0010fffd",
+    "\U000effbf",
+    "\uff71",
+    "\U0001f642",
+    "\u00bf",
+]
 
 
 def test_every_noncharacter_at_every_offset_of_a_scan_block() -> None:
@@ -235,8 +267,8 @@ def test_every_noncharacter_at_every_offset_of_a_scan_block() -> None:
         b'"\xf4\x90\x80\x80"',  # above U+10FFFF
         b'"\xe0\x9f\xbf"',  # overlong 3-byte
         b'"\xf0\x8f\xbf\xbf"',  # overlong 4-byte
-        b'[1,2] \xff',  # bad UTF-8 after a syntax error would be: UTF-8 is reported first
-        b'[1,,\xff]',
+        b"[1,2] \xff",  # bad UTF-8 after a syntax error would be: UTF-8 is reported first
+        b"[1,,\xff]",
     ],
 )
 def test_invalid_utf8_is_reported_at_the_lead_byte_like_python(data: bytes) -> None:
@@ -277,8 +309,8 @@ def test_invalid_utf8_is_reported_at_the_lead_byte_like_python(data: bytes) -> N
         b'{"a":1,"a":2,"b":{"c":1,"c":2}}',  # the inner object closes first
         b'{"a":1,"\\u0061":2}',
         b'{"b":[{"x":1e400}]}',
-        b'[9007199254740993]',
-        b'[1000000000000000000000]',
+        b"[9007199254740993]",
+        b"[1000000000000000000000]",
         b'{"\\ud83d\\ude00":{"k":"\\uffff"}}',
         b'{"a/b~c":[0,{"d":"\\ud800"}]}',
     ],
@@ -323,10 +355,14 @@ def test_error_corner_cases_match_the_twin(data: bytes) -> None:
         (b'[1,"a",2,[3,4],{"b":5},6,null,true]', b'[1,"a",2,[3,4],{"b":5},6,null,true]'),
         (b"[[1,2],[3],[],[[4]]]", b"[[1,2],[3],[],[[4]]]"),
         (b'{"b":[2,1],"a":[0.5]}', b'{"a":[0.5],"b":[2,1]}'),
-        (b"[9007199254740992,-100000000000000000000,5e-324,1.7976931348623157e+308]",
-         b"[9007199254740992,-100000000000000000000,5e-324,1.7976931348623157e+308]"),
-        (b"[0.30000000000000004,366.76810892562906,3.667793373769792e-7]",
-         b"[0.30000000000000004,366.76810892562906,3.667793373769792e-7]"),
+        (
+            b"[9007199254740992,-100000000000000000000,5e-324,1.7976931348623157e+308]",
+            b"[9007199254740992,-100000000000000000000,5e-324,1.7976931348623157e+308]",
+        ),
+        (
+            b"[0.30000000000000004,366.76810892562906,3.667793373769792e-7]",
+            b"[0.30000000000000004,366.76810892562906,3.667793373769792e-7]",
+        ),
     ],
 )
 def test_canonical_bytes_of_tricky_values(data: bytes, expected: bytes) -> None:
@@ -337,7 +373,7 @@ def test_canonical_bytes_of_tricky_values(data: bytes, expected: bytes) -> None:
 def test_random_arrays_of_numbers_match_the_twin() -> None:
     rng = random.Random(20261203)
     spellings = [
-        lambda: str(rng.randint(-10**6, 10**6)),
+        lambda: str(rng.randint(-(10**6), 10**6)),
         lambda: repr(rng.uniform(-1e3, 1e3)),
         lambda: f"{rng.uniform(-1e3, 1e3):.2f}",  # trailing zeros now and then: not literal
         lambda: f"{rng.randint(1, 9)}e{rng.randint(-30, 30)}",
@@ -373,14 +409,28 @@ def _growing_value(rng: random.Random, depth: int) -> bytes:
     if depth > 4 or r < 0.45:
         if rng.random() < 0.4:
             return rng.choice([b"1e20", b"-1e21", b"9E20"])
-        return rng.choice([b"12", b"-0", b"1.50", b"0.30000000000000004",
-                           b"1E2", b"5e-7", b'"a\\u0001b"', b'"plain"', b"true", b"null", b"false",
-                           repr(rng.random() * 10 ** rng.randint(-30, 30)).encode()])
+        return rng.choice(
+            [
+                b"12",
+                b"-0",
+                b"1.50",
+                b"0.30000000000000004",
+                b"1E2",
+                b"5e-7",
+                b'"a\\u0001b"',
+                b'"plain"',
+                b"true",
+                b"null",
+                b"false",
+                repr(rng.random() * 10 ** rng.randint(-30, 30)).encode(),
+            ]
+        )
     if r < 0.7:
         items = [_growing_value(rng, depth + 1) for _ in range(rng.randint(0, 6))]
         return b"[" + b",".join(items) + b"]"
-    names = rng.sample([b'"k"', b'"\\u0001n"', b'"zz"', b'"a"', b'"\\""', b'"a longer name"'],
-                       rng.randint(0, 5))
+    names = rng.sample(
+        [b'"k"', b'"\\u0001n"', b'"zz"', b'"a"', b'"\\""', b'"a longer name"'], rng.randint(0, 5)
+    )
     return b"{" + b",".join(n + b":" + _growing_value(rng, depth + 1) for n in names) + b"}"
 
 
@@ -429,9 +479,11 @@ def test_the_writer_goes_on_when_its_buffer_ends_right_before_a_bracket_or_comma
         for k in range(1, 9):  # each 1e20 writes 17 bytes more than it reads
             for m in range(0, 90):
                 pad = b" " * m
-                for tail in (b"[" * 30 + b"null" + b"]" * 30,
-                             b'{"n":' * 12 + b"null" + b"}" * 12,
-                             b"[" + b",".join([b"null"] * 20) + b"]"):
+                for tail in (
+                    b"[" * 30 + b"null" + b"]" * 30,
+                    b'{"n":' * 12 + b"null" + b"}" * 12,
+                    b"[" + b",".join([b"null"] * 20) + b"]",
+                ):
                     same_fresh(b"[" + b"1e20," * k + pad + tail + b"]", keep)
     finally:
         compiled._settings(**old_keep)

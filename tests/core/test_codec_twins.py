@@ -22,7 +22,9 @@ compiled = _codec.compiled()  # this file tests the compiled codec: not collecte
 twin = _codec.twin()
 
 SETTINGS = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 
@@ -57,10 +59,49 @@ def assert_twins(data: bytes, max_depth: int = 128) -> tuple[Any, ...]:
 # characters that matter: ASCII, escapes, 2/3/4-byte UTF-8, U+E000..U+FFFF (sorts after
 # supplementary characters in UTF-16), noncharacters, and code points beside them
 SPECIAL_CHARS = [
-    "a", "b", "z", "A", " ", "~", "\x7f", '"', "\\", "/", "\b", "\f", "\n", "\r", "\t", "\x00",
-    "\x1f", "é", "ß", "\u07ff", "\u0800", "\u2028", "\u2029", "中", "\ud7ff", "\ue000", "\uf8ff",
-    "\ufb01", "\ufdcf", "\ufdd0", "\ufdef", "\ufdf0", "\ufeff", "\ufffd", "\ufffe", "\uffff",
-    "\U00010000", "\U0001f600", "\U0001fffe", "\U0001ffff", "\U00010fff", "\U0010fffd", "\U0010ffff",
+    "a",
+    "b",
+    "z",
+    "A",
+    " ",
+    "~",
+    "\x7f",
+    '"',
+    "\\",
+    "/",
+    "\b",
+    "\f",
+    "\n",
+    "\r",
+    "\t",
+    "\x00",
+    "\x1f",
+    "é",
+    "ß",
+    "\u07ff",
+    "\u0800",
+    "\u2028",
+    "\u2029",
+    "中",
+    "\ud7ff",
+    "\ue000",
+    "\uf8ff",
+    "\ufb01",
+    "\ufdcf",
+    "\ufdd0",
+    "\ufdef",
+    "\ufdf0",
+    "\ufeff",
+    "\ufffd",
+    "\ufffe",
+    "\uffff",
+    "\U00010000",
+    "\U0001f600",
+    "\U0001fffe",
+    "\U0001ffff",
+    "\U00010fff",
+    "\U0010fffd",
+    "\U0010ffff",
 ]
 chars = st.one_of(st.sampled_from(SPECIAL_CHARS), st.characters(codec="utf-8"))
 # lone surrogates only reach a text as escapes
@@ -98,10 +139,34 @@ digits = st.text("0123456789", min_size=1, max_size=25)
 number_literal = st.one_of(
     st.sampled_from(
         [
-            "0", "-0", "-0.0", "0e0", "1", "-1", "1e21", "1e-7", "1E+2", "0.000001", "123456789012345",
-            "9007199254740991", "-9007199254740991", "9007199254740992", "-9007199254740992",
-            "1e400", "-1e400", "1e-400", "4.9e-324", "2.2250738585072014e-308", "1.7976931348623157e308",
-            "1.7976931348623159e308", "0.1", "100", "1.0", "5e-324", "123e-20", "1e999999999999999999",
+            "0",
+            "-0",
+            "-0.0",
+            "0e0",
+            "1",
+            "-1",
+            "1e21",
+            "1e-7",
+            "1E+2",
+            "0.000001",
+            "123456789012345",
+            "9007199254740991",
+            "-9007199254740991",
+            "9007199254740992",
+            "-9007199254740992",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "4.9e-324",
+            "2.2250738585072014e-308",
+            "1.7976931348623157e308",
+            "1.7976931348623159e308",
+            "0.1",
+            "100",
+            "1.0",
+            "5e-324",
+            "123e-20",
+            "1e999999999999999999",
         ]
     ),
     st.builds(lambda s, d: s + d.lstrip("0") or "0", st.sampled_from(["", "-"]), digits),
@@ -110,7 +175,15 @@ number_literal = st.one_of(
         st.sampled_from(["", "-"]),
         digits,
         st.one_of(st.just(""), digits),
-        st.one_of(st.just(""), st.builds(lambda c, sg, d: c + sg + d, st.sampled_from("eE"), st.sampled_from(["", "+", "-"]), st.text("0123456789", min_size=1, max_size=4))),
+        st.one_of(
+            st.just(""),
+            st.builds(
+                lambda c, sg, d: c + sg + d,
+                st.sampled_from("eE"),
+                st.sampled_from(["", "+", "-"]),
+                st.text("0123456789", min_size=1, max_size=4),
+            ),
+        ),
     ),
     st.floats(allow_nan=False, allow_infinity=False).map(repr),
 )
@@ -128,14 +201,20 @@ def json_text(max_leaves: int = 30) -> st.SearchStrategy[str]:
             ws,
             ws,
         )
-        keys = st.one_of(json_string(), st.sampled_from(['"a"', '"b"', '"\\u0061"', '"\ue000"', '"\U0001f600"']))
+        keys = st.one_of(
+            json_string(), st.sampled_from(['"a"', '"b"', '"\\u0061"', '"\ue000"', '"\U0001f600"'])
+        )
         members = st.lists(st.tuples(keys, ws, children), max_size=5)
         objects = st.builds(
-            lambda ms, w: "{" + w + ",".join(k + w + ":" + v for k, w2, v in ms) + w + "}", members, ws
+            lambda ms, w: "{" + w + ",".join(k + w + ":" + v for k, w2, v in ms) + w + "}",
+            members,
+            ws,
         )
         return st.one_of(arrays, objects)
 
-    return st.builds(lambda a, v, b: a + v + b, ws, st.recursive(scalar, extend, max_leaves=max_leaves), ws)
+    return st.builds(
+        lambda a, v, b: a + v + b, ws, st.recursive(scalar, extend, max_leaves=max_leaves), ws
+    )
 
 
 @SETTINGS
@@ -158,7 +237,22 @@ def test_mutated_texts_give_identical_results(text: str, data: st.DataObject) ->
             raw[min(pos, len(raw) - 1)] = data.draw(st.integers(0, 255))
         elif op == 1:
             raw[pos:pos] = data.draw(
-                st.sampled_from([b"\xc0", b"\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xef\xbb\xbf", b"\xe2\x82", b'"', b"\\", b"{", b"]", b",", b"\x00"])
+                st.sampled_from(
+                    [
+                        b"\xc0",
+                        b"\x80",
+                        b"\xed\xa0\x80",
+                        b"\xf4\x90\x80\x80",
+                        b"\xef\xbb\xbf",
+                        b"\xe2\x82",
+                        b'"',
+                        b"\\",
+                        b"{",
+                        b"]",
+                        b",",
+                        b"\x00",
+                    ]
+                )
             )
         elif op == 2:
             del raw[pos : pos + data.draw(st.integers(1, 3))]
@@ -168,8 +262,15 @@ def test_mutated_texts_give_identical_results(text: str, data: st.DataObject) ->
 
 
 @SETTINGS
-@given(st.integers(0, 12), st.integers(0, 12), st.sampled_from(["[", '{"k":']), st.sampled_from(["]", "}"]))
-def test_nesting_near_the_limit_gives_identical_results(depth: int, limit: int, opener: str, closer: str) -> None:
+@given(
+    st.integers(0, 12),
+    st.integers(0, 12),
+    st.sampled_from(["[", '{"k":']),
+    st.sampled_from(["]", "}"]),
+)
+def test_nesting_near_the_limit_gives_identical_results(
+    depth: int, limit: int, opener: str, closer: str
+) -> None:
     text = opener * depth + "0" + closer * depth
     assert_twins(text.encode(), limit)
     assert_twins(("[" * depth + "]" * depth).encode(), limit)
@@ -177,8 +278,24 @@ def test_nesting_near_the_limit_gives_identical_results(depth: int, limit: int, 
 
 # the scanners work in 8-, 16- and 64-byte blocks: runs of every length around those, with the
 # run's end (a special byte, invalid UTF-8, or the end of the text) at every offset in a block
-RUN_ENDS = [b"", b"0]", b'"', b"\\n", b"\x01", b"\x7f", b"\xc3\xa9", b"\xe4\xb8\xad", b"\xef\xbf\xbf",
-            b"\xf0\x9f\x98\x80", b"\xcd", b"\x80", b"\xed\xa0\x80", b"\t", b"\n", b"x"]
+RUN_ENDS = [
+    b"",
+    b"0]",
+    b'"',
+    b"\\n",
+    b"\x01",
+    b"\x7f",
+    b"\xc3\xa9",
+    b"\xe4\xb8\xad",
+    b"\xef\xbf\xbf",
+    b"\xf0\x9f\x98\x80",
+    b"\xcd",
+    b"\x80",
+    b"\xed\xa0\x80",
+    b"\t",
+    b"\n",
+    b"x",
+]
 
 
 def test_runs_longer_than_a_scan_block_give_identical_results() -> None:
@@ -218,7 +335,10 @@ py_scalars = st.one_of(
     st.text(st.one_of(st.sampled_from(SPECIAL_CHARS), escape_only, st.characters()), max_size=8),
 )
 bad_values = st.sampled_from([b"bytes", {1, 2}, object(), 1j])
-py_keys = st.one_of(st.text(st.one_of(st.sampled_from(SPECIAL_CHARS), escape_only), max_size=4), st.sampled_from([1, None, 2.5]))
+py_keys = st.one_of(
+    st.text(st.one_of(st.sampled_from(SPECIAL_CHARS), escape_only), max_size=4),
+    st.sampled_from([1, None, 2.5]),
+)
 
 
 def py_values() -> st.SearchStrategy[Any]:
@@ -243,7 +363,9 @@ def dumps_outcome(fn: Any, value: Any, max_depth: int) -> tuple[Any, ...]:
 @SETTINGS
 @given(py_values(), st.sampled_from([128, 128, 3, 1, 0]))
 def test_dumps_gives_identical_results(value: Any, max_depth: int) -> None:
-    assert dumps_outcome(compiled.dumps, value, max_depth) == dumps_outcome(twin.dumps, value, max_depth)
+    assert dumps_outcome(compiled.dumps, value, max_depth) == dumps_outcome(
+        twin.dumps, value, max_depth
+    )
 
 
 @SETTINGS

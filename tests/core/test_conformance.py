@@ -87,7 +87,9 @@ def test_rfc8785_section_3_2_example(codec, testdata: Path) -> None:
 
 def test_rfc8785_sort_order_is_utf16(codec, testdata: Path) -> None:
     base = testdata / "rfc8785-examples"
-    got = json.loads(codec.canonical_json((base / "section-3.2.3-sort-input.json").read_bytes(), 128))
+    got = json.loads(
+        codec.canonical_json((base / "section-3.2.3-sort-input.json").read_bytes(), 128)
+    )
     expected = json.loads((base / "section-3.2.3-sort-expected-value-order.json").read_text())
     assert list(got.values()) == expected
 
@@ -171,7 +173,11 @@ def test_jsontestsuite_y_files_are_accepted_except_documented_exclusions(codec, 
 
 
 def test_jsontestsuite_n_files_are_all_rejected(codec, testdata) -> None:
-    accepted = [p.name for p in _suite(testdata) if p.name[0] == "n" and _outcome(codec, p.read_bytes()) == "ok"]
+    accepted = [
+        p.name
+        for p in _suite(testdata)
+        if p.name[0] == "n" and _outcome(codec, p.read_bytes()) == "ok"
+    ]
     assert accepted == []
 
 
@@ -182,7 +188,13 @@ def test_jsontestsuite_n_files_fail_with_text_codes_and_locations(codec, testdat
         with pytest.raises(NuifError) as info:
             codec.canonical_json(p.read_bytes(), MAX_DEPTH)
         err = info.value
-        assert err.code in {"NUIF_PARSE", "NUIF_UTF8", "NUIF_UNICODE", "NUIF_NUMBER", "NUIF_DEPTH"}, p.name
+        assert err.code in {
+            "NUIF_PARSE",
+            "NUIF_UTF8",
+            "NUIF_UNICODE",
+            "NUIF_NUMBER",
+            "NUIF_DEPTH",
+        }, p.name
         assert err.line is not None and err.line >= 1 and err.column >= 1, p.name
 
 

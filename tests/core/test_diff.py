@@ -20,7 +20,11 @@ A: dict[str, Any] = {
         "children": [
             {"id": "a", "kind": "text", "attrs": {"v": 1}},
             {"id": "b", "kind": "text"},
-            {"id": "g", "kind": "group", "children": [{"id": "g1", "kind": "text"}, {"id": "g2", "kind": "text"}]},
+            {
+                "id": "g",
+                "kind": "group",
+                "children": [{"id": "g1", "kind": "text"}, {"id": "g2", "kind": "text"}],
+            },
             {"id": "c", "kind": "text"},
         ],
     },
@@ -54,12 +58,18 @@ def kids(doc: dict[str, Any], *path: int) -> list[dict[str, Any]]:
 def test_diff_of_a_document_with_itself_is_an_empty_transactions_list():
     text = json.dumps(A)
     d = diff(text, json.dumps(A, indent=2, sort_keys=True))
-    assert d == b'{"base":"' + nuif_core.document_hash(text).encode() + b'","nuif_patch":0,"transactions":[]}'
+    assert (
+        d
+        == b'{"base":"'
+        + nuif_core.document_hash(text).encode()
+        + b'","nuif_patch":0,"transactions":[]}'
+    )
 
 
 def test_attribute_changes_are_set_and_unset_in_name_order():
     def change(b: dict[str, Any]) -> None:
         b["root"]["attrs"] = {"title": "Hello", "new": None}
+
     assert ops_of(A, variant(change)) == [
         {"op": "unset", "id": "s", "attr": "n"},
         {"op": "set", "id": "s", "attr": "new", "value": None},
@@ -84,6 +94,7 @@ def test_reordering_siblings_moves_only_what_left_the_longest_kept_order():
     def change(b: dict[str, Any]) -> None:
         k = kids(b)
         k.append(k.pop(0))  # a goes last: one move, not three
+
     assert ops_of(A, variant(change)) == [{"op": "move", "id": "a", "parent": "s", "index": 3}]
 
 
@@ -91,6 +102,7 @@ def test_a_node_moved_to_another_parent_keeps_its_id_and_content():
     def change(b: dict[str, Any]) -> None:
         a = kids(b).pop(0)
         kids(b, 1).insert(1, a)
+
     assert ops_of(A, variant(change)) == [{"op": "move", "id": "a", "parent": "g", "index": 1}]
 
 
@@ -98,6 +110,7 @@ def test_new_nodes_are_inserted_whole_and_removed_nodes_removed():
     def change(b: dict[str, Any]) -> None:
         kids(b).pop(1)
         kids(b).insert(0, {"id": "n", "kind": "box", "children": [{"id": "n1", "kind": "text"}]})
+
     assert ops_of(A, variant(change)) == [
         {"op": "remove", "id": "b"},
         {"op": "insert", "parent": "s", "index": 0,
@@ -110,8 +123,14 @@ def test_a_new_wrapper_around_persisting_nodes_is_a_shell_plus_moves():
         k = kids(b)
         a, bb = k.pop(0), k.pop(0)
         k.insert(0, {"id": "w", "kind": "box", "attrs": {"x": 1}, "children": [bb, a]})
+
     assert ops_of(A, variant(change)) == [
-        {"op": "insert", "parent": "s", "index": 0, "node": {"id": "w", "kind": "box", "attrs": {"x": 1}}},
+        {
+            "op": "insert",
+            "parent": "s",
+            "index": 0,
+            "node": {"id": "w", "kind": "box", "attrs": {"x": 1}},
+        },
         {"op": "move", "id": "b", "parent": "w", "index": 0},
         {"op": "move", "id": "a", "parent": "w", "index": 1},
     ]
@@ -121,6 +140,7 @@ def test_a_removed_parent_gives_up_its_persisting_children_first():
     def change(b: dict[str, Any]) -> None:
         g = kids(b).pop(2)
         kids(b).append(g["children"][1])
+
     assert ops_of(A, variant(change)) == [
         {"op": "move", "id": "g2", "parent": "s", "index": 4},
         {"op": "remove", "id": "g"},
@@ -135,6 +155,7 @@ def test_a_renamed_node_is_a_different_node():
 def test_a_new_root_id_replaces_the_root():
     def change(b: dict[str, Any]) -> None:
         b["root"]["id"] = "s2"
+
     ops = ops_of(A, variant(change))
     assert [op["op"] for op in ops] == ["replace"]
     assert ops[0]["id"] == "s"
@@ -143,6 +164,7 @@ def test_a_new_root_id_replaces_the_root():
 def test_meta_changes_are_one_meta_operation_with_json_patch_inside():
     def change(b: dict[str, Any]) -> None:
         b["meta"] = {"deep": {"k": [1, 2, 3], "z": True, "a/b": 1}, "rev~": 2}
+
     assert ops_of(A, variant(change)) == [
         {"op": "meta", "patch": [
             {"op": "remove", "path": "/author"},
@@ -156,6 +178,7 @@ def test_meta_changes_are_one_meta_operation_with_json_patch_inside():
 def test_meta_removed_entirely():
     def change(b: dict[str, Any]) -> None:
         del b["meta"]
+
     ops = ops_of(A, variant(change))
     assert ops == [{"op": "meta", "patch": [
         {"op": "remove", "path": "/author"}, {"op": "remove", "path": "/deep"}]}]  # fmt: skip
@@ -165,6 +188,7 @@ def test_operations_are_split_into_transactions_by_the_limit():
     def change(b: dict[str, Any]) -> None:
         for k in kids(b):
             k["attrs"] = {"q": 1}
+
     limits = Limits(max_operations_per_transaction=2)
     d = json.loads(diff(json.dumps(A), json.dumps(variant(change)), limits=limits))
     assert [len(tx["ops"]) for tx in d["transactions"]] == [2, 2, 1]
@@ -175,6 +199,7 @@ def test_a_diff_too_big_for_the_limits_falls_back_to_replacing_the_root():
     def change(b: dict[str, Any]) -> None:
         for k in kids(b):
             k["kind"] = "other"
+
     limits = Limits(max_operations=3)
     ops = ops_of(A, variant(change), limits=limits)
     assert ops == [{"op": "replace", "id": "s", "node": variant(change)["root"]}]
@@ -221,6 +246,7 @@ def test_diff_is_deterministic_and_ignores_formatting():
     def change(b: dict[str, Any]) -> None:
         kids(b).reverse()
         b["root"]["attrs"]["n"] = 2
+
     b = variant(change)
     one = diff(json.dumps(A), json.dumps(b))
     two = diff(json.dumps(A, indent=3, sort_keys=True), json.dumps(b, indent=1, ensure_ascii=True))

@@ -425,7 +425,8 @@ def test_edited_copies_give_the_oracles_patch(data):
 
 @pytest.mark.parametrize("name", sorted(SHAPES))
 @pytest.mark.parametrize(
-    "limits", [None, Limits(max_operations=40), Limits(max_patch_bytes=4000)],
+    "limits",
+    [None, Limits(max_operations=40), Limits(max_patch_bytes=4000)],
     ids=["default", "ops", "bytes"],
 )
 def test_the_worst_shapes_give_the_oracles_patch(name, limits):
@@ -443,8 +444,10 @@ def test_the_deep_shapes_under_tight_limits_give_the_oracles_patch():
         d = max(_depth(a), _depth(b))
         na, nb = len(_all_nodes(a["root"])), len(_all_nodes(b["root"]))
         for limits in (
-            Limits(max_depth=d), Limits(max_depth=min(128, d + 6)),
-            Limits(max_nodes=max(na, nb)), Limits(max_nodes=max(na, nb) + 3),
+            Limits(max_depth=d),
+            Limits(max_depth=min(128, d + 6)),
+            Limits(max_nodes=max(na, nb)),
+            Limits(max_nodes=max(na, nb) + 3),
         ):
             assert_same_as_oracle(json.dumps(a), json.dumps(b), limits)
 

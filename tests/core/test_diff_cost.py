@@ -250,5 +250,8 @@ def test_every_shape_diffs_back_and_under_tight_limits(name):
 def test_the_minimal_patch_of_a_reversal_has_exact_indexes():
     a, b = _texts(reverse(5))
     assert [(op["id"], op["index"]) for op in _ops(diff(a, b))] == [
-        ("c4", 0), ("c3", 1), ("c2", 2), ("c1", 3)
+        ("c4", 0),
+        ("c3", 1),
+        ("c2", 2),
+        ("c1", 3),
     ]

@@ -25,7 +25,9 @@ import nuif_core
 from nuif_core import Limits, NuifError, _codec, _document
 from nuif_core._document import Diagnostic, ValidationReport, hash_bytes, normalize
 
-_speedups = _codec.compiled() or pytest.skip("the compiled codec is not built", allow_module_level=True)
+_speedups = _codec.compiled() or pytest.skip(
+    "the compiled codec is not built", allow_module_level=True
+)
 _codec_py = _codec.twin()
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -67,9 +69,7 @@ def _write(doc: Any, rng: random.Random) -> bytes:
             return [shuffle(x) for x in v]
         return v
 
-    out = json.dumps(
-        shuffle(doc), indent=rng.choice([None, 0, 2]), ensure_ascii=rng.random() < 0.3
-    )
+    out = json.dumps(shuffle(doc), indent=rng.choice([None, 0, 2]), ensure_ascii=rng.random() < 0.3)
     if isinstance(doc, dict) and doc.get("nuif") == 0 and type(doc.get("nuif")) is int:
         out = out.replace('"nuif": 0', '"nuif": ' + rng.choice(ZEROS), 1)
     return out.encode("utf-8")
@@ -90,7 +90,9 @@ def _python_validate(data: bytes, limits: Limits, max_diagnostics: int = 100) ->
     except NuifError as err:
         return ValidationReport(False, None, (Diagnostic.from_error(err),))
     if checker.found:
-        return ValidationReport(False, None, _document.diagnostics(checker, data), checker.truncated)
+        return ValidationReport(
+            False, None, _document.diagnostics(checker, data), checker.truncated
+        )
     return ValidationReport(True, hash_bytes(_codec.dumps(normalize(value), limits.max_depth)))
 
 
@@ -194,9 +196,9 @@ def test_fast_path_returns_none_at_every_schema_problem_and_validate_reports_as_
     fast = _speedups.canonical_document(data, lim.max_depth, lim.max_nodes)
     assert fast == expected  # None exactly when the Python checker finds a problem
     assert _codec_py.canonical_document(data, lim.max_depth, lim.max_nodes) == expected
-    assert nuif_core.validate(data, limits=lim, max_diagnostics=max_diagnostics) == _python_validate(
-        data, lim, max_diagnostics
-    )
+    assert nuif_core.validate(
+        data, limits=lim, max_diagnostics=max_diagnostics
+    ) == _python_validate(data, lim, max_diagnostics)
     try:
         got: Any = nuif_core.canonicalize(data, limits=lim).canonical
     except NuifError as e:
@@ -219,8 +221,17 @@ def _mutate(data: bytes, rng: random.Random) -> bytes:
         elif what == 1:
             b[at:at] = bytes([rng.choice(b'{}[],:"\\ 0-e.tnu\x00\x1f\xff\xc3\xed\xef')])
         elif what == 2:
-            b[at:at] = rng.choice([b"\\ud800", b"\\ufdd0", "\ufdd0".encode(), b"1e400",
-                                   b"9007199254740993", b"\xef\xbb\xbf", b'"a":1,"a":2'])
+            b[at:at] = rng.choice(
+                [
+                    b"\\ud800",
+                    b"\\ufdd0",
+                    "\ufdd0".encode(),
+                    b"1e400",
+                    b"9007199254740993",
+                    b"\xef\xbb\xbf",
+                    b'"a":1,"a":2',
+                ]
+            )
         elif what == 3:
             del b[at:]
         elif what == 4:
@@ -255,8 +266,14 @@ def test_fast_path_raises_the_text_errors_loads_raises(
 
 
 def test_the_node_limit_counts_every_node_like_the_checker() -> None:
-    doc = {"nuif": 0, "root": {"id": "r", "kind": "k", "children": [
-        {"id": f"c{i}", "kind": "k"} for i in range(9)]}}
+    doc = {
+        "nuif": 0,
+        "root": {
+            "id": "r",
+            "kind": "k",
+            "children": [{"id": f"c{i}", "kind": "k"} for i in range(9)],
+        },
+    }
     data = json.dumps(doc).encode()
     assert _speedups.canonical_document(data, 128, 10) is not None
     assert _speedups.canonical_document(data, 128, 9) is None
@@ -276,8 +293,10 @@ def test_many_ids_grow_the_id_set_and_a_late_duplicate_is_still_found() -> None:
 
 
 def test_escaped_names_are_checked_after_unescaping() -> None:
-    data = rb'{"nu\u0069f": 0, "root": {"\u0069d": "\u0041b", "kind": "\u0062utton",' \
-           rb' "attrs": {"\u0061ria-label": "x"}}}'
+    data = (
+        rb'{"nu\u0069f": 0, "root": {"\u0069d": "\u0041b", "kind": "\u0062utton",'
+        rb' "attrs": {"\u0061ria-label": "x"}}}'
+    )
     assert _speedups.canonical_document(data, 128, 10) == (
         b'{"nuif":0,"root":{"attrs":{"aria-label":"x"},"id":"Ab","kind":"button"}}'
     )
@@ -298,7 +317,7 @@ def _names(base: str) -> list[str]:
         name = (base * 41)[:n]
         out.append(name)
         for i in range(n):
-            out += [name[:i] + c + name[i + 1:] for c in EDGE_CHARS]
+            out += [name[:i] + c + name[i + 1 :] for c in EDGE_CHARS]
     return out
 
 
@@ -306,12 +325,15 @@ def _fast_verdict(node_id: str, kind: str, attr: str, escaped: bool) -> bool:
     """Whether the fast path accepts a one-node document with these names.  ``escaped``: every
     name's first character written as a \\u escape, so the id and kind are built in the arena,
     each followed there by the next string (which starts with a letter)."""
+
     def spell(s: str) -> str:
         text = json.dumps(s)
         return f'"\\u{ord(s[0]):04x}{text[2:]}' if escaped else text
 
-    data = (f'{{"nuif":0,"root":{{"id":{spell(node_id)},"kind":{spell(kind)},'
-            f'"attrs":{{{spell(attr)}:{spell("zz")}}}}}}}').encode()
+    data = (
+        f'{{"nuif":0,"root":{{"id":{spell(node_id)},"kind":{spell(kind)},'
+        f'"attrs":{{{spell(attr)}:{spell("zz")}}}}}}}'
+    ).encode()
     return _speedups.canonical_document(data, 128, 10) is not None
 
 
@@ -324,7 +346,9 @@ def test_ids_kinds_and_attribute_names_at_every_length_and_position(escaped: boo
     for kind in _names("ab-c:d2/e") + _names("a.b") + ["a" * 64, "a" * 65, "a/", "a:b/", "a::b"]:
         assert _fast_verdict("n", kind, "x", escaped) == (_schema.kind_problem(kind) is None), kind
     for node_id in _names("s3.ui:rich-text_3") + ["a" * 128, "a" * 129]:
-        assert _fast_verdict(node_id, "k", "x", escaped) == (_schema.id_problem(node_id) is None), node_id
+        assert _fast_verdict(node_id, "k", "x", escaped) == (_schema.id_problem(node_id) is None), (
+            node_id
+        )
     for attr in _names("on:Click$@_-.9") + ["a" * 128, "a" * 129]:
         assert _fast_verdict("n", "k", attr, escaped) == (_schema.attr_problem(attr) is None), attr
 
@@ -340,17 +364,36 @@ def test_a_double_written_as_an_integer_beyond_2_pow_53_gives_the_patch_engine_i
     assert type(doc["root"]["attrs"]["x"]) is float
     assert _document.parse_canonical(canonical)[2] == doc
     result = nuif_core.apply_patch(
-        data, b'{"nuif_patch": 0, "transactions": [{"ops": [{"op": "set", "id": "r", "attr": "y",'
-        b' "value": 1}]}]}'
+        data,
+        b'{"nuif_patch": 0, "transactions": [{"ops": [{"op": "set", "id": "r", "attr": "y",'
+        b' "value": 1}]}]}',
     )
     assert result.base == hash_bytes(canonical)
-    assert result.canonical == canonical.replace(b"9007199254740992}", b"9007199254740992,\"y\":1}")
+    assert result.canonical == canonical.replace(b"9007199254740992}", b'9007199254740992,"y":1}')
 
 
-_UTF8_PIECES = [b"a", b" ", b'"', b"\xc3\xa9", b"\xe6\x9d\xb1", b"\xf0\x9f\x98\x80", b"\xed\x9f\xbf",
-                b"\xee\x80\x80", b"\xf4\x8f\xbf\xbd", b"\x80", b"\xc0\xaf", b"\xc2", b"\xe0\x9f\x80",
-                b"\xed\xa0\x80", b"\xf0\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5", b"\xff",
-                b"\xe6\x9d", b"\xf0\x9f\x98"]
+_UTF8_PIECES = [
+    b"a",
+    b" ",
+    b'"',
+    b"\xc3\xa9",
+    b"\xe6\x9d\xb1",
+    b"\xf0\x9f\x98\x80",
+    b"\xed\x9f\xbf",
+    b"\xee\x80\x80",
+    b"\xf4\x8f\xbf\xbd",
+    b"\x80",
+    b"\xc0\xaf",
+    b"\xc2",
+    b"\xe0\x9f\x80",
+    b"\xed\xa0\x80",
+    b"\xf0\x8f\xbf\xbf",
+    b"\xf4\x90\x80\x80",
+    b"\xf5",
+    b"\xff",
+    b"\xe6\x9d",
+    b"\xf0\x9f\x98",
+]
 
 
 @SETTINGS
@@ -464,13 +507,18 @@ def test_canonical_result_calls_make_when_it_cannot_fill_its_slots() -> None:
     # a field whose descriptor is no longer the slot's: a property that sets the slot its way
     slot = Rerouted.__dict__["hash"]
     Rerouted.hash = property(  # type: ignore[assignment]
-        lambda self: slot.__get__(self), lambda self, v: slot.__set__(self, "set:" + v))
+        lambda self: slot.__get__(self), lambda self, v: slot.__set__(self, "set:" + v)
+    )
 
     data = b'{"nuif": 0, "root": {"id": "a", "kind": "b"}}'
     for impl in (_speedups, _codec_py):
         as_tuple = impl.canonical_result(data, 128, 10, lambda *a: a)
         assert impl.canonical_result(data, 128, 10, Rerouted).hash == "set:" + as_tuple[1]
-        assert as_tuple == (b'{"nuif":0,"root":{"id":"a","kind":"b"}}', hash_bytes(as_tuple[0]), True)
+        assert as_tuple == (
+            b'{"nuif":0,"root":{"id":"a","kind":"b"}}',
+            hash_bytes(as_tuple[0]),
+            True,
+        )
         assert impl.canonical_result(data, 128, 10, Checked).hash == as_tuple[1].upper()
         assert impl.canonical_result(data, 128, 10, NoSlots) == NoSlots(*as_tuple)
         assert impl.canonical_result(data, 128, 10, OwnInit).hash == "own"
@@ -505,8 +553,9 @@ def test_valid_report_builds_the_report_the_dataclass_constructor_builds(
 def test_a_report_filled_by_the_compiled_call_is_frozen_like_any_other() -> None:
     import dataclasses
 
-    r = _speedups.valid_report(b'{"nuif":0,"root":{"id":"a","kind":"b"}}', 128, 10,
-                               _document.ValidationReport)
+    r = _speedups.valid_report(
+        b'{"nuif":0,"root":{"id":"a","kind":"b"}}', 128, 10, _document.ValidationReport
+    )
     assert r.to_dict() == {"valid": True, "hash": r.hash, "diagnostics": [], "truncated": False}
     with pytest.raises(dataclasses.FrozenInstanceError):
         r.valid = False  # type: ignore[misc]
@@ -566,8 +615,39 @@ def test_canonicalize_keeps_the_size_limit_for_bytes_str_and_buffers() -> None:
         assert info.value.code == "NUIF_TOO_LARGE"
 
 
-@pytest.mark.parametrize("children", [0, 1, 2, 3, 5, 6, 7, 12, 13, 25, 26, 51, 52, 100, 101, 102,
-                                      203, 204, 205, 408, 409, 410, 511, 512, 513, 1023, 1024, 1025])
+@pytest.mark.parametrize(
+    "children",
+    [
+        0,
+        1,
+        2,
+        3,
+        5,
+        6,
+        7,
+        12,
+        13,
+        25,
+        26,
+        51,
+        52,
+        100,
+        101,
+        102,
+        203,
+        204,
+        205,
+        408,
+        409,
+        410,
+        511,
+        512,
+        513,
+        1023,
+        1024,
+        1025,
+    ],
+)
 def test_the_id_set_is_sized_from_the_tape_and_still_finds_every_duplicate(children: int) -> None:
     kids = [{"id": f"n{i}", "kind": "k"} for i in range(children)]
     doc = {"nuif": 0, "root": {"id": "r", "kind": "k", "children": kids}}
@@ -608,14 +688,24 @@ def test_tables_kept_from_a_large_document_serve_small_and_large_ones_after_it()
     # the id set's table and the doubles are kept between calls: a small document uses a part of
     # a large table (zeroed), a larger one grows it; stale entries must never count
     def doc(children: int, dup: str | None = None, x: float = 0.1) -> bytes:
-        kids = [{"id": f"n{i}", "kind": "k", "attrs": {"w": x * (i + 1) / 3}}
-                for i in range(children)]
+        kids = [
+            {"id": f"n{i}", "kind": "k", "attrs": {"w": x * (i + 1) / 3}} for i in range(children)
+        ]
         if dup is not None:
             kids.append({"id": dup, "kind": "k"})
         return json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "children": kids}}).encode()
 
-    sequence = [doc(3000), doc(5), doc(5, "n2"), doc(40, "r"), doc(6000, "n5999"), doc(6000),
-                doc(7), doc(3000, "n0", 0.7), doc(2)]
+    sequence = [
+        doc(3000),
+        doc(5),
+        doc(5, "n2"),
+        doc(40, "r"),
+        doc(6000, "n5999"),
+        doc(6000),
+        doc(7),
+        doc(3000, "n0", 0.7),
+        doc(2),
+    ]
     for data in sequence:
         expected = _python_canonical(data, Limits())
         assert _speedups.canonical_document(data, 128, 250_000) == expected
@@ -653,14 +743,25 @@ def test_the_kept_id_table_is_zeroed_when_its_generations_run_out() -> None:
 
 def _deep_document(depth: int, tail: str = "") -> bytes:
     """A valid document whose meta nests ``depth`` arrays (the parser's stack grows)."""
-    return (b'{"nuif": 0, "root": {"id": "r", "kind": "k"}, "meta": {"m": '
-            + b"[" * depth + tail.encode() + b"]" * depth + b"}}")
+    return (
+        b'{"nuif": 0, "root": {"id": "r", "kind": "k"}, "meta": {"m": '
+        + b"[" * depth
+        + tail.encode()
+        + b"]" * depth
+        + b"}}"
+    )
 
 
 def test_buffers_kept_between_calls_serve_deep_then_shallow_then_failing_texts() -> None:
-    texts = [_deep_document(100), _deep_document(1), _deep_document(60, '{"a": 1, "a": 2}'),
-             _deep_document(3, '{"b": 1, "a": 2, "c": [1, 2]}'), _deep_document(127),
-             _deep_document(128), b'{"nuif": 0, "root": {"id": "r", "kind": "k", "x": 1}}']
+    texts = [
+        _deep_document(100),
+        _deep_document(1),
+        _deep_document(60, '{"a": 1, "a": 2}'),
+        _deep_document(3, '{"b": 1, "a": 2, "c": [1, 2]}'),
+        _deep_document(127),
+        _deep_document(128),
+        b'{"nuif": 0, "root": {"id": "r", "kind": "k", "x": 1}}',
+    ]
     for _ in range(3):
         for data in texts:
             for max_depth in (128, 5):
@@ -668,7 +769,8 @@ def test_buffers_kept_between_calls_serve_deep_then_shallow_then_failing_texts()
                 assert _err(_speedups.canonical_document, data, max_depth, 100) == expected
                 if expected is None:
                     assert _speedups.canonical_document(data, max_depth, 100) == (
-                        _codec_py.canonical_document(data, max_depth, 100))
+                        _codec_py.canonical_document(data, max_depth, 100)
+                    )
 
 
 def test_a_parse_started_while_another_holds_the_kept_buffers_gets_its_own() -> None:
@@ -702,14 +804,18 @@ def test_a_parse_started_while_another_holds_the_kept_buffers_gets_its_own() -> 
     assert outer is not None and outer[0] == "NUIF_DUPLICATE_KEY"
     assert _speedups.canonical_document(inner_text, 128, 100) == inner_expected
     assert _speedups.canonical_document(outer_text.replace(b'"a": 2', b'"b": 2'), 128, 100) == (
-        _codec_py.canonical_document(outer_text.replace(b'"a": 2', b'"b": 2'), 128, 100))
+        _codec_py.canonical_document(outer_text.replace(b'"a": 2', b'"b": 2'), 128, 100)
+    )
 
 
 def _growing_document(count: int) -> bytes:
     """A valid document whose canonical text is longer than itself: each ``1e20`` of its meta is
     written out in full (21 digits)."""
-    return (b'{"nuif":0,"root":{"id":"r","kind":"k"},"meta":{"m":['
-            + b",".join([b"1e20"] * count) + b"]}}")
+    return (
+        b'{"nuif":0,"root":{"id":"r","kind":"k"},"meta":{"m":['
+        + b",".join([b"1e20"] * count)
+        + b"]}}"
+    )
 
 
 def _canonical_of(data: bytes) -> tuple[bytes, str]:
@@ -721,7 +827,8 @@ def _canonical_of(data: bytes) -> tuple[bytes, str]:
 
 @pytest.mark.parametrize("beside", [False, True], ids=["hashed-after", "hashed-while-written"])
 def test_a_text_that_outgrows_the_kept_scratch_moves_into_its_bytes_object_as_it_is_written(
-        beside: bool) -> None:
+    beside: bool,
+) -> None:
     data = _growing_document(3000)  # ~15 KB in, ~66 KB out
     expected = _canonical_of(data)
     assert len(expected[0]) > 4 * len(data)
@@ -753,7 +860,8 @@ def test_the_output_scratch_is_kept_between_calls_up_to_its_limit() -> None:
         kept = []
         for data in (small, large, medium, small, large, medium):
             assert (lambda r: (r.canonical, r.hash))(nuif_core.canonicalize(data)) == (
-                _canonical_of(data))
+                _canonical_of(data)
+            )
             kept.append(_speedups._counters()["scratch_kept"])
     finally:
         _speedups._settings(**old)
@@ -786,8 +894,9 @@ def test_calls_on_two_threads_each_write_into_their_own_buffer() -> None:
     assert results == [[expected[0]] * 40, [expected[1]] * 40]
 
 
-def test_an_output_past_the_kept_scratch_is_written_into_its_own_bytes_with_the_huge_page_hint(
-) -> None:
+def test_an_output_past_the_kept_scratch_is_written_into_its_own_bytes_with_the_huge_page_hint() -> (
+    None
+):
     from benchmarks.corpus import generate
 
     data = generate("ui", 5 * 1024 * 1024)  # an output above the 4 MiB scratch and hint threshold

@@ -14,6 +14,7 @@ from nuif_core import ERROR_CODES
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
+
 @st.composite
 def documents(draw) -> dict:
     used: set[str] = set()
@@ -47,7 +48,9 @@ def _reformat(doc: dict, seed: int) -> str:
             return [shuffle(x) for x in v]
         return v
 
-    return json.dumps(shuffle(doc), indent=rng.choice([None, 1, 4]), ensure_ascii=rng.random() < 0.5)
+    return json.dumps(
+        shuffle(doc), indent=rng.choice([None, 1, 4]), ensure_ascii=rng.random() < 0.5
+    )
 
 
 @SETTINGS

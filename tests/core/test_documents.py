@@ -42,12 +42,18 @@ def test_spec_example_canonicalizes_and_hashes() -> None:
     assert (again.canonical, again.hash, again.changed) == (CANONICAL, result.hash, False)
     assert nuif_core.is_canonical(CANONICAL) and not nuif_core.is_canonical(EXAMPLE)
     assert nuif_core.document_hash(EXAMPLE) == result.hash
-    assert result.to_dict() == {"canonical": CANONICAL.decode(), "hash": result.hash, "changed": True}
+    assert result.to_dict() == {
+        "canonical": CANONICAL.decode(),
+        "hash": result.hash,
+        "changed": True,
+    }
 
 
 def test_str_and_bytes_inputs_agree() -> None:
     assert nuif_core.canonicalize(EXAMPLE).hash == nuif_core.canonicalize(EXAMPLE.encode()).hash
-    assert nuif_core.canonicalize(bytearray(EXAMPLE.encode())).hash == nuif_core.document_hash(EXAMPLE)
+    assert nuif_core.canonicalize(bytearray(EXAMPLE.encode())).hash == nuif_core.document_hash(
+        EXAMPLE
+    )
 
 
 def test_normalization_drops_empty_attrs_children_and_meta_only() -> None:
@@ -59,8 +65,12 @@ def test_normalization_drops_empty_attrs_children_and_meta_only() -> None:
 
 def test_normalization_keeps_strings_unnormalized() -> None:
     composed, decomposed = "\u00e9", "e\u0301"
-    a = nuif_core.canonicalize(json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "attrs": {"t": composed}}}))
-    b = nuif_core.canonicalize(json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "attrs": {"t": decomposed}}}))
+    a = nuif_core.canonicalize(
+        json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "attrs": {"t": composed}}})
+    )
+    b = nuif_core.canonicalize(
+        json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "attrs": {"t": decomposed}}})
+    )
     assert a.hash != b.hash
 
 
@@ -75,7 +85,12 @@ def test_valid_document_reports_hash_and_no_diagnostics() -> None:
     assert report.valid and bool(report)
     assert report.hash == nuif_core.document_hash(EXAMPLE)
     assert report.diagnostics == () and report.truncated is False
-    assert report.to_dict() == {"valid": True, "hash": report.hash, "diagnostics": [], "truncated": False}
+    assert report.to_dict() == {
+        "valid": True,
+        "hash": report.hash,
+        "diagnostics": [],
+        "truncated": False,
+    }
 
 
 BROKEN = """{
@@ -158,11 +173,22 @@ def test_text_error_is_the_only_diagnostic() -> None:
         ('{"nuif":0,"root":{"id":".a","kind":"k"}}', "NUIF_ID", "/root/id"),
         ('{"nuif":0,"root":{"id":"a","kind":"ui:"}}', "NUIF_KIND", "/root/kind"),
         ('{"nuif":0,"root":{"id":"a","kind":"' + "k" * 65 + '"}}', "NUIF_KIND", "/root/kind"),
-        ('{"nuif":0,"root":{"id":"a","kind":"k","attrs":{"a b":1}}}', "NUIF_ATTR", "/root/attrs/a b"),
+        (
+            '{"nuif":0,"root":{"id":"a","kind":"k","attrs":{"a b":1}}}',
+            "NUIF_ATTR",
+            "/root/attrs/a b",
+        ),
         ('{"nuif":0,"root":{"id":"a","kind":"k","attrs":{"":1}}}', "NUIF_ATTR", "/root/attrs/"),
-        ('{"nuif":0,"root":{"id":"a","kind":"k","attrs":{"a/b":1}}}', "NUIF_ATTR", "/root/attrs/a~1b"),
-        ('{"nuif":0,"root":{"id":"a","kind":"k","children":[{"id":"a","kind":"k"}]}}',
-         "NUIF_DUPLICATE_ID", "/root/children/0/id"),
+        (
+            '{"nuif":0,"root":{"id":"a","kind":"k","attrs":{"a/b":1}}}',
+            "NUIF_ATTR",
+            "/root/attrs/a~1b",
+        ),
+        (
+            '{"nuif":0,"root":{"id":"a","kind":"k","children":[{"id":"a","kind":"k"}]}}',
+            "NUIF_DUPLICATE_ID",
+            "/root/children/0/id",
+        ),
     ],
 )
 def test_each_schema_rule_has_its_code_and_pointer(text: str, code: str, pointer: str) -> None:
@@ -204,13 +230,17 @@ def test_inspect_summarizes_the_document() -> None:
     info = nuif_core.inspect(EXAMPLE)
     assert info.hash == nuif_core.document_hash(EXAMPLE)
     assert (info.is_canonical, info.input_bytes, info.canonical_bytes) == (
-        False, len(EXAMPLE.encode()), len(CANONICAL),
+        False,
+        len(EXAMPLE.encode()),
+        len(CANONICAL),
     )
     assert (info.node_count, info.max_depth) == (3, 2)
     assert info.kinds == {"button": 1, "input": 1, "screen": 1}
     assert (info.root.id, info.root.kind) == ("login", "screen")
     assert [(e.id, e.depth, e.children) for e in info.outline] == [
-        ("login", 1, 2), ("login.email", 2, 0), ("login.submit", 2, 0),
+        ("login", 1, 2),
+        ("login.email", 2, 0),
+        ("login.submit", 2, 0),
     ]
     assert info.truncated is False
     d = info.to_dict()

@@ -11,13 +11,37 @@ from nuif_core import ERROR_CODES, Limits, NuifError
 
 #: The public contract (NUIF-0 §6): adding a code is fine, renaming or removing one breaks users.
 PINNED_CODES = {
-    "NUIF_UTF8", "NUIF_PARSE", "NUIF_UNICODE", "NUIF_DUPLICATE_KEY", "NUIF_NUMBER", "NUIF_DEPTH",
-    "NUIF_TOO_LARGE", "NUIF_VALUE", "NUIF_SCHEMA", "NUIF_VERSION", "NUIF_ID", "NUIF_DUPLICATE_ID",
-    "NUIF_KIND", "NUIF_ATTR", "NUIF_LIMIT_NODES", "NUIF_LIMIT_TRANSACTIONS",
-    "NUIF_LIMIT_OPERATIONS", "NUIF_LIMIT_WORK", "NUIF_PATCH_SCHEMA", "NUIF_PATCH_BASE_MISMATCH",
-    "NUIF_PATCH_NOT_FOUND", "NUIF_PATCH_ID_EXISTS", "NUIF_PATCH_INDEX", "NUIF_PATCH_ROOT",
-    "NUIF_PATCH_CYCLE", "NUIF_PATCH_ATTR_MISSING", "NUIF_PATCH_POINTER", "NUIF_PATCH_TEST_FAILED",
-    "NUIF_PACKAGE", "NUIF_PACKAGE_LIMIT", "NUIF_ARGUMENTS",
+    "NUIF_UTF8",
+    "NUIF_PARSE",
+    "NUIF_UNICODE",
+    "NUIF_DUPLICATE_KEY",
+    "NUIF_NUMBER",
+    "NUIF_DEPTH",
+    "NUIF_TOO_LARGE",
+    "NUIF_VALUE",
+    "NUIF_SCHEMA",
+    "NUIF_VERSION",
+    "NUIF_ID",
+    "NUIF_DUPLICATE_ID",
+    "NUIF_KIND",
+    "NUIF_ATTR",
+    "NUIF_LIMIT_NODES",
+    "NUIF_LIMIT_TRANSACTIONS",
+    "NUIF_LIMIT_OPERATIONS",
+    "NUIF_LIMIT_WORK",
+    "NUIF_PATCH_SCHEMA",
+    "NUIF_PATCH_BASE_MISMATCH",
+    "NUIF_PATCH_NOT_FOUND",
+    "NUIF_PATCH_ID_EXISTS",
+    "NUIF_PATCH_INDEX",
+    "NUIF_PATCH_ROOT",
+    "NUIF_PATCH_CYCLE",
+    "NUIF_PATCH_ATTR_MISSING",
+    "NUIF_PATCH_POINTER",
+    "NUIF_PATCH_TEST_FAILED",
+    "NUIF_PACKAGE",
+    "NUIF_PACKAGE_LIMIT",
+    "NUIF_ARGUMENTS",
 }
 
 
@@ -33,11 +57,23 @@ def test_unknown_code_cannot_be_raised() -> None:
 
 
 def test_error_text_reads_code_message_and_location() -> None:
-    err = NuifError("NUIF_DUPLICATE_ID", 'id "a" is used twice', pointer="/root/children/1/id", line=1, column=52)
-    assert str(err) == 'NUIF_DUPLICATE_ID: id "a" is used twice (at /root/children/1/id, line 1 column 52)'
+    err = NuifError(
+        "NUIF_DUPLICATE_ID",
+        'id "a" is used twice',
+        pointer="/root/children/1/id",
+        line=1,
+        column=52,
+    )
+    assert (
+        str(err)
+        == 'NUIF_DUPLICATE_ID: id "a" is used twice (at /root/children/1/id, line 1 column 52)'
+    )
     assert err.to_dict() == {
-        "code": "NUIF_DUPLICATE_ID", "message": 'id "a" is used twice',
-        "pointer": "/root/children/1/id", "line": 1, "column": 52,
+        "code": "NUIF_DUPLICATE_ID",
+        "message": 'id "a" is used twice',
+        "pointer": "/root/children/1/id",
+        "line": 1,
+        "column": 52,
     }
     assert isinstance(err, ValueError)
 
@@ -110,7 +146,7 @@ def test_ten_megabytes_of_open_brackets_is_a_clean_depth_error(codec) -> None:
     assert info.value.code == "NUIF_DEPTH"
     assert (info.value.line, info.value.column) == (1, 129)
     with pytest.raises(NuifError) as info:
-        codec.loads(b"{\"a\":" * 1000000, 128)
+        codec.loads(b'{"a":' * 1000000, 128)
     assert info.value.code == "NUIF_DEPTH"
 
 

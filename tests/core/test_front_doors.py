@@ -23,7 +23,9 @@ from nuif_strategies import attr_names, damaged_corpus_texts, ids, kinds, values
 
 from benchmarks import corpus
 
-_speedups = _codec.compiled() or pytest.skip("the compiled codec is not built", allow_module_level=True)
+_speedups = _codec.compiled() or pytest.skip(
+    "the compiled codec is not built", allow_module_level=True
+)
 if _codec.IMPLEMENTATION != "compiled":  # NUIF_NO_EXTENSIONS=1: test_the_twin_codec_gets_no_doors
     pytest.skip("the pure-Python twin is the codec in use: no doors", allow_module_level=True)
 
@@ -61,8 +63,9 @@ def _python_frames(fn: Callable[[], Any]) -> list[str]:
     return seen
 
 
-def test_the_exported_functions_are_the_compiled_ones_with_the_python_functions_signatures(
-) -> None:
+def test_the_exported_functions_are_the_compiled_ones_with_the_python_functions_signatures() -> (
+    None
+):
     assert nuif_core.canonicalize is _document.canonicalize is _speedups.canonicalize
     assert nuif_core.validate is _document.validate is _speedups.validate
     assert DOOR_CANONICALIZE is not PY_CANONICALIZE and DOOR_VALIDATE is not PY_VALIDATE
@@ -73,12 +76,14 @@ def test_the_exported_functions_are_the_compiled_ones_with_the_python_functions_
         want = inspect.signature(python)
         got = inspect.signature(door)
         assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == [
-            (p.name, p.kind, p.default) for p in want.parameters.values()]
+            (p.name, p.kind, p.default) for p in want.parameters.values()
+        ]
         assert inspect.cleandoc(door.__doc__) == inspect.cleandoc(python.__doc__)
 
 
-def test_the_common_call_runs_no_python_frame_and_every_other_call_runs_the_python_function(
-) -> None:
+def test_the_common_call_runs_no_python_frame_and_every_other_call_runs_the_python_function() -> (
+    None
+):
     data = corpus.load("ui", 1024)
     assert _python_frames(lambda: DOOR_CANONICALIZE(data)) == []
     assert _python_frames(lambda: DOOR_VALIDATE(data)) == []
@@ -86,8 +91,9 @@ def test_the_common_call_runs_no_python_frame_and_every_other_call_runs_the_pyth
     text = data.decode()
     # str, limits given, another max_diagnostics type, a buffer: the Python functions' calls
     assert _python_frames(lambda: DOOR_CANONICALIZE(text))[0] == "canonicalize"
-    assert _python_frames(lambda: DOOR_CANONICALIZE(data, limits=Limits.DEFAULT))[0] == \
-        "canonicalize"
+    assert (
+        _python_frames(lambda: DOOR_CANONICALIZE(data, limits=Limits.DEFAULT))[0] == "canonicalize"
+    )
     assert _python_frames(lambda: DOOR_CANONICALIZE(bytearray(data)))[0] == "canonicalize"
     assert _python_frames(lambda: DOOR_VALIDATE(text))[0] == "validate"
     assert _python_frames(lambda: DOOR_VALIDATE(data, max_diagnostics=True))[0] == "validate"
@@ -128,10 +134,18 @@ def test_the_twin_codec_gets_no_doors() -> None:
     env = {**os.environ, "NUIF_NO_EXTENSIONS": "1"}
     env.pop("NUIF_REQUIRE_EXTENSION", None)
     out = subprocess.run(
-        [sys.executable, "-c", "import nuif_core; from nuif_core import _document as d; "
-         "print(nuif_core.IMPLEMENTATION, nuif_core.canonicalize is d.python_canonicalize, "
-         "nuif_core.validate is d.python_validate, type(nuif_core.canonicalize).__name__)"],
-        env=env, capture_output=True, text=True, timeout=60, check=True,
+        [
+            sys.executable,
+            "-c",
+            "import nuif_core; from nuif_core import _document as d; "
+            "print(nuif_core.IMPLEMENTATION, nuif_core.canonicalize is d.python_canonicalize, "
+            "nuif_core.validate is d.python_validate, type(nuif_core.canonicalize).__name__)",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     ).stdout.split()
     assert out == ["python", "True", "True", "function"]
 
@@ -146,29 +160,41 @@ def test_every_answer_is_the_python_functions(data: bytes) -> None:
     assert _outcome(DOOR_CANONICALIZE, data) == _outcome(PY_CANONICALIZE, data)
     for max_diagnostics in (100, 1, 2):
         assert _outcome(DOOR_VALIDATE, data, max_diagnostics=max_diagnostics) == _outcome(
-            PY_VALIDATE, data, max_diagnostics=max_diagnostics)
+            PY_VALIDATE, data, max_diagnostics=max_diagnostics
+        )
     text = data.decode("utf-8", "surrogateescape")
     for other in (text, bytearray(data), memoryview(data)):
         assert _outcome(DOOR_CANONICALIZE, other) == _outcome(PY_CANONICALIZE, other)
         assert _outcome(DOOR_VALIDATE, other) == _outcome(PY_VALIDATE, other)
     tight = Limits.DEFAULT.tighten(max_nodes=3, max_depth=6)
     assert _outcome(DOOR_CANONICALIZE, data, limits=tight) == _outcome(
-        PY_CANONICALIZE, data, limits=tight)
+        PY_CANONICALIZE, data, limits=tight
+    )
     assert _outcome(DOOR_VALIDATE, data, limits=tight) == _outcome(PY_VALIDATE, data, limits=tight)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ids, kinds, st.dictionaries(attr_names, values, max_size=4), st.booleans(),
-       st.sampled_from(["", "-x", "A", None, 7]))
+@given(
+    ids,
+    kinds,
+    st.dictionaries(attr_names, values, max_size=4),
+    st.booleans(),
+    st.sampled_from(["", "-x", "A", None, 7]),
+)
 def test_generated_documents_get_the_python_functions_answers(
     node_id: str, kind: str, attrs: dict[str, Any], indent: bool, spoil: Any
 ) -> None:
-    root: dict[str, Any] = {"id": node_id, "kind": kind, "attrs": attrs,
-                            "children": [{"id": node_id + "c", "kind": kind}]}
+    root: dict[str, Any] = {
+        "id": node_id,
+        "kind": kind,
+        "attrs": attrs,
+        "children": [{"id": node_id + "c", "kind": kind}],
+    }
     if spoil != "":
         root["children"][0]["kind"] = spoil  # a schema problem (or none: "-x" is a kind error)
-    data = json.dumps({"nuif": 0, "root": root}, indent=2 if indent else None,
-                      ensure_ascii=False).encode()
+    data = json.dumps(
+        {"nuif": 0, "root": root}, indent=2 if indent else None, ensure_ascii=False
+    ).encode()
     assert _outcome(DOOR_CANONICALIZE, data) == _outcome(PY_CANONICALIZE, data)
     assert _outcome(DOOR_VALIDATE, data) == _outcome(PY_VALIDATE, data)
 
@@ -176,15 +202,21 @@ def test_generated_documents_get_the_python_functions_answers(
 def test_the_arguments_are_refused_as_the_python_functions_refuse_them() -> None:
     data = corpus.load("ui", 1024)
     for args, kwargs in (
-        ((), {}), ((data, data), {}), ((data,), {"limit": None}), ((123,), {}), ((None,), {}),
+        ((), {}),
+        ((data, data), {}),
+        ((data,), {"limit": None}),
+        ((123,), {}),
+        ((None,), {}),
         ((data,), {"limits": "x"}),
     ):
         door = _outcome(DOOR_CANONICALIZE, *args, **kwargs)
         assert door == _outcome(PY_CANONICALIZE, *args, **kwargs) or (
-            door[0] == "TypeError" and _outcome(PY_CANONICALIZE, *args, **kwargs)[0] == "TypeError")
+            door[0] == "TypeError" and _outcome(PY_CANONICALIZE, *args, **kwargs)[0] == "TypeError"
+        )
     for md in (0, -1, "3", 2.5, None):
         assert _outcome(DOOR_VALIDATE, data, max_diagnostics=md) == _outcome(
-            PY_VALIDATE, data, max_diagnostics=md)
+            PY_VALIDATE, data, max_diagnostics=md
+        )
     too_big = b" " * (Limits.DEFAULT.max_document_bytes + 1)
     assert _outcome(DOOR_CANONICALIZE, too_big) == _outcome(PY_CANONICALIZE, too_big)
     assert _outcome(DOOR_CANONICALIZE, too_big)[1] == "NUIF_TOO_LARGE"

@@ -37,8 +37,9 @@ def python_c(code: str, *args: str) -> str:
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                         timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout
 
@@ -64,8 +65,10 @@ def test_the_backend_is_named_and_can_be_switched_off_and_back() -> None:
     assert compiled.hash_backend() == before
 
 
-@pytest.mark.parametrize("size", [0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4096,
-                                  LIMIT - 1, LIMIT, LIMIT + 1, 3 * LIMIT])
+@pytest.mark.parametrize(
+    "size",
+    [0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4096, LIMIT - 1, LIMIT, LIMIT + 1, 3 * LIMIT],
+)
 def test_every_route_gives_hashlibs_digest_at_block_and_size_limit_edges(size: int) -> None:
     data = random.Random(size).randbytes(size)
     for route in ROUTES:
@@ -167,11 +170,15 @@ def texts_around_block_edges() -> Iterator[bytes]:
     canonical text outgrows the input (``1e20`` is written as 21 digits), several blocks in one
     number."""
     for n in range(0, 361):
-        yield json.dumps({"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": {"t": "x" * n}}},
-                         indent=2).encode()
+        yield json.dumps(
+            {"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": {"t": "x" * n}}}, indent=2
+        ).encode()
     for k in range(1, 40):
-        yield (b'{"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": {"n": ['
-               + b", ".join([b"1e20"] * k) + b"]}}}")
+        yield (
+            b'{"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": {"n": ['
+            + b", ".join([b"1e20"] * k)
+            + b"]}}}"
+        )
 
 
 @pytest.mark.skipif(not HAVE_OPENSSL, reason="the writer hashes with libcrypto only")
@@ -229,8 +236,14 @@ def test_the_writer_hashes_nothing_it_does_not_have_to() -> None:
 def test_a_large_text_is_hashed_by_its_writer_across_every_move_of_its_buffer(size: int) -> None:
     """Past the kept scratch buffer the text moves into its bytes object, and past 4 MiB that
     object grows in place: the blocks hashed before each move must be the ones moved."""
-    doc = {"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": {
-        "n": [1e20] * (size // 40), "t": "x" * (size // 2)}}}
+    doc = {
+        "nuif": 0,
+        "root": {
+            "id": "a",
+            "kind": "b",
+            "attrs": {"n": [1e20] * (size // 40), "t": "x" * (size // 2)},
+        },
+    }
     text = json.dumps(doc).encode()  # 1e20 is written as 21 digits: the text outgrows the input
     with beside(True):
         got, hashed = writer_hashes(lambda: nuif_core.canonicalize(text))

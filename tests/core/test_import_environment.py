@@ -11,7 +11,10 @@ def test_import_with_a_thread_spin_setting_of_thousands_of_digits_succeeds():
     env = dict(os.environ, NUIF_THREAD_SPIN_US="9" * 5000)  # past int()'s 4,300-digit limit
     run = subprocess.run(
         [sys.executable, "-c", "import nuif_core; print(nuif_core.canonical_json(b'[1]'))"],
-        env=env, capture_output=True, text=True, timeout=120,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "b'[1]'"

@@ -24,7 +24,9 @@ from nuif_core import Limits, NuifError, _codec, _document
 from nuif_core._document import Inspection, NodeRef, OutlineEntry
 from tests.core.test_document_fast_path import ZEROS, _damage, _mutate, documents
 
-_speedups = _codec.compiled() or pytest.skip("the compiled codec is not built", allow_module_level=True)
+_speedups = _codec.compiled() or pytest.skip(
+    "the compiled codec is not built", allow_module_level=True
+)
 _codec_py = _codec.twin()
 
 # modest: every example runs inspect four times per implementation
@@ -78,7 +80,7 @@ def _string(s: str, rng: random.Random, escape: float) -> str:
             if cp >= 0x10000:
                 cp -= 0x10000
                 out.append(f"\\u{0xD800 + (cp >> 10):04x}\\u{0xDC00 + (cp & 0x3FF):04X}")
-            elif ch in "\"\\/" and rng.random() < 0.5:
+            elif ch in '"\\/' and rng.random() < 0.5:
                 out.append("\\" + ch)
             else:
                 out.append(f"\\u{cp:04X}" if rng.random() < 0.5 else f"\\u{cp:04x}")
@@ -184,12 +186,18 @@ def test_inspect_raises_the_python_paths_error_for_documents_with_schema_problem
     assert _err(nuif_core.inspect, data, max_outline_nodes=3, limits=lim) == expected_error
     if expected_error is None:
         assert nuif_core.inspect(data, max_outline_nodes=3, limits=lim) == _python_inspect(
-            data, lim, 3)
+            data, lim, 3
+        )
     else:
         assert canonical is None
         first = nuif_core.validate(data, limits=lim, max_diagnostics=1).diagnostics[0]
-        assert expected_error == (first.code, first.message, first.pointer, first.line,
-                                  first.column)
+        assert expected_error == (
+            first.code,
+            first.message,
+            first.pointer,
+            first.line,
+            first.column,
+        )
 
 
 @SETTINGS
@@ -212,18 +220,28 @@ def test_inspect_raises_the_text_errors_loads_raises(
 
 
 def test_escaped_ids_and_kinds_are_reported_unescaped() -> None:
-    data = (rb'{"meta": {}, "nu\u0069f": 0, "root": {"children": [{"kind": "\u0062utton",'
-            rb' "id": "\u0061", "children": [], "attrs": {}}, {"\u0069d": "b\u002Ec", "kind":'
-            rb' "x\u003ay", "children": [{"id": "c", "kind": "button"}]}], "\u0069d": "r",'
-            rb' "kind": "scr\u0065en"}}')
+    data = (
+        rb'{"meta": {}, "nu\u0069f": 0, "root": {"children": [{"kind": "\u0062utton",'
+        rb' "id": "\u0061", "children": [], "attrs": {}}, {"\u0069d": "b\u002Ec", "kind":'
+        rb' "x\u003ay", "children": [{"id": "c", "kind": "button"}]}], "\u0069d": "r",'
+        rb' "kind": "scr\u0065en"}}'
+    )
     info = nuif_core.inspect(data)
     assert info == _python_inspect(data, Limits.DEFAULT, 100)
     assert info.kinds == {"button": 2, "screen": 1, "x:y": 1}
     assert info.root == NodeRef("r", "screen")
-    assert info.outline == (OutlineEntry("r", "screen", 1, 2), OutlineEntry("a", "button", 2, 0),
-                            OutlineEntry("b.c", "x:y", 2, 1), OutlineEntry("c", "button", 3, 0))
-    assert (info.node_count, info.max_depth, info.truncated, info.is_canonical) == (4, 3, False,
-                                                                                    False)
+    assert info.outline == (
+        OutlineEntry("r", "screen", 1, 2),
+        OutlineEntry("a", "button", 2, 0),
+        OutlineEntry("b.c", "x:y", 2, 1),
+        OutlineEntry("c", "button", 3, 0),
+    )
+    assert (info.node_count, info.max_depth, info.truncated, info.is_canonical) == (
+        4,
+        3,
+        False,
+        False,
+    )
 
 
 def test_many_kinds_grow_the_kind_table_and_keep_every_count() -> None:
@@ -276,8 +294,9 @@ def test_inspect_keeps_its_argument_checks_limits_and_input_types() -> None:
 def test_an_inspection_filled_by_the_compiled_call_is_frozen_like_any_other() -> None:
     import dataclasses
 
-    info = _speedups.inspect_summary(b'{"nuif":0,"root":{"id":"a","kind":"b"}}', 128, 10, 5,
-                                     Inspection, OutlineEntry, NodeRef)
+    info = _speedups.inspect_summary(
+        b'{"nuif":0,"root":{"id":"a","kind":"b"}}', 128, 10, 5, Inspection, OutlineEntry, NodeRef
+    )
     assert info.is_canonical is True and info.outline == (OutlineEntry("a", "b", 1, 0),)
     with pytest.raises(dataclasses.FrozenInstanceError):
         info.hash = "x"  # type: ignore[misc]
@@ -293,7 +312,8 @@ def test_large_generated_documents_give_the_python_paths_inspection() -> None:
         data = generate(shape, 256 * 1024)
         for max_outline in (0, 100, 10**6):
             assert nuif_core.inspect(data, max_outline_nodes=max_outline) == _python_inspect(
-                data, Limits.DEFAULT, max_outline)
+                data, Limits.DEFAULT, max_outline
+            )
 
 
 def test_the_codec_dispatcher_exports_the_loaded_modules_summary() -> None:

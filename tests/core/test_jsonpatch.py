@@ -84,7 +84,12 @@ def test_case_through_edit(case):
 def test_edit_changes_only_the_named_attribute():
     doc = _doc({"v": ["foo", "sil"]})
     patch = _patch(
-        {"op": "edit", "id": "r", "attr": "v", "patch": [{"op": "add", "path": "/1", "value": "bar"}]}
+        {
+            "op": "edit",
+            "id": "r",
+            "attr": "v",
+            "patch": [{"op": "add", "path": "/1", "value": "bar"}],
+        }
     )
     assert json.loads(nuif_core.apply_patch(doc, patch).canonical)["root"]["attrs"]["v"] == [
         "foo",
@@ -138,14 +143,29 @@ def test_meta_that_stops_being_an_object_is_a_schema_error():
 @pytest.mark.parametrize(
     ("doc", "ops", "code", "pointer"),
     [
-        ({"bar": [1, 2]}, [{"op": "add", "path": "/bar/8", "value": 5}], "NUIF_PATCH_POINTER", "/0/path"),
-        ({"bar": [1, 2]}, [{"op": "add", "path": "/bar/-1", "value": 5}], "NUIF_PATCH_POINTER", "/0/path"),
+        (
+            {"bar": [1, 2]},
+            [{"op": "add", "path": "/bar/8", "value": 5}],
+            "NUIF_PATCH_POINTER",
+            "/0/path",
+        ),
+        (
+            {"bar": [1, 2]},
+            [{"op": "add", "path": "/bar/-1", "value": 5}],
+            "NUIF_PATCH_POINTER",
+            "/0/path",
+        ),
         (["a"], [{"op": "test", "path": "/00", "value": "a"}], "NUIF_PATCH_POINTER", "/0/path"),
         (["a"], [{"op": "remove", "path": "/1e0"}], "NUIF_PATCH_POINTER", "/0/path"),
         ({}, [{"op": "add", "path": "foo", "value": 1}], "NUIF_PATCH_POINTER", "/0/path"),
         ({}, [{"op": "add", "path": "/a~2", "value": 1}], "NUIF_PATCH_POINTER", "/0/path"),
         ({"a": 1}, [{"op": "move", "from": "/b", "path": "/c"}], "NUIF_PATCH_POINTER", "/0/from"),
-        ({"a": {}}, [{"op": "move", "from": "/a", "path": "/a/b"}], "NUIF_PATCH_POINTER", "/0/path"),
+        (
+            {"a": {}},
+            [{"op": "move", "from": "/a", "path": "/a/b"}],
+            "NUIF_PATCH_POINTER",
+            "/0/path",
+        ),
         ({"a": 1}, [{"op": "remove", "path": ""}], "NUIF_PATCH_POINTER", "/0/path"),
         ({"a": 1}, [{"op": "add", "path": "/a/b", "value": 1}], "NUIF_PATCH_POINTER", "/0/path"),
         ({}, [{"op": "add", "value": 1}], "NUIF_PATCH_SCHEMA", "/0"),
@@ -256,7 +276,9 @@ def test_rfc6901_string_examples_resolve(example):
     assert json_equal(value, example["expected"])
 
 
-@pytest.mark.parametrize("example", _rfc6901()["section6_uri_fragment"], ids=lambda e: e["fragment"])
+@pytest.mark.parametrize(
+    "example", _rfc6901()["section6_uri_fragment"], ids=lambda e: e["fragment"]
+)
 def test_rfc6901_fragment_examples_resolve(example):
     data = _rfc6901()
     pointer = urllib.parse.unquote(example["fragment"][1:])
@@ -270,7 +292,9 @@ def test_rfc6901_examples_resolve_through_a_nuif_meta_test():
         {"op": "test", "path": e["pointer"], "value": e["expected"]}
         for e in data["section5_json_string"]
     ]
-    result = nuif_core.apply_patch(_doc(meta=data["document"]), _patch({"op": "meta", "patch": ops}))
+    result = nuif_core.apply_patch(
+        _doc(meta=data["document"]), _patch({"op": "meta", "patch": ops})
+    )
     assert not result.changed
 
 

@@ -37,14 +37,16 @@ def test_undo_of_a_move_overwriting_a_member_behind_the_emptied_array_slot_resto
     # the value moved out of /a/0 shifts the array down, so /a/1/k is the original /a/2/k; the
     # overwritten "old" must go back there, not into the object now at /a/1 once /a/0 is back
     back, original = _undo_round_trip(
-        "meta", {"a": [1, {}, {"k": "old"}]}, [{"op": "move", "from": "/a/0", "path": "/a/1/k"}])
+        "meta", {"a": [1, {}, {"k": "old"}]}, [{"op": "move", "from": "/a/0", "path": "/a/1/k"}]
+    )
     assert back == original
     assert '"a":[1,{},{"k":"old"}]' in back
 
 
 def test_undo_of_such_a_move_inside_edit_restores_the_attribute():
     back, original = _undo_round_trip(
-        "edit", [[], [2.5], {"a": 2.5}], [{"op": "move", "from": "/0", "path": "/1/a"}])
+        "edit", [[], [2.5], {"a": 2.5}], [{"op": "move", "from": "/0", "path": "/1/a"}]
+    )
     assert back == original
 
 
@@ -52,15 +54,19 @@ def test_undo_of_a_move_before_the_target_in_a_deeper_array_is_unshifted():
     # the source's array is the target's grandparent's: only that index shifts (/a/1 is the
     # original /a/2 once /a/0 has left), the inner array's /1 stays
     back, original = _undo_round_trip(
-        "meta", {"a": ["x", [{"k": 0}], [{"k": 1}, {"k": 2}]]},
-        [{"op": "move", "from": "/a/0", "path": "/a/1/1/k"}])
+        "meta",
+        {"a": ["x", [{"k": 0}], [{"k": 1}, {"k": 2}]]},
+        [{"op": "move", "from": "/a/0", "path": "/a/1/1/k"}],
+    )
     assert back == original
 
 
 def test_undo_of_a_move_from_an_object_onto_a_member_of_an_array_element_is_exact():
     back, original = _undo_round_trip(
-        "meta", {"s": "moved", "a": [{"k": "old"}, {"k": "other"}]},
-        [{"op": "move", "from": "/s", "path": "/a/1/k"}])
+        "meta",
+        {"s": "moved", "a": [{"k": "old"}, {"k": "other"}]},
+        [{"op": "move", "from": "/s", "path": "/a/1/k"}],
+    )
     assert back == original
 
 

@@ -45,8 +45,11 @@ def _imports(tree: ast.AST, this: str) -> list[tuple[str, str | None, int]]:
             for alias in node.names:
                 if base == "":
                     # ``from . import _codec`` names a module; ``from . import dumps`` a name
-                    out.append((alias.name, None, node.lineno) if alias.name.startswith("_") or
-                               alias.name == "package" else ("", alias.name, node.lineno))
+                    out.append(
+                        (alias.name, None, node.lineno)
+                        if alias.name.startswith("_") or alias.name == "package"
+                        else ("", alias.name, node.lineno)
+                    )
                 else:
                     out.append((base, alias.name, node.lineno))
         elif isinstance(node, ast.Import):
@@ -67,7 +70,9 @@ def _graph(root: Path) -> dict[str, list[tuple[str, str | None, int]]]:
 def _cycles(graph: dict[str, list[tuple[str, str | None, int]]]) -> list[list[str]]:
     """One cycle per strongly connected group of modules that import each other (with the
     package ``__init__`` as ``""``: a module that imports the facade depends on all of it)."""
-    edges = {m: sorted({t for t, _, _ in imps if t in graph and t != m}) for m, imps in graph.items()}
+    edges = {
+        m: sorted({t for t, _, _ in imps if t in graph and t != m}) for m, imps in graph.items()
+    }
     found: list[list[str]] = []
     state: dict[str, int] = {}
     stack: list[str] = []
@@ -77,7 +82,7 @@ def _cycles(graph: dict[str, list[tuple[str, str | None, int]]]) -> list[list[st
         stack.append(m)
         for t in edges[m]:
             if state.get(t) == 1:
-                found.append(stack[stack.index(t):] + [t])
+                found.append(stack[stack.index(t) :] + [t])
             elif t not in state:
                 visit(t)
         stack.pop()
@@ -173,41 +178,53 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_cycle_through_a_function_level_import_is_found(tmp_path):
-    root = _tree(tmp_path, {
-        "__init__.py": "from ._a import f\n",
-        "_a.py": "from ._b import g\n\ndef f():\n    return g()\n",
-        "_b.py": "def g():\n    from ._a import f  # late\n    return f\n",
-        "_c.py": "from . import _a\n",
-    })
+    root = _tree(
+        tmp_path,
+        {
+            "__init__.py": "from ._a import f\n",
+            "_a.py": "from ._b import g\n\ndef f():\n    return g()\n",
+            "_b.py": "def g():\n    from ._a import f  # late\n    return f\n",
+            "_c.py": "from . import _a\n",
+        },
+    )
     assert _cycles(_graph(root)) == [["_a", "_b", "_a"]]
 
 
 def test_a_cycle_through_the_facade_is_found(tmp_path):
-    root = _tree(tmp_path, {
-        "__init__.py": "from ._a import f\n",
-        "_a.py": "def f():\n    from . import dumps\n    return dumps\n",
-    })
+    root = _tree(
+        tmp_path,
+        {
+            "__init__.py": "from ._a import f\n",
+            "_a.py": "def f():\n    from . import dumps\n    return dumps\n",
+        },
+    )
     assert _cycles(_graph(root)) == [["", "_a", ""]]
 
 
 def test_a_private_name_taken_from_another_module_is_found(tmp_path):
-    root = _tree(tmp_path, {
-        "__init__.py": "",
-        "_a.py": "_X = 1\nY = 2\n",
-        "_b.py": "from ._a import Y, _X\n",
-        "_c.py": "def f():\n    from nuif_core._a import _X\n    return _X\n",
-    })
+    root = _tree(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "_a.py": "_X = 1\nY = 2\n",
+            "_b.py": "from ._a import Y, _X\n",
+            "_c.py": "def f():\n    from nuif_core._a import _X\n    return _X\n",
+        },
+    )
     assert _private_imports(_graph(root)) == ["_b:1 takes _X from _a", "_c:2 takes _X from _a"]
 
 
 def test_a_codec_imported_outside_the_selection_is_found(tmp_path):
-    root = _tree(tmp_path, {
-        "__init__.py": "",
-        "_codec.py": "from . import _codec_py\n",
-        "_x.py": "def f():\n    from ._codec_py import dumps_str\n    return dumps_str\n",
-        "_y.py": "from nuif_core import _speedups as compiled\n",
-        "test_z.py": 'import pytest\ns = pytest.importorskip("nuif_core._speedups")\n',
-    })
+    root = _tree(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "_codec.py": "from . import _codec_py\n",
+            "_x.py": "def f():\n    from ._codec_py import dumps_str\n    return dumps_str\n",
+            "_y.py": "from nuif_core import _speedups as compiled\n",
+            "test_z.py": 'import pytest\ns = pytest.importorskip("nuif_core._speedups")\n',
+        },
+    )
     found = _codec_imports(sorted(root.glob("*.py")), {"_codec.py"})
     assert found == [
         "nuif_core/_x.py:2 imports _codec_py",
@@ -293,7 +310,9 @@ def test_the_too_large_builder_reads_one_way():
 
     err = NuifError.too_large("the patch text is 9 bytes", 8, pointer="/x")
     assert (err.code, err.message, err.pointer) == (
-        "NUIF_TOO_LARGE", "the patch text is 9 bytes; the limit is 8 bytes", "/x"
+        "NUIF_TOO_LARGE",
+        "the patch text is 9 bytes; the limit is 8 bytes",
+        "/x",
     )
     err = NuifError.too_large("a is 9 bytes", 8, limit_name="the inline limit", advice=": split it")
     assert err.message == "a is 9 bytes; the inline limit is 8 bytes: split it"

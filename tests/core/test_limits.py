@@ -16,9 +16,15 @@ def test_defaults_are_the_nuif_0_ceilings() -> None:
     d = Limits.DEFAULT
     assert d.max_document_bytes == d.max_patch_bytes == 16 * 1024 * 1024
     assert (d.max_depth, d.max_nodes) == (128, 250_000)
-    assert (d.max_transactions, d.max_operations_per_transaction, d.max_operations) == (128, 1024, 4096)
+    assert (d.max_transactions, d.max_operations_per_transaction, d.max_operations) == (
+        128,
+        1024,
+        4096,
+    )
     assert (d.max_package_entries, d.max_asset_bytes, d.max_package_bytes) == (
-        10_000, 64 * 1024 * 1024, 256 * 1024 * 1024,
+        10_000,
+        64 * 1024 * 1024,
+        256 * 1024 * 1024,
     )
     assert Limits.MCP.max_document_bytes == Limits.MCP.max_patch_bytes == 1024 * 1024
 
@@ -53,8 +59,13 @@ def test_tightened_depth_limit_applies_to_documents() -> None:
 
 def test_tightened_size_limit_applies_to_every_entry_point() -> None:
     small = Limits(max_document_bytes=10)
-    for call in (nuif_core.canonicalize, nuif_core.inspect, nuif_core.canonical_json,
-                 nuif_core.is_canonical, nuif_core.document_hash):
+    for call in (
+        nuif_core.canonicalize,
+        nuif_core.inspect,
+        nuif_core.canonical_json,
+        nuif_core.is_canonical,
+        nuif_core.document_hash,
+    ):
         with pytest.raises(NuifError) as info:
             call(DOC, limits=small)
         assert info.value.code == "NUIF_TOO_LARGE"

@@ -22,7 +22,13 @@ TEXT_CASES: list[tuple[str, bytes, int, str, str]] = [
     ("BOM", b"\xef\xbb\xbf1", 128, "NUIF_PARSE", m.BOM),
     ("EXPECT_VALUE", b"[", 128, "NUIF_PARSE", m.EXPECT_VALUE + ", found end of text"),
     ("EXPECT_ARRAY_NEXT", b"[1 2]", 128, "NUIF_PARSE", m.EXPECT_ARRAY_NEXT + ", found '2'"),
-    ("EXPECT_OBJECT_NEXT", b'{"a":1 "b"}', 128, "NUIF_PARSE", m.EXPECT_OBJECT_NEXT + ", found '\"'"),
+    (
+        "EXPECT_OBJECT_NEXT",
+        b'{"a":1 "b"}',
+        128,
+        "NUIF_PARSE",
+        m.EXPECT_OBJECT_NEXT + ", found '\"'",
+    ),
     ("EXPECT_FIRST_KEY", b"{1}", 128, "NUIF_PARSE", m.EXPECT_FIRST_KEY + ", found '1'"),
     ("EXPECT_KEY", b'{"a":1,}', 128, "NUIF_PARSE", m.EXPECT_KEY + ", found '}'"),
     ("EXPECT_COLON", b'{"a" 1}', 128, "NUIF_PARSE", m.EXPECT_COLON + ", found '1'"),
@@ -37,10 +43,20 @@ TEXT_CASES: list[tuple[str, bytes, int, str, str]] = [
     ("NONCHARACTER", b'["\\ufdd0"]', 128, "NUIF_UNICODE", m.NONCHARACTER.format(0xFDD0)),
     ("DUPLICATE_KEY", b'{"a":1,"a":2}', 128, "NUIF_DUPLICATE_KEY", m.DUPLICATE_KEY.format('"a"')),
     ("NUMBER_OVERFLOW", b"1e400", 128, "NUIF_NUMBER", m.NUMBER_OVERFLOW.format("1e400")),
-    ("BIG_INTEGER", b"9007199254740993", 128, "NUIF_NUMBER",
-     m.BIG_INTEGER.format("9007199254740993", "9007199254740992")),
-    ("BIG_INTEGER_OVERFLOW", b"1" + b"0" * 400, 128, "NUIF_NUMBER",
-     m.BIG_INTEGER_OVERFLOW.format("1" + "0" * 36 + "...")),
+    (
+        "BIG_INTEGER",
+        b"9007199254740993",
+        128,
+        "NUIF_NUMBER",
+        m.BIG_INTEGER.format("9007199254740993", "9007199254740992"),
+    ),
+    (
+        "BIG_INTEGER_OVERFLOW",
+        b"1" + b"0" * 400,
+        128,
+        "NUIF_NUMBER",
+        m.BIG_INTEGER_OVERFLOW.format("1" + "0" * 36 + "..."),
+    ),
     ("DEPTH", b"[[1]]", 1, "NUIF_DEPTH", m.DEPTH.format(1)),
 ]
 
@@ -51,10 +67,20 @@ VALUE_CASES: list[tuple[str, Any, int, str, str]] = [
     ("NO_JSON_VALUE", [{1, 2}], 128, "NUIF_VALUE", m.NO_JSON_VALUE.format("set")),
     ("KEY_NOT_STR", {1: 2}, 128, "NUIF_VALUE", m.KEY_NOT_STR.format("int")),
     ("DEPTH", [[1]], 1, "NUIF_DEPTH", m.DEPTH.format(1)),
-    ("BIG_INTEGER", [2**53 + 1], 128, "NUIF_NUMBER",
-     m.BIG_INTEGER.format("9007199254740993", "9007199254740992")),
-    ("BIG_INTEGER_OVERFLOW", [10**400], 128, "NUIF_NUMBER",
-     m.BIG_INTEGER_OVERFLOW.format("1" + "0" * 36 + "...")),
+    (
+        "BIG_INTEGER",
+        [2**53 + 1],
+        128,
+        "NUIF_NUMBER",
+        m.BIG_INTEGER.format("9007199254740993", "9007199254740992"),
+    ),
+    (
+        "BIG_INTEGER_OVERFLOW",
+        [10**400],
+        128,
+        "NUIF_NUMBER",
+        m.BIG_INTEGER_OVERFLOW.format("1" + "0" * 36 + "..."),
+    ),
 ]
 
 
@@ -64,13 +90,17 @@ def _message(fn: Any, *args: Any) -> tuple[str, str]:
     return info.value.code, info.value.message
 
 
-@pytest.mark.parametrize("name, data, depth, code, expected", TEXT_CASES, ids=[c[0] for c in TEXT_CASES])
+@pytest.mark.parametrize(
+    "name, data, depth, code, expected", TEXT_CASES, ids=[c[0] for c in TEXT_CASES]
+)
 def test_text_errors_say_the_template(codec: ModuleType, name, data, depth, code, expected):
     assert _message(codec.loads, data, depth) == (code, expected)
     assert _message(codec.canonical_json, data, depth) == (code, expected)
 
 
-@pytest.mark.parametrize("name, value, depth, code, expected", VALUE_CASES, ids=[c[0] for c in VALUE_CASES])
+@pytest.mark.parametrize(
+    "name, value, depth, code, expected", VALUE_CASES, ids=[c[0] for c in VALUE_CASES]
+)
 def test_dumps_errors_say_the_template(codec: ModuleType, name, value, depth, code, expected):
     assert _message(codec.dumps, value, depth) == (code, expected)
 
@@ -84,6 +114,8 @@ def test_every_template_has_a_case():
 def test_the_helpers_fill_the_templates_as_the_codecs_need():
     assert m.quote("x" * 70) == '"' + "x" * 61 + '..."'
     assert m.short("9" * 41) == "9" * 37 + "..."
-    assert m.describe_found(b"\xc3\xa9", 0) == "U+00E9" and m.describe_found(b"", 0) == "end of text"
+    assert (
+        m.describe_found(b"\xc3\xa9", 0) == "U+00E9" and m.describe_found(b"", 0) == "end of text"
+    )
     assert m.big_integer_problem("100000000000000000000", 1e20) is None  # its RFC 8785 text
     assert m.int_shown(1 << 5000) == "of 5001 bits"

@@ -39,7 +39,10 @@ print(json.dumps({"before": before, "most": most, "after": threads(), "idle_cpu"
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux's /proc")
 def test_calls_of_any_size_start_no_thread_and_use_no_cpu_once_they_return() -> None:
     run = subprocess.run(
-        [sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=300,
+        [sys.executable, "-c", PROBE],
+        capture_output=True,
+        text=True,
+        timeout=300,
         cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
     )
     assert run.returncode == 0, run.stderr

@@ -109,7 +109,10 @@ def test_the_limit_stays_inclusive_and_small_integers_stay_int(codec: Any) -> No
     data = b"[9007199254740991,-9007199254740991,1000000000000000,-0,0]"
     assert codec.loads(data, DEPTH) == [2**53 - 1, -(2**53 - 1), 10**15, 0, 0]
     assert all(type(v) is int for v in codec.loads(data, DEPTH))
-    assert codec.canonical_json(data, DEPTH) == b"[9007199254740991,-9007199254740991,1000000000000000,0,0]"
+    assert (
+        codec.canonical_json(data, DEPTH)
+        == b"[9007199254740991,-9007199254740991,1000000000000000,0,0]"
+    )
 
 
 def test_an_integer_that_overflows_a_double_says_to_write_a_string(codec: Any) -> None:
@@ -147,7 +150,10 @@ def test_refusals_are_identical_in_both_codecs_and_the_document_fast_path(litera
     with pytest.raises(NuifError) as info:
         nuif_core.canonicalize(data)
     assert (info.value.code, info.value.pointer, info.value.line, info.value.column) == (
-        "NUIF_NUMBER", "/root/attrs/n/0", 2, 18
+        "NUIF_NUMBER",
+        "/root/attrs/n/0",
+        2,
+        18,
     )
     report = nuif_core.validate(data)
     assert not report.valid and report.diagnostics[0].code == "NUIF_NUMBER"
@@ -257,12 +263,16 @@ big_integer_literals = st.builds(
 
 
 @SETTINGS
-@given(st.one_of(
-    big_integer_literals,
-    # texts of doubles in the band (2^53 .. 10^21 - 1 rounds to 1e21, written with an exponent)
-    st.integers(2**53, 10**21).map(lambda n: _es_text(float(n))).filter(lambda t: "e" not in t),
-))
-def test_a_big_integer_literal_is_accepted_iff_an_independent_writer_prints_it(literal: str) -> None:
+@given(
+    st.one_of(
+        big_integer_literals,
+        # texts of doubles in the band (2^53 .. 10^21 - 1 rounds to 1e21, written with an exponent)
+        st.integers(2**53, 10**21).map(lambda n: _es_text(float(n))).filter(lambda t: "e" not in t),
+    )
+)
+def test_a_big_integer_literal_is_accepted_iff_an_independent_writer_prints_it(
+    literal: str,
+) -> None:
     data = f"[{literal}]".encode()
     expected_ok = abs(int(literal)) <= 2**53 - 1 or _es_text(float(literal)) == literal
     outcomes = [_outcome(codec.canonical_json, data, DEPTH) for codec in CODECS]
@@ -309,14 +319,21 @@ def test_a_document_with_1e20_and_2_pow_60_patches_with_an_inverse() -> None:
         "nuif_patch": 0,
         "base": base.hash,
         "transactions": [
-            {"ops": [
-                {"op": "test", "id": "r", "attr": "big", "value": 100000000000000000000},
-                {"op": "set", "id": "c", "attr": "n", "value": 2.0**60},
-                {"op": "edit", "id": "c", "attr": "v", "patch": [
-                    {"op": "add", "path": "/-", "value": 3e20},
-                ]},
-                {"op": "unset", "id": "r", "attr": "neg"},
-            ]},
+            {
+                "ops": [
+                    {"op": "test", "id": "r", "attr": "big", "value": 100000000000000000000},
+                    {"op": "set", "id": "c", "attr": "n", "value": 2.0**60},
+                    {
+                        "op": "edit",
+                        "id": "c",
+                        "attr": "v",
+                        "patch": [
+                            {"op": "add", "path": "/-", "value": 3e20},
+                        ],
+                    },
+                    {"op": "unset", "id": "r", "attr": "neg"},
+                ]
+            },
         ],
     }
     result = nuif_core.apply_patch(BIG_DOC, patch, inverse=True)

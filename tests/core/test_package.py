@@ -42,7 +42,8 @@ def manifest_for(assets: dict[str, bytes], document_hash: str = HASH) -> bytes:
             "nuif_package": 0,
             "document": document_hash,
             "assets": {
-                n: {"sha256": hashlib.sha256(d).hexdigest(), "bytes": len(d)} for n, d in assets.items()
+                n: {"sha256": hashlib.sha256(d).hexdigest(), "bytes": len(d)}
+                for n, d in assets.items()
             },
         }
     )
@@ -51,7 +52,9 @@ def manifest_for(assets: dict[str, bytes], document_hash: str = HASH) -> bytes:
 def build_zip(entries: list[tuple[str | zipfile.ZipInfo, bytes]], level: int = 6) -> bytes:
     out = io.BytesIO()
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # zipfile warns about the duplicate names we write on purpose
+        warnings.simplefilter(
+            "ignore"
+        )  # zipfile warns about the duplicate names we write on purpose
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
             for name, data in entries:
                 zf.writestr(name, data, compresslevel=level)
@@ -153,7 +156,9 @@ def test_packed_entries_are_sorted_with_fixed_time_mode_and_compression() -> Non
 def test_pack_without_assets_writes_an_empty_asset_map() -> None:
     pkg = package.read(package.pack(DOC))
     assert dict(pkg.assets) == {}
-    assert pkg.manifest_bytes == b'{"assets":{},"document":"' + HASH.encode() + b'","nuif_package":0}'
+    assert (
+        pkg.manifest_bytes == b'{"assets":{},"document":"' + HASH.encode() + b'","nuif_package":0}'
+    )
 
 
 def test_pack_refuses_an_invalid_document_with_its_own_code() -> None:
@@ -182,17 +187,24 @@ def test_pack_refuses_unsafe_asset_names(name: str) -> None:
 
 
 def test_pack_refuses_names_that_clash_on_case_insensitive_file_systems() -> None:
-    refused(lambda: package.pack(DOC, {"assets/Logo.png": b"1", "assets/logo.png": b"2"}), "NUIF_PACKAGE")
+    refused(
+        lambda: package.pack(DOC, {"assets/Logo.png": b"1", "assets/logo.png": b"2"}),
+        "NUIF_PACKAGE",
+    )
     refused(lambda: package.pack(DOC, {"assets/a": b"1", "assets/a/b": b"2"}), "NUIF_PACKAGE")
 
 
 def test_pack_refuses_assets_past_the_limits() -> None:
     small = Limits(max_asset_bytes=10, max_package_bytes=2000, max_package_entries=4)
-    refused(lambda: package.pack(DOC, {"assets/big": b"x" * 11}, limits=small), "NUIF_PACKAGE_LIMIT")
+    refused(
+        lambda: package.pack(DOC, {"assets/big": b"x" * 11}, limits=small), "NUIF_PACKAGE_LIMIT"
+    )
     many = {f"assets/{i}": b"" for i in range(3)}
     refused(lambda: package.pack(DOC, many, limits=small), "NUIF_PACKAGE_LIMIT")
     total = {f"assets/{i}": b"x" * 10 for i in range(2)}
-    refused(lambda: package.pack(DOC, total, limits=Limits(max_package_bytes=300)), "NUIF_PACKAGE_LIMIT")
+    refused(
+        lambda: package.pack(DOC, total, limits=Limits(max_package_bytes=300)), "NUIF_PACKAGE_LIMIT"
+    )
 
 
 def test_pack_dir_reads_the_tree_and_matches_pack(tmp_path: Path) -> None:
@@ -238,7 +250,14 @@ def snapshot_names(root: Path, prefix: str) -> list[str]:
 def test_read_accepts_bytes_paths_and_file_objects(tmp_path: Path) -> None:
     data = package.pack(DOC, ASSETS)
     (tmp_path / "p.nuif").write_bytes(data)
-    for src in (data, bytearray(data), memoryview(data), str(tmp_path / "p.nuif"), tmp_path / "p.nuif", io.BytesIO(data)):
+    for src in (
+        data,
+        bytearray(data),
+        memoryview(data),
+        str(tmp_path / "p.nuif"),
+        tmp_path / "p.nuif",
+        io.BytesIO(data),
+    ):
         assert package.read(src).hash == HASH
 
 
@@ -247,7 +266,9 @@ def test_verify_reports_entries_and_inflated_bytes() -> None:
     summary = package.verify(data)
     assert summary.hash == HASH
     assert summary.entries == len(ASSETS) + 2
-    assert summary.total_bytes == len(CANONICAL) + len(manifest_for(ASSETS)) + sum(map(len, ASSETS.values()))
+    assert summary.total_bytes == len(CANONICAL) + len(manifest_for(ASSETS)) + sum(
+        map(len, ASSETS.values())
+    )
 
 
 def test_read_results_are_read_only() -> None:
@@ -270,7 +291,9 @@ def test_unpack_refuses_a_non_empty_destination_and_accepts_an_empty_one(tmp_pat
     assert (tmp_path / "empty" / "document.json").read_bytes() == CANONICAL
 
 
-def test_unpack_leaves_nothing_behind_when_writing_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unpack_leaves_nothing_behind_when_writing_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     data = package.pack(DOC, ASSETS)
 
     def broken_rename(*args: Any) -> None:
@@ -300,17 +323,26 @@ def _hostile() -> dict[str, tuple[bytes, str]]:
     )
     link_target = b"../../../../etc/passwd"
     cases = {
-        "path traversal": (build_package(GOOD_ASSETS, extra=[("../evil.txt", b"x")]), "NUIF_PACKAGE"),
+        "path traversal": (
+            build_package(GOOD_ASSETS, extra=[("../evil.txt", b"x")]),
+            "NUIF_PACKAGE",
+        ),
         "traversal inside assets": (
             build_package({"assets/../../evil.txt": b"x"}),
             "NUIF_PACKAGE",
         ),
-        "absolute path": (build_package(GOOD_ASSETS, extra=[("/tmp/evil.txt", b"x")]), "NUIF_PACKAGE"),
+        "absolute path": (
+            build_package(GOOD_ASSETS, extra=[("/tmp/evil.txt", b"x")]),
+            "NUIF_PACKAGE",
+        ),
         "backslash": (build_package({"assets\\..\\evil.txt": b"x"}), "NUIF_PACKAGE"),
         "drive letter": (build_package({"C:/evil.txt": b"x"}), "NUIF_PACKAGE"),
         "symlink": (
-            build_package({}, extra=[(_symlink_info(), link_target)],
-                          manifest=manifest_for({"assets/link": link_target})),
+            build_package(
+                {},
+                extra=[(_symlink_info(), link_target)],
+                manifest=manifest_for({"assets/link": link_target}),
+            ),
             "NUIF_PACKAGE",
         ),
         "duplicate entry": (
@@ -344,16 +376,27 @@ def _hostile() -> dict[str, tuple[bytes, str]]:
         "directory entry": (build_package(GOOD_ASSETS, extra=[("assets/", b"")]), "NUIF_PACKAGE"),
         "hash mismatch": (build_package(GOOD_ASSETS, manifest=wrong_hash), "NUIF_PACKAGE"),
         "size mismatch": (
-            build_package(GOOD_ASSETS, manifest=manifest_for({"assets/logo.png": b"logo!"}).replace(
-                hashlib.sha256(b"logo!").hexdigest().encode(), hashlib.sha256(b"logo").hexdigest().encode())),
+            build_package(
+                GOOD_ASSETS,
+                manifest=manifest_for({"assets/logo.png": b"logo!"}).replace(
+                    hashlib.sha256(b"logo!").hexdigest().encode(),
+                    hashlib.sha256(b"logo").hexdigest().encode(),
+                ),
+            ),
             "NUIF_PACKAGE",
         ),
-        "entry not in manifest": (build_package(GOOD_ASSETS, extra=[("assets/extra", b"x")]), "NUIF_PACKAGE"),
+        "entry not in manifest": (
+            build_package(GOOD_ASSETS, extra=[("assets/extra", b"x")]),
+            "NUIF_PACKAGE",
+        ),
         "manifest entry missing": (
             build_package({}, manifest=manifest_for(GOOD_ASSETS)),
             "NUIF_PACKAGE",
         ),
-        "unknown top-level entry": (build_package(GOOD_ASSETS, extra=[("README", b"x")]), "NUIF_PACKAGE"),
+        "unknown top-level entry": (
+            build_package(GOOD_ASSETS, extra=[("README", b"x")]),
+            "NUIF_PACKAGE",
+        ),
         "no manifest": (build_zip([("document.json", CANONICAL)]), "NUIF_PACKAGE"),
         "no document": (build_zip([("manifest.json", manifest_for({}))]), "NUIF_PACKAGE"),
         "non-canonical document": (
@@ -374,7 +417,9 @@ def _hostile() -> dict[str, tuple[bytes, str]]:
         ),
         "manifest not JSON": (build_package(GOOD_ASSETS, manifest=b"{nope"), "NUIF_PACKAGE"),
         "manifest wrong version": (
-            build_package({}, manifest=manifest_for({}).replace(b'"nuif_package":0', b'"nuif_package":1')),
+            build_package(
+                {}, manifest=manifest_for({}).replace(b'"nuif_package":0', b'"nuif_package":1')
+            ),
             "NUIF_PACKAGE",
         ),
         "not a zip": (b"PK\x03\x04 this is not an archive", "NUIF_PACKAGE"),
@@ -384,7 +429,9 @@ def _hostile() -> dict[str, tuple[bytes, str]]:
             "NUIF_PACKAGE_LIMIT",
         ),
         "declares a small size but holds more": (
-            set_declared_size(build_package({"assets/logo.png": b"\x00" * 100_000}), "assets/logo.png", 4),
+            set_declared_size(
+                build_package({"assets/logo.png": b"\x00" * 100_000}), "assets/logo.png", 4
+            ),
             "NUIF_PACKAGE",
         ),
     }
@@ -424,7 +471,10 @@ def test_errors_point_into_the_manifest_and_name_the_entry() -> None:
 
 def test_too_many_entries_are_refused_before_the_directory_is_parsed() -> None:
     assets = {f"assets/{i}": b"x" for i in range(8)}
-    refused(lambda: package.read(build_package(assets), limits=Limits(max_package_entries=5)), "NUIF_PACKAGE_LIMIT")
+    refused(
+        lambda: package.read(build_package(assets), limits=Limits(max_package_entries=5)),
+        "NUIF_PACKAGE_LIMIT",
+    )
 
 
 def test_total_inflated_size_is_limited() -> None:
@@ -434,7 +484,9 @@ def test_total_inflated_size_is_limited() -> None:
 
 
 def test_a_small_archive_that_inflates_past_a_lowered_limit_is_refused() -> None:
-    bomb = build_package({"assets/zeros": b"\x00" * (4 * MiB)}, )
+    bomb = build_package(
+        {"assets/zeros": b"\x00" * (4 * MiB)},
+    )
     assert len(bomb) < 8 * 1024
     refused(lambda: package.read(bomb, limits=Limits(max_asset_bytes=MiB)), "NUIF_PACKAGE_LIMIT")
 
@@ -448,10 +500,14 @@ def _default_limit_bomb(declared: int | None) -> bytes:
         {
             "nuif_package": 0,
             "document": HASH,
-            "assets": {asset: {"sha256": hashlib.sha256(zeros).hexdigest(), "bytes": declared or size}},
+            "assets": {
+                asset: {"sha256": hashlib.sha256(zeros).hexdigest(), "bytes": declared or size}
+            },
         }
     )
-    data = build_zip([("document.json", CANONICAL), ("manifest.json", manifest), (asset, zeros)], level=9)
+    data = build_zip(
+        [("document.json", CANONICAL), ("manifest.json", manifest), (asset, zeros)], level=9
+    )
     return data if declared is None else set_declared_size(data, asset, declared)
 
 
@@ -526,5 +582,11 @@ def test_inflation_is_counted_and_stopped_at_the_limit_whatever_the_archive_decl
 
 
 def test_check_asset_name_accepts_ordinary_names() -> None:
-    for name in ("assets/logo.png", "assets/a/b/c.txt", "assets/é.svg", "assets/.hidden", "assets/a b"):
+    for name in (
+        "assets/logo.png",
+        "assets/a/b/c.txt",
+        "assets/é.svg",
+        "assets/.hidden",
+        "assets/a b",
+    ):
         assert package.check_asset_name(name) is None, name

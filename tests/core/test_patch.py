@@ -26,7 +26,11 @@ DOC: dict[str, Any] = {
                     {"id": "login.pass", "kind": "input", "attrs": {"type": "password"}},
                 ],
             },
-            {"id": "login.submit", "kind": "button", "attrs": {"label": "Sign in", "primary": True}},
+            {
+                "id": "login.submit",
+                "kind": "button",
+                "attrs": {"label": "Sign in", "primary": True},
+            },
         ],
     },
     "meta": {"author": "design-team"},
@@ -71,7 +75,9 @@ def find(doc: dict[str, Any], node_id: str) -> dict[str, Any] | None:
     return None
 
 
-def fails(code: str, pointer: str, where: str, *ops: dict[str, Any], doc: str = TEXT, **kw: Any) -> NuifError:
+def fails(
+    code: str, pointer: str, where: str, *ops: dict[str, Any], doc: str = TEXT, **kw: Any
+) -> NuifError:
     """The patch fails with ``code`` at ``pointer`` and a message starting ``where``."""
     with pytest.raises(NuifError) as info:
         apply_patch(doc, patch(*ops), **kw)
@@ -144,7 +150,9 @@ def test_documents_and_patches_are_accepted_as_str_or_bytes():
 
 
 def test_a_parsed_patch_mapping_is_accepted_and_not_mutated():
-    p = json.loads(patch({"op": "insert", "parent": "login", "node": {"id": "x", "kind": "k", "attrs": {}}}))
+    p = json.loads(
+        patch({"op": "insert", "parent": "login", "node": {"id": "x", "kind": "k", "attrs": {}}})
+    )
     before = json.dumps(p)
     result = apply_patch(TEXT, p)
     assert find(tree(result), "x") == {"id": "x", "kind": "k"}  # empty attrs normalized away
@@ -166,7 +174,10 @@ def test_multiple_transactions_run_in_order_and_the_inverse_reverses_them():
     assert inverse["base"] == result.hash
     assert inverse["transactions"] == [
         {"ops": [{"op": "set", "id": "login", "attr": "title", "value": "A"}]},
-        {"label": "undo one", "ops": [{"op": "set", "id": "login", "attr": "title", "value": "Sign in"}]},
+        {
+            "label": "undo one",
+            "ops": [{"op": "set", "id": "login", "attr": "title", "value": "Sign in"}],
+        },
     ]
     assert apply_patch(result.canonical, result.inverse).canonical == CANONICAL
 
@@ -181,26 +192,44 @@ def test_inverse_is_canonical_text():
 
 
 def test_insert_appends_by_default_and_counts_every_node_of_the_subtree():
-    node = {"id": "g", "kind": "group", "children": [{"id": "g.a", "kind": "x"}, {"id": "g.b", "kind": "x"}]}
+    node = {
+        "id": "g",
+        "kind": "group",
+        "children": [{"id": "g.a", "kind": "x"}, {"id": "g.b", "kind": "x"}],
+    }
     result = run({"op": "insert", "parent": "login.form", "node": node})
-    assert [c["id"] for c in find(tree(result), "login.form")["children"]] == ["login.user", "login.pass", "g"]
+    assert [c["id"] for c in find(tree(result), "login.form")["children"]] == [
+        "login.user",
+        "login.pass",
+        "g",
+    ]
     assert result.counts.nodes_inserted == 3
 
 
 def test_insert_under_a_leaf_creates_its_children():
-    result = run({"op": "insert", "parent": "login.user", "index": 0, "node": {"id": "leaf", "kind": "x"}})
+    result = run(
+        {"op": "insert", "parent": "login.user", "index": 0, "node": {"id": "leaf", "kind": "x"}}
+    )
     assert find(tree(result), "login.user")["children"] == [{"id": "leaf", "kind": "x"}]
 
 
 def test_remove_takes_the_subtree_and_the_last_child_leaves_no_empty_children():
-    result = run({"op": "remove", "id": "login.form"}, {"op": "remove", "id": "login.email"}, {"op": "remove", "id": "login.submit"})
+    result = run(
+        {"op": "remove", "id": "login.form"},
+        {"op": "remove", "id": "login.email"},
+        {"op": "remove", "id": "login.submit"},
+    )
     assert "children" not in tree(result)["root"]
     assert result.counts.nodes_removed == 5
 
 
 def test_move_counts_the_index_after_detaching():
     result = run({"op": "move", "id": "login.email", "parent": "login", "index": 2})
-    assert [c["id"] for c in tree(result)["root"]["children"]] == ["login.form", "login.submit", "login.email"]
+    assert [c["id"] for c in tree(result)["root"]["children"]] == [
+        "login.form",
+        "login.submit",
+        "login.email",
+    ]
     assert result.counts.nodes_moved == 1
 
 
@@ -210,7 +239,12 @@ def test_move_to_another_parent_and_back_to_the_same_place():
         {"op": "move", "id": "login.user", "parent": "login.submit"},
     )
     doc = tree(result)
-    assert [c["id"] for c in doc["root"]["children"]] == ["login.pass", "login.email", "login.form", "login.submit"]
+    assert [c["id"] for c in doc["root"]["children"]] == [
+        "login.pass",
+        "login.email",
+        "login.form",
+        "login.submit",
+    ]
     assert "children" not in find(doc, "login.form")
     assert find(doc, "login.submit")["children"][0]["id"] == "login.user"
     same = run({"op": "move", "id": "login.form", "parent": "login", "index": 1})
@@ -218,7 +252,11 @@ def test_move_to_another_parent_and_back_to_the_same_place():
 
 
 def test_replace_swaps_the_subtree_and_may_keep_the_old_id_or_reuse_ids_inside_it():
-    node = {"id": "login.form", "kind": "stack", "children": [{"id": "login.pass", "kind": "secret"}]}
+    node = {
+        "id": "login.form",
+        "kind": "stack",
+        "children": [{"id": "login.pass", "kind": "secret"}],
+    }
     result = run({"op": "replace", "id": "login.form", "node": node})
     assert find(tree(result), "login.form") == node
     assert find(tree(result), "login.user") is None
@@ -256,14 +294,26 @@ def test_set_true_over_1_is_a_change():
 def test_edit_applies_json_patch_to_one_attribute():
     result = run(
         {"op": "set", "id": "login", "attr": "list", "value": [1, 2]},
-        {"op": "edit", "id": "login", "attr": "list", "patch": [{"op": "add", "path": "/-", "value": 3}]},
+        {
+            "op": "edit",
+            "id": "login",
+            "attr": "list",
+            "patch": [{"op": "add", "path": "/-", "value": 3}],
+        },
     )
     assert tree(result)["root"]["attrs"]["list"] == [1, 2, 3]
     assert result.counts.attrs_edited == 1
 
 
 def test_edit_can_replace_a_scalar_attribute_whole():
-    result = run({"op": "edit", "id": "login", "attr": "title", "patch": [{"op": "replace", "path": "", "value": {"en": "Hi"}}]})
+    result = run(
+        {
+            "op": "edit",
+            "id": "login",
+            "attr": "title",
+            "patch": [{"op": "replace", "path": "", "value": {"en": "Hi"}}],
+        }
+    )
     assert tree(result)["root"]["attrs"]["title"] == {"en": "Hi"}
 
 
@@ -286,11 +336,18 @@ def test_rename_of_a_parent_keeps_its_children_addressable():
         {"op": "move", "id": "login.user", "parent": "login"},
         {"op": "remove", "id": "f"},
     )
-    assert [c["id"] for c in tree(result)["root"]["children"]] == ["login.email", "login.submit", "login.user"]
+    assert [c["id"] for c in tree(result)["root"]["children"]] == [
+        "login.email",
+        "login.submit",
+        "login.user",
+    ]
 
 
 def test_rename_the_root():
-    result = run({"op": "rename", "id": "login", "to": "home"}, {"op": "insert", "parent": "home", "node": {"id": "n", "kind": "x"}})
+    result = run(
+        {"op": "rename", "id": "login", "to": "home"},
+        {"op": "insert", "parent": "home", "node": {"id": "n", "kind": "x"}},
+    )
     assert tree(result)["root"]["id"] == "home"
 
 
@@ -310,7 +367,14 @@ def test_meta_starts_from_an_empty_object_when_absent():
 def test_test_passes_with_kind_attribute_and_hash():
     node_hash = nuif_core.node_hash(TEXT, "login.email")
     result = run(
-        {"op": "test", "id": "login.email", "kind": "input", "attr": "type", "value": "email", "hash": node_hash},
+        {
+            "op": "test",
+            "id": "login.email",
+            "kind": "input",
+            "attr": "type",
+            "value": "email",
+            "hash": node_hash,
+        },
         {"op": "test", "id": "login", "attr": "n", "value": 1.0},
     )
     assert not result.changed
@@ -347,7 +411,10 @@ def test_patch_schema_top_level():
         ('{"nuif_patch": 0, "transactions": [{"ops": {}}]}', "/transactions/0/ops"),
         ('{"nuif_patch": 0, "transactions": [{"ops": [], "x": 1}]}', "/transactions/0/x"),
         ('{"nuif_patch": 0, "transactions": [{"ops": [], "label": 5}]}', "/transactions/0/label"),
-        ('{"nuif_patch": 0, "transactions": [{"ops": [], "label": "' + "x" * 257 + '"}]}', "/transactions/0/label"),
+        (
+            '{"nuif_patch": 0, "transactions": [{"ops": [], "label": "' + "x" * 257 + '"}]}',
+            "/transactions/0/label",
+        ),
     ]:
         with pytest.raises(NuifError) as info:
             apply_patch(TEXT, text)
@@ -368,14 +435,38 @@ def test_patch_version_other_than_0_is_nuif_version():
         ({"id": "login"}, "/transactions/0/ops/1", "transactions/0/ops/1: "),
         ({"op": "explode", "id": "login"}, "/transactions/0/ops/1/op", "transactions/0/ops/1: "),
         ({"op": "remove"}, "/transactions/0/ops/1", "transactions/0/ops/1 (remove): "),
-        ({"op": "remove", "id": "login.email", "index": 0}, "/transactions/0/ops/1/index", "transactions/0/ops/1 (remove): "),
+        (
+            {"op": "remove", "id": "login.email", "index": 0},
+            "/transactions/0/ops/1/index",
+            "transactions/0/ops/1 (remove): ",
+        ),
         ({"op": "remove", "id": 5}, "/transactions/0/ops/1/id", "transactions/0/ops/1 (remove): "),
-        ({"op": "move", "id": "login.email", "parent": "login", "index": 1.5}, "/transactions/0/ops/1/index", "transactions/0/ops/1 (move): "),
-        ({"op": "move", "id": "login.email", "parent": "login", "index": True}, "/transactions/0/ops/1/index", "transactions/0/ops/1 (move): "),
+        (
+            {"op": "move", "id": "login.email", "parent": "login", "index": 1.5},
+            "/transactions/0/ops/1/index",
+            "transactions/0/ops/1 (move): ",
+        ),
+        (
+            {"op": "move", "id": "login.email", "parent": "login", "index": True},
+            "/transactions/0/ops/1/index",
+            "transactions/0/ops/1 (move): ",
+        ),
         ({"op": "test", "id": "login"}, "/transactions/0/ops/1", "transactions/0/ops/1 (test): "),
-        ({"op": "test", "id": "login", "attr": "n"}, "/transactions/0/ops/1", "transactions/0/ops/1 (test): "),
-        ({"op": "edit", "id": "login", "attr": "n", "patch": {}}, "/transactions/0/ops/1/patch", "transactions/0/ops/1 (edit): "),
-        ({"op": "meta", "patch": [{"op": "add", "path": "/a"}]}, "/transactions/0/ops/1/patch/0", "transactions/0/ops/1 (meta): "),
+        (
+            {"op": "test", "id": "login", "attr": "n"},
+            "/transactions/0/ops/1",
+            "transactions/0/ops/1 (test): ",
+        ),
+        (
+            {"op": "edit", "id": "login", "attr": "n", "patch": {}},
+            "/transactions/0/ops/1/patch",
+            "transactions/0/ops/1 (edit): ",
+        ),
+        (
+            {"op": "meta", "patch": [{"op": "add", "path": "/a"}]},
+            "/transactions/0/ops/1/patch/0",
+            "transactions/0/ops/1 (meta): ",
+        ),
     ],
 )
 def test_patch_schema_operations(op, pointer, where):
@@ -384,8 +475,13 @@ def test_patch_schema_operations(op, pointer, where):
 
 def test_shape_errors_are_reported_before_anything_runs():
     # op 0 would fail at run time (NOT_FOUND); op 1 is malformed: the shape error wins
-    fails("NUIF_PATCH_SCHEMA", "/transactions/0/ops/1", "transactions/0/ops/1 (set): ",
-          {"op": "remove", "id": "nope"}, {"op": "set", "id": "login"})
+    fails(
+        "NUIF_PATCH_SCHEMA",
+        "/transactions/0/ops/1",
+        "transactions/0/ops/1 (set): ",
+        {"op": "remove", "id": "nope"},
+        {"op": "set", "id": "login"},
+    )
 
 
 def test_base_mismatch_is_checked_before_anything_else_runs():
@@ -396,21 +492,47 @@ def test_base_mismatch_is_checked_before_anything_else_runs():
     assert info.value.code == "NUIF_PATCH_BASE_MISMATCH"
     assert info.value.pointer == "/base"
     assert BASE in info.value.message and other in info.value.message
-    assert apply_patch(TEXT, patch({"op": "test", "id": "login", "kind": "screen"}, base=BASE)).hash == BASE
+    assert (
+        apply_patch(TEXT, patch({"op": "test", "id": "login", "kind": "screen"}, base=BASE)).hash
+        == BASE
+    )
 
 
 def test_not_found():
-    fails("NUIF_PATCH_NOT_FOUND", "/transactions/0/ops/0/id", "transactions/0/ops/0 (set): ",
-          {"op": "set", "id": "nope", "attr": "a", "value": 1})
-    fails("NUIF_PATCH_NOT_FOUND", "/transactions/0/ops/0/parent", "transactions/0/ops/0 (insert): ",
-          {"op": "insert", "parent": "nope", "node": {"id": "x", "kind": "x"}})
-    fails("NUIF_PATCH_NOT_FOUND", "/transactions/0/ops/1/parent", "transactions/0/ops/1 (move): ",
-          {"op": "test", "id": "login", "kind": "screen"}, {"op": "move", "id": "login.email", "parent": "nope"})
-    for name, extra in [("remove", {}), ("replace", {"node": {"id": "x", "kind": "x"}}),
-                        ("unset", {"attr": "a"}), ("edit", {"attr": "a", "patch": []}),
-                        ("retype", {"kind": "x"}), ("rename", {"to": "y"}), ("test", {"kind": "x"})]:
-        fails("NUIF_PATCH_NOT_FOUND", "/transactions/0/ops/0/id", f"transactions/0/ops/0 ({name}): ",
-              {"op": name, "id": "nope", **extra})
+    fails(
+        "NUIF_PATCH_NOT_FOUND",
+        "/transactions/0/ops/0/id",
+        "transactions/0/ops/0 (set): ",
+        {"op": "set", "id": "nope", "attr": "a", "value": 1},
+    )
+    fails(
+        "NUIF_PATCH_NOT_FOUND",
+        "/transactions/0/ops/0/parent",
+        "transactions/0/ops/0 (insert): ",
+        {"op": "insert", "parent": "nope", "node": {"id": "x", "kind": "x"}},
+    )
+    fails(
+        "NUIF_PATCH_NOT_FOUND",
+        "/transactions/0/ops/1/parent",
+        "transactions/0/ops/1 (move): ",
+        {"op": "test", "id": "login", "kind": "screen"},
+        {"op": "move", "id": "login.email", "parent": "nope"},
+    )
+    for name, extra in [
+        ("remove", {}),
+        ("replace", {"node": {"id": "x", "kind": "x"}}),
+        ("unset", {"attr": "a"}),
+        ("edit", {"attr": "a", "patch": []}),
+        ("retype", {"kind": "x"}),
+        ("rename", {"to": "y"}),
+        ("test", {"kind": "x"}),
+    ]:
+        fails(
+            "NUIF_PATCH_NOT_FOUND",
+            "/transactions/0/ops/0/id",
+            f"transactions/0/ops/0 ({name}): ",
+            {"op": name, "id": "nope", **extra},
+        )
 
 
 def test_not_found_after_an_earlier_operation_removed_the_node():
@@ -426,79 +548,196 @@ def test_not_found_after_an_earlier_operation_removed_the_node():
 
 
 def test_id_exists():
-    fails("NUIF_PATCH_ID_EXISTS", "/transactions/0/ops/0/node/children/0/id", "transactions/0/ops/0 (insert): ",
-          {"op": "insert", "parent": "login", "node": {"id": "fresh", "kind": "x", "children": [{"id": "login.user", "kind": "x"}]}})
-    fails("NUIF_PATCH_ID_EXISTS", "/transactions/0/ops/0/node/id", "transactions/0/ops/0 (replace): ",
-          {"op": "replace", "id": "login.form", "node": {"id": "login.email", "kind": "x"}})
-    fails("NUIF_PATCH_ID_EXISTS", "/transactions/0/ops/0/to", "transactions/0/ops/0 (rename): ",
-          {"op": "rename", "id": "login.form", "to": "login.email"})
-    fails("NUIF_PATCH_ID_EXISTS", "/transactions/0/ops/1/node/id", "transactions/0/ops/1 (insert): ",
-          {"op": "insert", "parent": "login", "node": {"id": "n", "kind": "x"}},
-          {"op": "insert", "parent": "login", "node": {"id": "n", "kind": "x"}})
+    fails(
+        "NUIF_PATCH_ID_EXISTS",
+        "/transactions/0/ops/0/node/children/0/id",
+        "transactions/0/ops/0 (insert): ",
+        {
+            "op": "insert",
+            "parent": "login",
+            "node": {"id": "fresh", "kind": "x", "children": [{"id": "login.user", "kind": "x"}]},
+        },
+    )
+    fails(
+        "NUIF_PATCH_ID_EXISTS",
+        "/transactions/0/ops/0/node/id",
+        "transactions/0/ops/0 (replace): ",
+        {"op": "replace", "id": "login.form", "node": {"id": "login.email", "kind": "x"}},
+    )
+    fails(
+        "NUIF_PATCH_ID_EXISTS",
+        "/transactions/0/ops/0/to",
+        "transactions/0/ops/0 (rename): ",
+        {"op": "rename", "id": "login.form", "to": "login.email"},
+    )
+    fails(
+        "NUIF_PATCH_ID_EXISTS",
+        "/transactions/0/ops/1/node/id",
+        "transactions/0/ops/1 (insert): ",
+        {"op": "insert", "parent": "login", "node": {"id": "n", "kind": "x"}},
+        {"op": "insert", "parent": "login", "node": {"id": "n", "kind": "x"}},
+    )
 
 
 def test_duplicate_ids_inside_a_carried_node_break_the_document_rule():
-    fails("NUIF_DUPLICATE_ID", "/transactions/0/ops/0/node/children/0/id", "transactions/0/ops/0 (insert): ",
-          {"op": "insert", "parent": "login", "node": {"id": "d", "kind": "x", "children": [{"id": "d", "kind": "x"}]}})
+    fails(
+        "NUIF_DUPLICATE_ID",
+        "/transactions/0/ops/0/node/children/0/id",
+        "transactions/0/ops/0 (insert): ",
+        {
+            "op": "insert",
+            "parent": "login",
+            "node": {"id": "d", "kind": "x", "children": [{"id": "d", "kind": "x"}]},
+        },
+    )
 
 
 def test_index():
-    fails("NUIF_PATCH_INDEX", "/transactions/0/ops/0/index", "transactions/0/ops/0 (insert): ",
-          {"op": "insert", "parent": "login", "index": 4, "node": {"id": "x", "kind": "x"}})
-    fails("NUIF_PATCH_INDEX", "/transactions/0/ops/0/index", "transactions/0/ops/0 (insert): ",
-          {"op": "insert", "parent": "login", "index": -1, "node": {"id": "x", "kind": "x"}})
+    fails(
+        "NUIF_PATCH_INDEX",
+        "/transactions/0/ops/0/index",
+        "transactions/0/ops/0 (insert): ",
+        {"op": "insert", "parent": "login", "index": 4, "node": {"id": "x", "kind": "x"}},
+    )
+    fails(
+        "NUIF_PATCH_INDEX",
+        "/transactions/0/ops/0/index",
+        "transactions/0/ops/0 (insert): ",
+        {"op": "insert", "parent": "login", "index": -1, "node": {"id": "x", "kind": "x"}},
+    )
     # three children; after detaching login.email two remain: 0..2 allowed, 3 is out of range
-    fails("NUIF_PATCH_INDEX", "/transactions/0/ops/0/index", "transactions/0/ops/0 (move): ",
-          {"op": "move", "id": "login.email", "parent": "login", "index": 3})
+    fails(
+        "NUIF_PATCH_INDEX",
+        "/transactions/0/ops/0/index",
+        "transactions/0/ops/0 (move): ",
+        {"op": "move", "id": "login.email", "parent": "login", "index": 3},
+    )
     assert run({"op": "insert", "parent": "login", "index": 3, "node": {"id": "x", "kind": "x"}})
     assert run({"op": "move", "id": "login.email", "parent": "login.user", "index": 0})
 
 
 def test_root():
-    fails("NUIF_PATCH_ROOT", "/transactions/0/ops/0/id", "transactions/0/ops/0 (remove): ",
-          {"op": "remove", "id": "login"})
-    fails("NUIF_PATCH_ROOT", "/transactions/0/ops/0/id", "transactions/0/ops/0 (move): ",
-          {"op": "move", "id": "login", "parent": "login.form"})
+    fails(
+        "NUIF_PATCH_ROOT",
+        "/transactions/0/ops/0/id",
+        "transactions/0/ops/0 (remove): ",
+        {"op": "remove", "id": "login"},
+    )
+    fails(
+        "NUIF_PATCH_ROOT",
+        "/transactions/0/ops/0/id",
+        "transactions/0/ops/0 (move): ",
+        {"op": "move", "id": "login", "parent": "login.form"},
+    )
 
 
 def test_cycle():
-    fails("NUIF_PATCH_CYCLE", "/transactions/0/ops/0/parent", "transactions/0/ops/0 (move): ",
-          {"op": "move", "id": "login.form", "parent": "login.form"})
-    fails("NUIF_PATCH_CYCLE", "/transactions/0/ops/0/parent", "transactions/0/ops/0 (move): ",
-          {"op": "move", "id": "login.form", "parent": "login.pass"})
+    fails(
+        "NUIF_PATCH_CYCLE",
+        "/transactions/0/ops/0/parent",
+        "transactions/0/ops/0 (move): ",
+        {"op": "move", "id": "login.form", "parent": "login.form"},
+    )
+    fails(
+        "NUIF_PATCH_CYCLE",
+        "/transactions/0/ops/0/parent",
+        "transactions/0/ops/0 (move): ",
+        {"op": "move", "id": "login.form", "parent": "login.pass"},
+    )
 
 
 def test_attr_missing():
-    fails("NUIF_PATCH_ATTR_MISSING", "/transactions/0/ops/0/attr", "transactions/0/ops/0 (unset): ",
-          {"op": "unset", "id": "login.email", "attr": "nope"})
-    fails("NUIF_PATCH_ATTR_MISSING", "/transactions/0/ops/0/attr", "transactions/0/ops/0 (unset): ",
-          {"op": "unset", "id": "login.user", "attr": "a"})
-    fails("NUIF_PATCH_ATTR_MISSING", "/transactions/0/ops/0/attr", "transactions/0/ops/0 (edit): ",
-          {"op": "edit", "id": "login.user", "attr": "a", "patch": []})
+    fails(
+        "NUIF_PATCH_ATTR_MISSING",
+        "/transactions/0/ops/0/attr",
+        "transactions/0/ops/0 (unset): ",
+        {"op": "unset", "id": "login.email", "attr": "nope"},
+    )
+    fails(
+        "NUIF_PATCH_ATTR_MISSING",
+        "/transactions/0/ops/0/attr",
+        "transactions/0/ops/0 (unset): ",
+        {"op": "unset", "id": "login.user", "attr": "a"},
+    )
+    fails(
+        "NUIF_PATCH_ATTR_MISSING",
+        "/transactions/0/ops/0/attr",
+        "transactions/0/ops/0 (edit): ",
+        {"op": "edit", "id": "login.user", "attr": "a", "patch": []},
+    )
 
 
 def test_pointer():
-    fails("NUIF_PATCH_POINTER", "/transactions/0/ops/0/patch/0/path", "transactions/0/ops/0 (edit): ",
-          {"op": "edit", "id": "login", "attr": "title", "patch": [{"op": "add", "path": "/x", "value": 1}]})
-    fails("NUIF_PATCH_POINTER", "/transactions/0/ops/0/patch/1/path", "transactions/0/ops/0 (meta): ",
-          {"op": "meta", "patch": [{"op": "add", "path": "/x", "value": 1}, {"op": "remove", "path": "/y"}]})
-    fails("NUIF_PATCH_POINTER", "/transactions/0/ops/0/patch/0/path", "transactions/0/ops/0 (meta): ",
-          {"op": "meta", "patch": [{"op": "add", "path": "x", "value": 1}]})
+    fails(
+        "NUIF_PATCH_POINTER",
+        "/transactions/0/ops/0/patch/0/path",
+        "transactions/0/ops/0 (edit): ",
+        {
+            "op": "edit",
+            "id": "login",
+            "attr": "title",
+            "patch": [{"op": "add", "path": "/x", "value": 1}],
+        },
+    )
+    fails(
+        "NUIF_PATCH_POINTER",
+        "/transactions/0/ops/0/patch/1/path",
+        "transactions/0/ops/0 (meta): ",
+        {
+            "op": "meta",
+            "patch": [{"op": "add", "path": "/x", "value": 1}, {"op": "remove", "path": "/y"}],
+        },
+    )
+    fails(
+        "NUIF_PATCH_POINTER",
+        "/transactions/0/ops/0/patch/0/path",
+        "transactions/0/ops/0 (meta): ",
+        {"op": "meta", "patch": [{"op": "add", "path": "x", "value": 1}]},
+    )
 
 
 def test_test_failed():
-    fails("NUIF_PATCH_TEST_FAILED", "/transactions/0/ops/0/kind", "transactions/0/ops/0 (test): ",
-          {"op": "test", "id": "login", "kind": "page"})
-    fails("NUIF_PATCH_TEST_FAILED", "/transactions/0/ops/0/value", "transactions/0/ops/0 (test): ",
-          {"op": "test", "id": "login", "attr": "n", "value": True})
-    fails("NUIF_PATCH_TEST_FAILED", "/transactions/0/ops/0/attr", "transactions/0/ops/0 (test): ",
-          {"op": "test", "id": "login", "attr": "zzz", "value": None})
-    fails("NUIF_PATCH_TEST_FAILED", "/transactions/0/ops/0/hash", "transactions/0/ops/0 (test): ",
-          {"op": "test", "id": "login", "hash": BASE})
-    fails("NUIF_PATCH_TEST_FAILED", "/transactions/0/ops/0/patch/0", "transactions/0/ops/0 (edit): ",
-          {"op": "edit", "id": "login.submit", "attr": "primary", "patch": [{"op": "test", "path": "", "value": 1}]})
-    fails("NUIF_PATCH_TEST_FAILED", "/transactions/0/ops/0/patch/0", "transactions/0/ops/0 (meta): ",
-          {"op": "meta", "patch": [{"op": "test", "path": "/author", "value": "me"}]})
+    fails(
+        "NUIF_PATCH_TEST_FAILED",
+        "/transactions/0/ops/0/kind",
+        "transactions/0/ops/0 (test): ",
+        {"op": "test", "id": "login", "kind": "page"},
+    )
+    fails(
+        "NUIF_PATCH_TEST_FAILED",
+        "/transactions/0/ops/0/value",
+        "transactions/0/ops/0 (test): ",
+        {"op": "test", "id": "login", "attr": "n", "value": True},
+    )
+    fails(
+        "NUIF_PATCH_TEST_FAILED",
+        "/transactions/0/ops/0/attr",
+        "transactions/0/ops/0 (test): ",
+        {"op": "test", "id": "login", "attr": "zzz", "value": None},
+    )
+    fails(
+        "NUIF_PATCH_TEST_FAILED",
+        "/transactions/0/ops/0/hash",
+        "transactions/0/ops/0 (test): ",
+        {"op": "test", "id": "login", "hash": BASE},
+    )
+    fails(
+        "NUIF_PATCH_TEST_FAILED",
+        "/transactions/0/ops/0/patch/0",
+        "transactions/0/ops/0 (edit): ",
+        {
+            "op": "edit",
+            "id": "login.submit",
+            "attr": "primary",
+            "patch": [{"op": "test", "path": "", "value": 1}],
+        },
+    )
+    fails(
+        "NUIF_PATCH_TEST_FAILED",
+        "/transactions/0/ops/0/patch/0",
+        "transactions/0/ops/0 (meta): ",
+        {"op": "meta", "patch": [{"op": "test", "path": "/author", "value": "me"}]},
+    )
 
 
 def test_limit_transactions_is_checked_before_any_operation_is_read():
@@ -537,15 +776,22 @@ def test_default_limits_allow_1024_operations_per_transaction():
 def test_patch_text_size_limit():
     limits = Limits(max_patch_bytes=100)
     with pytest.raises(NuifError) as info:
-        apply_patch(TEXT, patch(*[{"op": "test", "id": "login", "kind": "screen"}] * 5), limits=limits)
+        apply_patch(
+            TEXT, patch(*[{"op": "test", "id": "login", "kind": "screen"}] * 5), limits=limits
+        )
     assert info.value.code == "NUIF_TOO_LARGE"
     assert "patch" in info.value.message
 
 
 def test_patch_text_must_be_strict_json():
-    for text, code in [('{"nuif_patch": 0, "nuif_patch": 0, "transactions": []}', "NUIF_DUPLICATE_KEY"),
-                       ('{"nuif_patch": 0, "transactions": [],}', "NUIF_PARSE"),
-                       ('{"nuif_patch": 0, "transactions": [{"ops": [{"op": "set", "id": "login", "attr": "a", "value": 9007199254740993}]}]}', "NUIF_NUMBER")]:
+    for text, code in [
+        ('{"nuif_patch": 0, "nuif_patch": 0, "transactions": []}', "NUIF_DUPLICATE_KEY"),
+        ('{"nuif_patch": 0, "transactions": [],}', "NUIF_PARSE"),
+        (
+            '{"nuif_patch": 0, "transactions": [{"ops": [{"op": "set", "id": "login", "attr": "a", "value": 9007199254740993}]}]}',
+            "NUIF_NUMBER",
+        ),
+    ]:
         with pytest.raises(NuifError) as info:
             apply_patch(TEXT, text)
         assert info.value.code == code
@@ -556,55 +802,134 @@ def test_patch_text_must_be_strict_json():
 
 
 def test_carried_values_obey_document_rules():
-    fails("NUIF_ATTR", "/transactions/0/ops/0/attr", "transactions/0/ops/0 (set): ",
-          {"op": "set", "id": "login", "attr": "1bad", "value": 1})
-    fails("NUIF_KIND", "/transactions/0/ops/0/kind", "transactions/0/ops/0 (retype): ",
-          {"op": "retype", "id": "login", "kind": "Button"})
-    fails("NUIF_ID", "/transactions/0/ops/0/to", "transactions/0/ops/0 (rename): ",
-          {"op": "rename", "id": "login", "to": "-x"})
-    fails("NUIF_ID", "/transactions/0/ops/0/node/id", "transactions/0/ops/0 (insert): ",
-          {"op": "insert", "parent": "login", "node": {"id": "a b", "kind": "x"}})
-    fails("NUIF_KIND", "/transactions/0/ops/0/node/children/0/kind", "transactions/0/ops/0 (replace): ",
-          {"op": "replace", "id": "login.form", "node": {"id": "f", "kind": "x", "children": [{"id": "g", "kind": "X"}]}})
-    fails("NUIF_ATTR", "/transactions/0/ops/0/node/attrs/~1x", "transactions/0/ops/0 (insert): ",
-          {"op": "insert", "parent": "login", "node": {"id": "a", "kind": "x", "attrs": {"/x": 1}}})
-    fails("NUIF_SCHEMA", "/transactions/0/ops/0/node/extra", "transactions/0/ops/0 (insert): ",
-          {"op": "insert", "parent": "login", "node": {"id": "a", "kind": "x", "extra": 1}})
-    fails("NUIF_SCHEMA", "/transactions/0/ops/0/node", "transactions/0/ops/0 (insert): ",
-          {"op": "insert", "parent": "login", "node": {"id": "a"}})
+    fails(
+        "NUIF_ATTR",
+        "/transactions/0/ops/0/attr",
+        "transactions/0/ops/0 (set): ",
+        {"op": "set", "id": "login", "attr": "1bad", "value": 1},
+    )
+    fails(
+        "NUIF_KIND",
+        "/transactions/0/ops/0/kind",
+        "transactions/0/ops/0 (retype): ",
+        {"op": "retype", "id": "login", "kind": "Button"},
+    )
+    fails(
+        "NUIF_ID",
+        "/transactions/0/ops/0/to",
+        "transactions/0/ops/0 (rename): ",
+        {"op": "rename", "id": "login", "to": "-x"},
+    )
+    fails(
+        "NUIF_ID",
+        "/transactions/0/ops/0/node/id",
+        "transactions/0/ops/0 (insert): ",
+        {"op": "insert", "parent": "login", "node": {"id": "a b", "kind": "x"}},
+    )
+    fails(
+        "NUIF_KIND",
+        "/transactions/0/ops/0/node/children/0/kind",
+        "transactions/0/ops/0 (replace): ",
+        {
+            "op": "replace",
+            "id": "login.form",
+            "node": {"id": "f", "kind": "x", "children": [{"id": "g", "kind": "X"}]},
+        },
+    )
+    fails(
+        "NUIF_ATTR",
+        "/transactions/0/ops/0/node/attrs/~1x",
+        "transactions/0/ops/0 (insert): ",
+        {"op": "insert", "parent": "login", "node": {"id": "a", "kind": "x", "attrs": {"/x": 1}}},
+    )
+    fails(
+        "NUIF_SCHEMA",
+        "/transactions/0/ops/0/node/extra",
+        "transactions/0/ops/0 (insert): ",
+        {"op": "insert", "parent": "login", "node": {"id": "a", "kind": "x", "extra": 1}},
+    )
+    fails(
+        "NUIF_SCHEMA",
+        "/transactions/0/ops/0/node",
+        "transactions/0/ops/0 (insert): ",
+        {"op": "insert", "parent": "login", "node": {"id": "a"}},
+    )
 
 
 def test_node_limit_applies_after_the_operation():
     limits = Limits(max_nodes=6)
     with pytest.raises(NuifError) as info:
-        apply_patch(TEXT, patch({"op": "insert", "parent": "login", "node": {"id": "a", "kind": "x"}}), limits=limits)
-    assert (info.value.code, info.value.pointer) == ("NUIF_LIMIT_NODES", "/transactions/0/ops/0/node")
-    ok = apply_patch(TEXT, patch({"op": "remove", "id": "login.user"},
-                                 {"op": "insert", "parent": "login", "node": {"id": "a", "kind": "x"}}), limits=limits)
+        apply_patch(
+            TEXT,
+            patch({"op": "insert", "parent": "login", "node": {"id": "a", "kind": "x"}}),
+            limits=limits,
+        )
+    assert (info.value.code, info.value.pointer) == (
+        "NUIF_LIMIT_NODES",
+        "/transactions/0/ops/0/node",
+    )
+    ok = apply_patch(
+        TEXT,
+        patch(
+            {"op": "remove", "id": "login.user"},
+            {"op": "insert", "parent": "login", "node": {"id": "a", "kind": "x"}},
+        ),
+        limits=limits,
+    )
     assert ok.changed
 
 
 def test_depth_limit_applies_to_values_set_and_nodes_inserted():
     limits = Limits(max_depth=10)
     # login.user: tree depth 3, node object at JSON depth 6, its attrs at 7: values may nest 3
-    ok = apply_patch(TEXT, patch({"op": "set", "id": "login.user", "attr": "a", "value": [[[1]]]}), limits=limits)
+    ok = apply_patch(
+        TEXT, patch({"op": "set", "id": "login.user", "attr": "a", "value": [[[1]]]}), limits=limits
+    )
     assert ok.changed
     with pytest.raises(NuifError) as info:
-        apply_patch(TEXT, patch({"op": "set", "id": "login.user", "attr": "a", "value": [[[[1]]]]}), limits=limits)
+        apply_patch(
+            TEXT,
+            patch({"op": "set", "id": "login.user", "attr": "a", "value": [[[[1]]]]}),
+            limits=limits,
+        )
     assert (info.value.code, info.value.pointer) == ("NUIF_DEPTH", "/transactions/0/ops/0/value")
     with pytest.raises(NuifError) as info:
-        apply_patch(TEXT, patch({"op": "insert", "parent": "login.user", "node": {"id": "a", "kind": "x", "attrs": {"v": [[1]]}}}), limits=limits)
+        apply_patch(
+            TEXT,
+            patch(
+                {
+                    "op": "insert",
+                    "parent": "login.user",
+                    "node": {"id": "a", "kind": "x", "attrs": {"v": [[1]]}},
+                }
+            ),
+            limits=limits,
+        )
     assert (info.value.code, info.value.pointer) == ("NUIF_DEPTH", "/transactions/0/ops/0/node")
     with pytest.raises(NuifError) as info:
-        apply_patch(TEXT, patch({"op": "move", "id": "login.email", "parent": "login.user"},
-                                {"op": "set", "id": "login.email", "attr": "v", "value": [[1]]}), limits=limits)
+        apply_patch(
+            TEXT,
+            patch(
+                {"op": "move", "id": "login.email", "parent": "login.user"},
+                {"op": "set", "id": "login.email", "attr": "v", "value": [[1]]},
+            ),
+            limits=limits,
+        )
     assert (info.value.code, info.value.pointer) == ("NUIF_DEPTH", "/transactions/0/ops/1/value")
     with pytest.raises(NuifError) as info:
-        apply_patch(TEXT, patch({"op": "set", "id": "login.email", "attr": "v", "value": [[1]]},
-                                {"op": "move", "id": "login.email", "parent": "login.user"}), limits=limits)
+        apply_patch(
+            TEXT,
+            patch(
+                {"op": "set", "id": "login.email", "attr": "v", "value": [[1]]},
+                {"op": "move", "id": "login.email", "parent": "login.user"},
+            ),
+            limits=limits,
+        )
     assert (info.value.code, info.value.pointer) == ("NUIF_DEPTH", "/transactions/0/ops/1/parent")
     with pytest.raises(NuifError) as info:
-        apply_patch(TEXT, patch({"op": "edit", "id": "login.user", "attr": "x", "patch": []}), limits=limits)
+        apply_patch(
+            TEXT, patch({"op": "edit", "id": "login.user", "attr": "x", "patch": []}), limits=limits
+        )
     assert info.value.code == "NUIF_PATCH_ATTR_MISSING"
 
 
@@ -623,7 +948,11 @@ def test_session_applies_patches_one_after_another():
     assert s.changed and s.base == BASE
     assert (s.parent("login.user"), s.index("login.user")) == ("login", 3)
     assert (s.parent("login"), s.index("login")) == (None, None)
-    assert s.node("login.form") == {"id": "login.form", "kind": "group", "children": [{"id": "login.pass", "kind": "input", "attrs": {"type": "password"}}]}
+    assert s.node("login.form") == {
+        "id": "login.form",
+        "kind": "group",
+        "children": [{"id": "login.pass", "kind": "input", "attrs": {"type": "password"}}],
+    }
     assert s.node_hash("login.pass") == nuif_core.node_hash(r2.canonical, "login.pass")
     with pytest.raises(NuifError) as info:
         s.node("nope")
@@ -700,9 +1029,27 @@ def test_session_rejects_an_invalid_document():
 
 def test_inputs_are_never_mutated():
     doc = bytearray(TEXT.encode())
-    p = json.loads(patch({"op": "insert", "parent": "login", "node": {"id": "x", "kind": "k", "attrs": {}, "children": []}},
-                         {"op": "edit", "id": "login", "attr": "title", "patch": [{"op": "add", "path": "", "value": {"a": []}}]},
-                         {"op": "edit", "id": "login", "attr": "title", "patch": [{"op": "add", "path": "/a/-", "value": 1}]}))
+    p = json.loads(
+        patch(
+            {
+                "op": "insert",
+                "parent": "login",
+                "node": {"id": "x", "kind": "k", "attrs": {}, "children": []},
+            },
+            {
+                "op": "edit",
+                "id": "login",
+                "attr": "title",
+                "patch": [{"op": "add", "path": "", "value": {"a": []}}],
+            },
+            {
+                "op": "edit",
+                "id": "login",
+                "attr": "title",
+                "patch": [{"op": "add", "path": "/a/-", "value": 1}],
+            },
+        )
+    )
     before = json.dumps(p)
     apply_patch(doc, p, inverse=True)
     assert bytes(doc) == TEXT.encode()

@@ -143,7 +143,9 @@ def first_step_past(limit: int, base_size: int, start: list[Any], extra: int) ->
 
 @pytest.mark.parametrize("limits", [Limits.MCP, Limits(max_document_bytes=256 * 1024)])
 def test_copy_doubling_in_meta_stops_at_the_copy_that_passes_the_size_limit(limits):
-    patch = json.dumps({"nuif_patch": 0, "transactions": [{"ops": [{"op": "meta", "patch": DOUBLING}]}]})
+    patch = json.dumps(
+        {"nuif_patch": 0, "transactions": [{"ops": [{"op": "meta", "patch": DOUBLING}]}]}
+    )
     assert len(patch) < 1400  # the 1.3 KB patch of the report
     with pytest.raises(NuifError) as info:
         apply_counted(SMALL, patch, limits=limits)
@@ -160,7 +162,10 @@ def test_copy_doubling_in_meta_stops_at_the_copy_that_passes_the_size_limit(limi
 def test_copy_doubling_in_edit_stops_at_the_copy_that_passes_the_size_limit():
     ops = [{"op": "copy", "from": "", "path": "/-"}] * 26
     patch = json.dumps(
-        {"nuif_patch": 0, "transactions": [{"ops": [{"op": "edit", "id": "r", "attr": "x", "patch": ops}]}]}
+        {
+            "nuif_patch": 0,
+            "transactions": [{"ops": [{"op": "edit", "id": "r", "attr": "x", "patch": ops}]}],
+        }
     )
     lim = Limits.MCP
     with pytest.raises(NuifError) as info:
@@ -208,7 +213,13 @@ def meta_ops(n: int) -> tuple[str, str]:
     # a big meta, and n/4 meta operations that each add and remove one key
     doc = json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k"}, "meta": {"big": list(range(n))}})
     ops = [
-        {"op": "meta", "patch": [{"op": "add", "path": f"/k{i}", "value": i}, {"op": "remove", "path": f"/k{i}"}]}
+        {
+            "op": "meta",
+            "patch": [
+                {"op": "add", "path": f"/k{i}", "value": i},
+                {"op": "remove", "path": f"/k{i}"},
+            ],
+        }
         for i in range(n // 4)
     ]
     return doc, patch_of(ops)
@@ -216,7 +227,15 @@ def meta_ops(n: int) -> tuple[str, str]:
 
 def edit_ops(n: int) -> tuple[str, str]:
     doc = json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "attrs": {"v": list(range(n))}}})
-    ops = [{"op": "edit", "id": "r", "attr": "v", "patch": [{"op": "replace", "path": "/0", "value": i}]} for i in range(n // 4)]
+    ops = [
+        {
+            "op": "edit",
+            "id": "r",
+            "attr": "v",
+            "patch": [{"op": "replace", "path": "/0", "value": i}],
+        }
+        for i in range(n // 4)
+    ]
     return doc, patch_of(ops)
 
 
@@ -231,7 +250,9 @@ def hash_tests(n: int) -> tuple[str, str]:
 
 def moves_to_front(n: int) -> tuple[str, str]:
     # the last child moved to the front, again and again: every position look-up is stale
-    ops = [{"op": "move", "id": f"n{n - 1 - i}", "parent": "root", "index": 0} for i in range(n // 4)]
+    ops = [
+        {"op": "move", "id": f"n{n - 1 - i}", "parent": "root", "index": 0} for i in range(n // 4)
+    ]
     return wide(n), patch_of(ops)
 
 
@@ -241,13 +262,19 @@ def removes_spread(n: int) -> tuple[str, str]:
 
 
 def replaces_spread(n: int) -> tuple[str, str]:
-    ops = [{"op": "replace", "id": f"n{i}", "node": {"id": f"m{i}", "kind": "item"}} for i in range(0, n, 4)]
+    ops = [
+        {"op": "replace", "id": f"n{i}", "node": {"id": f"m{i}", "kind": "item"}}
+        for i in range(0, n, 4)
+    ]
     return wide(n), patch_of(ops)
 
 
 def subtree_down_and_back(n: int) -> tuple[str, str]:
     # a big subtree moved one level deeper and back, n/16 times
-    doc = {"nuif": 0, "root": {"id": "root", "kind": "k", "children": [nested(n), {"id": "box", "kind": "k"}]}}
+    doc = {
+        "nuif": 0,
+        "root": {"id": "root", "kind": "k", "children": [nested(n), {"id": "box", "kind": "k"}]},
+    }
     ops: list[dict[str, Any]] = []
     for _ in range(max(1, n // 32)):
         ops.append({"op": "move", "id": "big", "parent": "box"})
@@ -256,7 +283,9 @@ def subtree_down_and_back(n: int) -> tuple[str, str]:
 
 
 def sets_on_many_nodes(n: int) -> tuple[str, str]:
-    ops = [{"op": "set", "id": f"n{i}", "attr": "t", "value": [i, {"x": i}]} for i in range(0, n, 2)]
+    ops = [
+        {"op": "set", "id": f"n{i}", "attr": "t", "value": [i, {"x": i}]} for i in range(0, n, 2)
+    ]
     return wide(n), patch_of(ops)
 
 
@@ -292,7 +321,9 @@ def test_a_list_shift_is_the_only_width_linear_term():
     # insert, proportional to the width), everything else does not grow with the width
     shifted, rest = [], []
     for n in (2048, 8192):
-        ops = [{"op": "move", "id": f"n{n - 1 - i}", "parent": "root", "index": 0} for i in range(64)]
+        ops = [
+            {"op": "move", "id": f"n{n - 1 - i}", "parent": "root", "index": 0} for i in range(64)
+        ]
         s = Session(wide(n))
         s.apply(patch_of(ops))
         shifted.append(s._shifted)
@@ -338,7 +369,14 @@ def test_root_hash_tests_between_edits_are_stopped_by_the_work_budget():
 def test_a_set_that_would_pass_the_document_limit_is_refused_at_that_operation():
     lim = Limits(max_document_bytes=64 * 1024, max_patch_bytes=64 * 1024)
     doc = json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "attrs": {"a": "x" * 36000}}})
-    patch = json.dumps({"nuif_patch": 0, "transactions": [{"ops": [{"op": "set", "id": "r", "attr": "b", "value": "y" * 36000}]}]})
+    patch = json.dumps(
+        {
+            "nuif_patch": 0,
+            "transactions": [
+                {"ops": [{"op": "set", "id": "r", "attr": "b", "value": "y" * 36000}]}
+            ],
+        }
+    )
     with pytest.raises(NuifError) as info:
         nuif_core.apply_patch(doc, patch, limits=lim)
     assert info.value.code == "NUIF_TOO_LARGE"
@@ -363,16 +401,35 @@ def test_growth_inside_one_transaction_is_refused_even_when_a_later_op_would_shr
 @pytest.mark.parametrize(
     "op",
     [
-        {"op": "insert", "parent": "r", "node": {"id": "n", "kind": "k", "attrs": {"a": "x" * 40000}}},
+        {
+            "op": "insert",
+            "parent": "r",
+            "node": {"id": "n", "kind": "k", "attrs": {"a": "x" * 40000}},
+        },
         {"op": "replace", "id": "c", "node": {"id": "c", "kind": "k", "attrs": {"a": "x" * 40000}}},
-        {"op": "edit", "id": "c", "attr": "v", "patch": [{"op": "add", "path": "/-", "value": "x" * 40000}]},
+        {
+            "op": "edit",
+            "id": "c",
+            "attr": "v",
+            "patch": [{"op": "add", "path": "/-", "value": "x" * 40000}],
+        },
         {"op": "meta", "patch": [{"op": "add", "path": "/m", "value": "x" * 40000}]},
     ],
     ids=lambda op: op["op"],
 )
 def test_every_growing_operation_is_held_to_the_document_limit(op):
     lim = Limits(max_document_bytes=64 * 1024, max_patch_bytes=64 * 1024)
-    doc = json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "attrs": {"pad": "p" * 30000}, "children": [{"id": "c", "kind": "k", "attrs": {"v": []}}]}})
+    doc = json.dumps(
+        {
+            "nuif": 0,
+            "root": {
+                "id": "r",
+                "kind": "k",
+                "attrs": {"pad": "p" * 30000},
+                "children": [{"id": "c", "kind": "k", "attrs": {"v": []}}],
+            },
+        }
+    )
     with pytest.raises(NuifError) as info:
         nuif_core.apply_patch(doc, patch_of([op]), limits=lim)
     assert info.value.code == "NUIF_TOO_LARGE"
@@ -384,7 +441,16 @@ def test_an_inverse_longer_than_the_patch_limit_falls_back_to_the_diff():
     # diff back carries it too, so the shorter of the two is used, and both are held to the limit
     lim = Limits(max_patch_bytes=4096)
     kids = [{"id": f"k{i}", "kind": "k", "attrs": {"t": "x" * 50}} for i in range(60)]
-    doc = json.dumps({"nuif": 0, "root": {"id": "r", "kind": "k", "children": [{"id": "g", "kind": "k", "children": kids}]}})
+    doc = json.dumps(
+        {
+            "nuif": 0,
+            "root": {
+                "id": "r",
+                "kind": "k",
+                "children": [{"id": "g", "kind": "k", "children": kids}],
+            },
+        }
+    )
     p = patch_of([{"op": "remove", "id": "g"}])
     with pytest.raises(NuifError) as info:
         nuif_core.apply_patch(doc, p, inverse=True, limits=lim)
@@ -421,7 +487,9 @@ def test_a_canonical_text_longer_than_its_input_is_held_to_the_limit_after_a_pat
     # refused as soon as the canonical text passes the limit
     ops = [{"op": "set", "id": "r", "attr": "b", "value": "x" * (4096 - len(canonical) + 1)}]
     with pytest.raises(NuifError) as info:
-        nuif_core.apply_patch(doc, patch_of(ops), limits=Limits(max_document_bytes=4096, max_patch_bytes=8192))
+        nuif_core.apply_patch(
+            doc, patch_of(ops), limits=Limits(max_document_bytes=4096, max_patch_bytes=8192)
+        )
     assert info.value.code == "NUIF_TOO_LARGE"
 
 
@@ -432,7 +500,12 @@ def test_a_diff_whose_intermediate_document_would_pass_the_limit_falls_back_to_t
     # engine would refuse at the insert that passes the limit
     lim = Limits(max_document_bytes=64 * 1024)
     wrappers = [
-        {"id": f"w{i}", "kind": "k", "attrs": {"t": "x" * 250}, "children": [{"id": f"p{i}", "kind": "k"}]}
+        {
+            "id": f"w{i}",
+            "kind": "k",
+            "attrs": {"t": "x" * 250},
+            "children": [{"id": f"p{i}", "kind": "k"}],
+        }
         for i in range(120)
     ]
     fresh = [{"id": f"n{i}", "kind": "k", "attrs": {"t": "y" * 250}} for i in range(120)]

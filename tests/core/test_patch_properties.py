@@ -16,9 +16,7 @@ from hypothesis import strategies as st
 import nuif_core
 from nuif_core import NuifError, Session, apply_patch, diff
 
-SETTINGS = settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 IDS = [f"n{i}" for i in range(12)]
 FRESH = [f"x{i}" for i in range(12)]
@@ -32,9 +30,7 @@ def _not_nonchar(c: str) -> bool:
     return not (0xFDD0 <= cp <= 0xFDEF or (cp & 0xFFFE) == 0xFFFE)
 
 
-text = st.text(
-    alphabet=st.characters(exclude_categories=("Cs",)).filter(_not_nonchar), max_size=6
-)
+text = st.text(alphabet=st.characters(exclude_categories=("Cs",)).filter(_not_nonchar), max_size=6)
 scalars = st.one_of(
     st.none(),
     st.booleans(),
@@ -113,7 +109,9 @@ def small_nodes(draw: Any, pool: list[str]) -> dict[str, Any]:
 
 
 def json_patches(keys: list[str]) -> Any:
-    path = st.sampled_from([""] + ["/" + k.replace("~", "~0").replace("/", "~1") for k in keys] + ["/-", "/0"])
+    path = st.sampled_from(
+        [""] + ["/" + k.replace("~", "~0").replace("/", "~1") for k in keys] + ["/-", "/0"]
+    )
     op = st.one_of(
         st.fixed_dictionaries({"op": st.just("add"), "path": path, "value": values}),
         st.fixed_dictionaries({"op": st.just("replace"), "path": path, "value": values}),
@@ -129,25 +127,51 @@ def operations(ids: list[str], structural: bool = True) -> Any:
     node_id = st.sampled_from(ids)
     index = {"index": st.integers(0, 4)}
     ops = [
-        st.fixed_dictionaries({"op": st.just("set"), "id": node_id, "attr": st.sampled_from(ATTRS), "value": values}),
-        st.fixed_dictionaries({"op": st.just("unset"), "id": node_id, "attr": st.sampled_from(ATTRS)}),
-        st.fixed_dictionaries({"op": st.just("edit"), "id": node_id, "attr": st.sampled_from(ATTRS), "patch": json_patches(["k", "z"])}),
-        st.fixed_dictionaries({"op": st.just("retype"), "id": node_id, "kind": st.sampled_from(KINDS)}),
+        st.fixed_dictionaries(
+            {"op": st.just("set"), "id": node_id, "attr": st.sampled_from(ATTRS), "value": values}
+        ),
+        st.fixed_dictionaries(
+            {"op": st.just("unset"), "id": node_id, "attr": st.sampled_from(ATTRS)}
+        ),
+        st.fixed_dictionaries(
+            {
+                "op": st.just("edit"),
+                "id": node_id,
+                "attr": st.sampled_from(ATTRS),
+                "patch": json_patches(["k", "z"]),
+            }
+        ),
+        st.fixed_dictionaries(
+            {"op": st.just("retype"), "id": node_id, "kind": st.sampled_from(KINDS)}
+        ),
         st.fixed_dictionaries({"op": st.just("meta"), "patch": json_patches(META_KEYS)}),
-        st.fixed_dictionaries({"op": st.just("test"), "id": node_id, "kind": st.sampled_from(KINDS)}),
-        st.fixed_dictionaries({"op": st.just("move"), "id": node_id, "parent": node_id}, optional=index),
+        st.fixed_dictionaries(
+            {"op": st.just("test"), "id": node_id, "kind": st.sampled_from(KINDS)}
+        ),
+        st.fixed_dictionaries(
+            {"op": st.just("move"), "id": node_id, "parent": node_id}, optional=index
+        ),
     ]
     if structural:
         ops += [
-            st.fixed_dictionaries({"op": st.just("insert"), "parent": node_id, "node": small_nodes(FRESH)}, optional=index),
+            st.fixed_dictionaries(
+                {"op": st.just("insert"), "parent": node_id, "node": small_nodes(FRESH)},
+                optional=index,
+            ),
             st.fixed_dictionaries({"op": st.just("remove"), "id": node_id}),
-            st.fixed_dictionaries({"op": st.just("replace"), "id": node_id, "node": small_nodes(IDS + FRESH)}),
-            st.fixed_dictionaries({"op": st.just("rename"), "id": node_id, "to": st.sampled_from(IDS + FRESH)}),
+            st.fixed_dictionaries(
+                {"op": st.just("replace"), "id": node_id, "node": small_nodes(IDS + FRESH)}
+            ),
+            st.fixed_dictionaries(
+                {"op": st.just("rename"), "id": node_id, "to": st.sampled_from(IDS + FRESH)}
+            ),
         ]
     return st.one_of(ops)
 
 
-def valid_ops(data: Any, text: str, n_max: int = 10, structural: bool = True) -> tuple[list[dict[str, Any]], Session]:
+def valid_ops(
+    data: Any, text: str, n_max: int = 10, structural: bool = True
+) -> tuple[list[dict[str, Any]], Session]:
     """Draw operations one by one, keeping those that apply; returns them and the end state."""
     s = Session(text)
     kept: list[dict[str, Any]] = []

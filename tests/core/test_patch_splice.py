@@ -19,9 +19,7 @@ from .test_patch_properties import IDS, as_patch, documents, operations, render,
 
 _codec_py = _codec.twin()
 
-SETTINGS = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _full(text: Any, patch: Any) -> Any:
@@ -82,7 +80,11 @@ def test_node_spans_twins_agree_and_locate_every_node(doc):
 
 
 def test_node_spans_refuses_other_layouts():
-    for bad in [b"{}", b'{"nuif":0,"root":{"id":"a","kind":"b"}}x', b'{"nuif":0,"root":{"kind":"b"}}']:
+    for bad in [
+        b"{}",
+        b'{"nuif":0,"root":{"id":"a","kind":"b"}}x',
+        b'{"nuif":0,"root":{"kind":"b"}}',
+    ]:
         for impl in (_codec_py, _codec):
             try:
                 impl.node_spans(bad)

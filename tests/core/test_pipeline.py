@@ -49,9 +49,18 @@ def _answers(data: bytes) -> tuple[Any, ...]:
 
 def test_answers_do_not_depend_on_the_calls_before() -> None:
     texts = [
-        _doc(3), corpus.load("ui", "1MiB"), _doc(3), b"[1, 2", _doc(3),
-        corpus.load("strings", "64KiB"), b'{"nuif": 0, "root": {"id": "-x", "kind": "k"}}',
-        _doc(3), b"[" * 300 + b"]" * 300, _doc(3), corpus.load("numbers", "1KiB"), _doc(3),
+        _doc(3),
+        corpus.load("ui", "1MiB"),
+        _doc(3),
+        b"[1, 2",
+        _doc(3),
+        corpus.load("strings", "64KiB"),
+        b'{"nuif": 0, "root": {"id": "-x", "kind": "k"}}',
+        _doc(3),
+        b"[" * 300 + b"]" * 300,
+        _doc(3),
+        corpus.load("numbers", "1KiB"),
+        _doc(3),
     ]
     first = {t: _answers(t) for t in texts}
     compiled._doc_reset()
@@ -63,9 +72,16 @@ def test_answers_do_not_depend_on_the_calls_before() -> None:
 def test_values_nested_far_deeper_than_any_kept_stack() -> None:
     for depth in (1, 31, 32, 33, 200, 2000):
         value = "[\n " * depth + '{"b": 1, "a": [2]}' + "]" * depth
-        doc = ('{"nuif": 0, "root": {"id": "a", "kind": "k"}, "meta": {"m": ' + value + "}}").encode()
-        want = ('{"meta":{"m":' + "[" * depth + '{"a":[2],"b":1}' + "]" * depth
-                + '},"nuif":0,"root":{"id":"a","kind":"k"}}').encode()
+        doc = (
+            '{"nuif": 0, "root": {"id": "a", "kind": "k"}, "meta": {"m": ' + value + "}}"
+        ).encode()
+        want = (
+            '{"meta":{"m":'
+            + "[" * depth
+            + '{"a":[2],"b":1}'
+            + "]" * depth
+            + '},"nuif":0,"root":{"id":"a","kind":"k"}}'
+        ).encode()
         assert compiled.canonical_json(doc, depth + 5) == want
         assert compiled.canonical_document(doc, depth + 5, 10) == want
         with pytest.raises(NuifError) as err:

@@ -31,9 +31,18 @@ REPO = Path(__file__).resolve().parents[2]
 CSRC = REPO / "packages" / "nuif-core" / "csrc"
 HARNESS = Path(__file__).with_name("utf8_harness.c")
 SUITE = sorted((REPO / "tests" / "data" / "JSONTestSuite" / "test_parsing").glob("*.json"))
-CFLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Wshadow", "-Werror",
-          # the header's static helpers that the harness does not call
-          "-Wno-unused-function", f"-I{CSRC}"]
+CFLAGS = [
+    "-O2",
+    "-std=c11",
+    "-Wall",
+    "-Wextra",
+    "-Wpedantic",
+    "-Wshadow",
+    "-Werror",
+    # the header's static helpers that the harness does not call
+    "-Wno-unused-function",
+    f"-I{CSRC}",
+]
 SUMMARY = re.compile(
     r"^utf8 harness: (\d+) cases, routes \(([^)]*)\), best (\w+), (\d+) mismatches$", re.MULTILINE
 )
@@ -88,8 +97,9 @@ def native_routes() -> list[str]:
 def aarch64_tools() -> tuple[str, str]:
     cc, qemu = shutil.which("aarch64-linux-gnu-gcc"), shutil.which("qemu-aarch64")
     if not (cc and qemu):
-        missing = " and ".join(t for t, p in (("aarch64-linux-gnu-gcc", cc), ("qemu-aarch64", qemu))
-                               if p is None)
+        missing = " and ".join(
+            t for t, p in (("aarch64-linux-gnu-gcc", cc), ("qemu-aarch64", qemu)) if p is None
+        )
         if os.environ.get("NUIF_REQUIRE_AARCH64") == "1":
             pytest.fail(f"NUIF_REQUIRE_AARCH64=1 but {missing} not on PATH")
         pytest.skip(f"{missing} missing (Debian: apt-get install gcc-aarch64-linux-gnu qemu-user)")
@@ -125,8 +135,13 @@ def test_a_native_planted_surrogate_bug_fails(tmp_path: Path) -> None:
 
 def test_the_harness_refuses_a_file_it_cannot_read(tmp_path: Path) -> None:
     exe = build(tmp_path, native_cc())
-    r = subprocess.run([str(exe), str(tmp_path / "absent.json")], capture_output=True, text=True,
-                       timeout=590, check=False)
+    r = subprocess.run(
+        [str(exe), str(tmp_path / "absent.json")],
+        capture_output=True,
+        text=True,
+        timeout=590,
+        check=False,
+    )
     assert r.returncode == 2
     assert "cannot read" in r.stderr
 

@@ -30,7 +30,9 @@ compiled = _codec.compiled()  # this file tests the compiled codec: not collecte
 BEST = compiled.utf8_backend()
 # the routes this CPU and build can run, the fastest first
 ROUTES = {
-    "avx2": ["avx2", "ssse3", "scalar"], "ssse3": ["ssse3", "scalar"], "neon": ["neon", "scalar"],
+    "avx2": ["avx2", "ssse3", "scalar"],
+    "ssse3": ["ssse3", "scalar"],
+    "neon": ["neon", "scalar"],
 }.get(BEST, ["scalar"])
 
 
@@ -126,9 +128,35 @@ def test_all_routes_agree_with_python_on_random_bytes(data: bytes) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(
-    [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED,
-     0xEF, 0xF0, 0xF4, 0xF5, 0xFF]), max_size=200))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                0x00,
+                0x41,
+                0x7F,
+                0x80,
+                0x8F,
+                0x90,
+                0x9F,
+                0xA0,
+                0xBF,
+                0xC0,
+                0xC1,
+                0xC2,
+                0xDF,
+                0xE0,
+                0xED,
+                0xEF,
+                0xF0,
+                0xF4,
+                0xF5,
+                0xFF,
+            ]
+        ),
+        max_size=200,
+    )
+)
 def test_all_routes_agree_with_python_on_bytes_drawn_from_the_boundary_values(
     data: list[int],
 ) -> None:
@@ -138,7 +166,8 @@ def test_all_routes_agree_with_python_on_bytes_drawn_from_the_boundary_values(
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=120), st.data())
 def test_all_routes_agree_with_python_on_valid_text_with_one_byte_changed(
-    text: str, data: st.DataObject,
+    text: str,
+    data: st.DataObject,
 ) -> None:
     raw = text.encode("utf-8")
     assert_all_agree(raw)
@@ -146,7 +175,7 @@ def test_all_routes_agree_with_python_on_valid_text_with_one_byte_changed(
     if raw:
         i = data.draw(st.integers(0, len(raw) - 1))
         b = data.draw(st.integers(0, 255))
-        assert_all_agree(raw[:i] + bytes([b]) + raw[i + 1:], raw[:i], raw[i:])
+        assert_all_agree(raw[:i] + bytes([b]) + raw[i + 1 :], raw[:i], raw[i:])
 
 
 # -- every error class at every offset -----------------------------------------------------------
@@ -234,18 +263,23 @@ def test_every_route_finds_each_error_class_at_every_offset(name: str, filler: s
 @pytest.mark.parametrize("filler", sorted(FILLERS))
 @pytest.mark.parametrize("name", sorted(GOOD))
 def test_every_route_accepts_the_extreme_valid_sequences_at_every_offset(
-    name: str, filler: str,
+    name: str,
+    filler: str,
 ) -> None:
     spot = GOOD[name]
-    cases = [filled(FILLERS[filler], at) + spot + filled(FILLERS[filler], after)
-             for at in range(0, 200) for after in (0, 1, 2, 3, 37)]
+    cases = [
+        filled(FILLERS[filler], at) + spot + filled(FILLERS[filler], after)
+        for at in range(0, 200)
+        for after in (0, 1, 2, 3, 37)
+    ]
     got = verdicts(*cases)
     for r in ROUTES:
         assert all(got[r]), r
 
 
 @pytest.mark.parametrize(
-    "n", [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4096, 65537])
+    "n", [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4096, 65537]
+)
 def test_every_route_accepts_long_valid_texts_and_refuses_a_cut_last_character(n: int) -> None:
     good = filled(FILLERS["mixed"], n)
     cut = filled(FILLERS["mixed"], n) + "😀".encode()[:3]
@@ -256,7 +290,8 @@ def test_every_route_accepts_long_valid_texts_and_refuses_a_cut_last_character(n
 
 
 @pytest.mark.parametrize(
-    "bad", [b"\xed\xa0\x80", b"\xe0\x9f\xbf", b"\xf4\x90\x80\x80", b"\xc3", b"\x80"])
+    "bad", [b"\xed\xa0\x80", b"\xe0\x9f\xbf", b"\xf4\x90\x80\x80", b"\xc3", b"\x80"]
+)
 @pytest.mark.parametrize("at", [0, 13, 14, 15, 30, 31, 62, 63, 64, 100])
 def test_the_codec_reports_the_same_utf8_error_on_every_route(bad: bytes, at: int) -> None:
     text = b'{"k":"' + "é".encode() * at + bad + b'"}'

@@ -53,11 +53,16 @@ def check(data: bytes, depth: int = 128) -> bytes | None:
 
 @cache
 def corpus_docs() -> list[bytes]:
-    docs = [corpus.load(shape, size) for shape in ("ui", "strings", "numbers")
-            for size in ("1KiB", "64KiB")]
+    docs = [
+        corpus.load(shape, size)
+        for shape in ("ui", "strings", "numbers")
+        for size in ("1KiB", "64KiB")
+    ]
     # compact text too: no whitespace between the structural characters
-    docs += [json.dumps(json.loads(d), ensure_ascii=False, separators=(",", ":")).encode()
-             for d in docs[:3]]
+    docs += [
+        json.dumps(json.loads(d), ensure_ascii=False, separators=(",", ":")).encode()
+        for d in docs[:3]
+    ]
     return docs
 
 
@@ -82,8 +87,13 @@ def test_every_conformance_case_agrees() -> None:
 def test_integers_beyond_2_53_that_are_their_doubles_text() -> None:
     """NUIF-0.1 accepts an integer literal beyond 2^53 - 1 exactly when it is its double's RFC
     8785 text, and refuses the others."""
-    accepted = ["9007199254740992", "-9007199254740992", "18014398509481984",
-                "100000000000000000000", "-295147905179352830000"]
+    accepted = [
+        "9007199254740992",
+        "-9007199254740992",
+        "18014398509481984",
+        "100000000000000000000",
+        "-295147905179352830000",
+    ]
     refused = ["9007199254740993", "123456789012345678901234567890", "100000000000000000001"]
     for lit in accepted:
         for text in (f"[{lit}]", f'{{"a": {lit}, "b": [1, {lit}]}}'):
@@ -114,7 +124,7 @@ def test_generated_values(value: object, pretty: bool) -> None:
 
 STRING_BODIES = [
     "plain ascii",
-    "tab\\there \\\\ \\\" quote \\/ slash",
+    'tab\\there \\\\ \\" quote \\/ slash',
     "\\u00e9\\u4e16\\u754c \\ud83d\\ude00 \\u001f \\u0022 \\u005c",
     "é世界🙂 mixed \\n with escapes",
     "\u0fff\uffbf\ufdcf\ufdf0\U0001fffd",  # near-misses of noncharacters: all valid
@@ -165,10 +175,12 @@ def test_numbers_the_libraries_do_not_convert_are_converted_by_dtoa(float_libs: 
     digits, and answers as the twin does."""
     old = compiled._settings(float_libs=float_libs)
     try:
-        for text in (b"[1e-400, -1e-400, 1e400, 0.5e-320, 2.5e-308, 1.7976931348623159e308]",
-                     b"[1.5, 0.1, 123456789012345678, 1e21, 3.14159e-7, -0.0, 5e-324]",
-                     b'{"a": [100000000000000000000, 9007199254740993]}',
-                     b"[" + b",".join(b"%d.%de%d" % (k, k * 7, k - 50) for k in range(100)) + b"]"):
+        for text in (
+            b"[1e-400, -1e-400, 1e400, 0.5e-320, 2.5e-308, 1.7976931348623159e308]",
+            b"[1.5, 0.1, 123456789012345678, 1e21, 3.14159e-7, -0.0, 5e-324]",
+            b'{"a": [100000000000000000000, 9007199254740993]}',
+            b"[" + b",".join(b"%d.%de%d" % (k, k * 7, k - 50) for k in range(100)) + b"]",
+        ):
             check(text)
     finally:
         compiled._settings(**old)
@@ -191,7 +203,7 @@ def test_indentations_the_walk_does_not_guess() -> None:
 
 def test_long_strings() -> None:
     long_plain = "x" * 40_000
-    long_esc = ("abc\\n\\u00e9" * 5000)
+    long_esc = "abc\\n\\u00e9" * 5000
     doc = f'{{"a":"{long_plain}","b":["{long_esc}",1.5,"{long_plain}é"],"c":{{}}}}'.encode()
     assert check(doc) is not None
 
@@ -200,21 +212,78 @@ def test_long_strings() -> None:
 
 
 BAD = [
-    b"", b" ", b"\xef\xbb\xbf{}", b"[1 2]", b"[1,]", b'{"a" 1}', b'{"a":1,}', b'{"a":1 "b":2}',
-    b"[tru]", b"[truex]", b'[true"x"]', b"[1.]", b"[.5]", b"[01]", b"[-]", b"[1e]", b"[1e+]",
-    b"[1.5.3]", b"[1x]", b"[nul]", b"[falsey]", b"{}}", b"[]]", b"[[]", b"{", b'{"a"', b'{"a":',
-    b'["a\\x"]', b'["\\u12"]', b'["\\uZZZZ"]', b'["\\ud800"]', b'["\\udc00"]', b'["\\ud800\\u0041"]',
-    b'["\\ufdd0"]', b'["\\uffff"]', b'["\\ud83f\\udfff"]', '["\ufdd0"]'.encode(),
-    '["\uffff"]'.encode(), '["x\U0010ffff"]'.encode(), '{"\ufffe":1}'.encode(),
-    b'["a\x01b"]', b'["a\nb"]', b'"unterminated', b'{"a":1,"a":2}', b'{"b":{"a":[],"a":{}}}',
-    b"[1e400]", b"[-1e400]", b"[123456789012345678]", b"[\x00]", b"[1]\x00", b"{} x", b"1 2",
-    b"[1]\xff", b'["\xc3"]', b"[\"\\", b"[\"\\u", b"[9007199254740993]",
+    b"",
+    b" ",
+    b"\xef\xbb\xbf{}",
+    b"[1 2]",
+    b"[1,]",
+    b'{"a" 1}',
+    b'{"a":1,}',
+    b'{"a":1 "b":2}',
+    b"[tru]",
+    b"[truex]",
+    b'[true"x"]',
+    b"[1.]",
+    b"[.5]",
+    b"[01]",
+    b"[-]",
+    b"[1e]",
+    b"[1e+]",
+    b"[1.5.3]",
+    b"[1x]",
+    b"[nul]",
+    b"[falsey]",
+    b"{}}",
+    b"[]]",
+    b"[[]",
+    b"{",
+    b'{"a"',
+    b'{"a":',
+    b'["a\\x"]',
+    b'["\\u12"]',
+    b'["\\uZZZZ"]',
+    b'["\\ud800"]',
+    b'["\\udc00"]',
+    b'["\\ud800\\u0041"]',
+    b'["\\ufdd0"]',
+    b'["\\uffff"]',
+    b'["\\ud83f\\udfff"]',
+    '["\ufdd0"]'.encode(),
+    '["\uffff"]'.encode(),
+    '["x\U0010ffff"]'.encode(),
+    '{"\ufffe":1}'.encode(),
+    b'["a\x01b"]',
+    b'["a\nb"]',
+    b'"unterminated',
+    b'{"a":1,"a":2}',
+    b'{"b":{"a":[],"a":{}}}',
+    b"[1e400]",
+    b"[-1e400]",
+    b"[123456789012345678]",
+    b"[\x00]",
+    b"[1]\x00",
+    b"{} x",
+    b"1 2",
+    b"[1]\xff",
+    b'["\xc3"]',
+    b'["\\',
+    b'["\\u',
+    b"[9007199254740993]",
     # the input or the string ending, or a bad byte coming, right after an escape
-    b'["\\n', b'["\\u0041', b'["\\ud835\\udc00', b'{"\\n', b'["\\n\\x"]', b'["\\n\x01"]',
-    b'["\\n\x01\\"]', b'["\\u0041\\ud800"]', b'["\\t\\ufffe"]', b'["\\n\\',
+    b'["\\n',
+    b'["\\u0041',
+    b'["\\ud835\\udc00',
+    b'{"\\n',
+    b'["\\n\\x"]',
+    b'["\\n\x01"]',
+    b'["\\n\x01\\"]',
+    b'["\\u0041\\ud800"]',
+    b'["\\t\\ufffe"]',
+    b'["\\n\\',
     # duplicates among 3, 8 and 9 members (the small objects' sort finds them itself, the larger
     # ones' after the merge sort), apart and side by side in the input
-    b'{"a":1,"b":2,"a":3}', b'{"b":1,"c":2,"d":3,"e":4,"f":5,"g":6,"h":7,"b":8}',
+    b'{"a":1,"b":2,"a":3}',
+    b'{"b":1,"c":2,"d":3,"e":4,"f":5,"g":6,"h":7,"b":8}',
     b'{"i":1,"h":2,"g":3,"f":4,"e":5,"d":6,"c":7,"b":8,"a":9,"e":0}',
     b'{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"h":9}',
 ]
@@ -238,5 +307,5 @@ def test_depth_limit() -> None:
 def test_mutated_documents(cut: int, byte: int) -> None:
     doc = corpus_docs()[1]  # strings, 1 KiB
     at = cut % len(doc)
-    check(doc[:at] + bytes([byte]) + doc[at + 1:])
+    check(doc[:at] + bytes([byte]) + doc[at + 1 :])
     check(doc[:at])

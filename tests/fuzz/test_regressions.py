@@ -255,8 +255,13 @@ def test_pack_refuses_a_manifest_larger_than_read_accepts() -> None:
     with pytest.raises(NuifError) as info:
         package.pack(doc, limits=lim)
     assert info.value.code == "NUIF_PACKAGE_LIMIT" and "manifest.json" in info.value.message
-    assert package.read(package.pack(doc, limits=Limits(max_asset_bytes=115)),
-                        limits=Limits(max_asset_bytes=115)).document == canonicalize(doc).canonical
+    assert (
+        package.read(
+            package.pack(doc, limits=Limits(max_asset_bytes=115)),
+            limits=Limits(max_asset_bytes=115),
+        ).document
+        == canonicalize(doc).canonical
+    )
 
 
 def test_pack_refuses_a_canonical_document_longer_than_the_document_limit() -> None:

@@ -54,7 +54,12 @@ _OLD_META = {
     "io.modelcontextprotocol/protocolVersion": "2025-11-25",
     "io.modelcontextprotocol/clientCapabilities": {},
 }
-_INITIALIZE = {"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}
+_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 9,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18"},
+}
 
 #: Protocol-level examples whose inputs are not shown in full in the docs: (flag?, lines).
 PROTOCOL_REPLAYS: list[tuple[tuple[str, ...], list[bytes]]] = [
@@ -138,7 +143,10 @@ def real() -> dict[str, Any]:
     results = [by_id[i]["result"] for i in range(len(EXAMPLE_CALLS))]
     tool_errors = {r["content"][0]["text"] for r in results if r["isError"]}
     diagnostics = [
-        d for r in results if not r["isError"] for d in r["structuredContent"].get("diagnostics", [])
+        d
+        for r in results
+        if not r["isError"]
+        for d in r["structuredContent"].get("diagnostics", [])
     ]
     protocol_messages = set()
     for args, lines in PROTOCOL_REPLAYS:
@@ -224,9 +232,15 @@ def test_every_backticked_output_example_is_real(real):
 @pytest.mark.parametrize(
     ("where", "needle"),
     [
-        ("docs/mcp.md", '`NUIF_DUPLICATE_ID: id "a" is used twice (first at /root/children/0/id) (at /root/children/1/id, line 1 column 84)`'),
+        (
+            "docs/mcp.md",
+            '`NUIF_DUPLICATE_ID: id "a" is used twice (first at /root/children/0/id) (at /root/children/1/id, line 1 column 84)`',
+        ),
         ("docs/mcp.md", '`{"code":"NUIF_DUPLICATE_ID"'),
-        ("packages/nuif-mcp/README.md", '`NUIF_DUPLICATE_ID: id "a" is used twice (first at /root/children/0/id) (at /root/children/1/id, line 1 column 84)`'),
+        (
+            "packages/nuif-mcp/README.md",
+            '`NUIF_DUPLICATE_ID: id "a" is used twice (first at /root/children/0/id) (at /root/children/1/id, line 1 column 84)`',
+        ),
         ("packages/nuif-mcp/README.md", "`Invalid Request: "),
         ("description of validate", '`{"code":"NUIF_DUPLICATE_ID"'),
         ("description of inspect", "`NUIF_DUPLICATE_ID: "),
@@ -243,7 +257,9 @@ def test_each_source_shows_a_checked_example(real, where, needle):
 def test_the_checker_refuses_an_example_the_server_does_not_send(real):
     stale = 'NUIF_DUPLICATE_ID: id "a" is used twice (at /root/children/1/id, line 1 column 52)'
     assert _check_snippet(stale, real) is not None
-    assert _check_snippet('{"code":"NUIF_DUPLICATE_ID","message":"x","pointer":null,"line":null,"column":null}', real)
+    assert _check_snippet(
+        '{"code":"NUIF_DUPLICATE_ID","message":"x","pointer":null,"line":null,"column":null}', real
+    )
     assert _check_snippet("Invalid Request: the request id must be a string; found a boolean", real)
     assert _check_snippet("--allow-legacy-handshake is on: nothing else", real)
 

@@ -99,7 +99,10 @@ CALLS: list[dict[str, Any]] = [
     {"name": "validate", "arguments": {"document": DOC}},
     {"name": "inspect", "arguments": {"document": DOC, "max_outline_nodes": 5}},
     {"name": "canonicalize", "arguments": {"document": DOC}},
-    {"name": "apply-patch", "arguments": {"document": DOC, "patch": PATCH, "include_inverse": True}},
+    {
+        "name": "apply-patch",
+        "arguments": {"document": DOC, "patch": PATCH, "include_inverse": True},
+    },
     {"name": "validate", "arguments": {"document": DUPLICATE_ID_DOC}},
     {"name": "canonicalize", "arguments": {"document": INVALID_DOC}},
 ]
@@ -325,7 +328,9 @@ def check_refused(out: dict[str, Any], stderr: str, client_name: str) -> None:
 
 @pytest.mark.parametrize("mode", ["auto", "2026-07-28"])
 def test_python_sdk_client_works_by_default_and_pinned(calls_file, mode):
-    out, _ = _python(Path(sys.executable), "py_mcp_client.py", mode, str(calls_file), *server_command())
+    out, _ = _python(
+        Path(sys.executable), "py_mcp_client.py", mode, str(calls_file), *server_command()
+    )
     check_works(out)
     assert out["version"].startswith("2.3.") and out["protocolVersion"] == "2026-07-28"
 
@@ -356,7 +361,9 @@ def test_fastmcp_legacy_mode_is_refused_then_served_with_the_flag(venvs, calls_f
 
 
 def test_openai_agents_works_by_default(venvs, calls_file):
-    out, _ = _python(venvs["openai-agents"], "py_openai_agents.py", str(calls_file), *server_command())
+    out, _ = _python(
+        venvs["openai-agents"], "py_openai_agents.py", str(calls_file), *server_command()
+    )
     check_works(out)
     assert out["version"] == "0.24.0" and out["mcp"] == "2.3.0"
     assert out["protocolVersion"] == "2026-07-28"
@@ -466,7 +473,9 @@ def test_inspector_cli_modern_lists_the_tools(live, tmp_path):
     _inspector_tools(_inspector(live, tmp_path, *era, *server_command(), "--method", "tools/list"))
 
 
-@pytest.mark.parametrize("index", range(len(CALLS)), ids=[f"{i}-{c['name']}" for i, c in enumerate(CALLS)])
+@pytest.mark.parametrize(
+    "index", range(len(CALLS)), ids=[f"{i}-{c['name']}" for i, c in enumerate(CALLS)]
+)
 def test_inspector_cli_modern_calls_each_tool(live, tmp_path, index):
     call = CALLS[index]
     done = _inspector(
@@ -511,7 +520,10 @@ def test_inspector_cli_default_era_is_refused_then_served_with_the_flag(live, tm
         "--tool-args-json",
         json.dumps(call["arguments"]),
     )
-    assert done.returncode == 5 and json.loads(done.stdout)["result"]["content"][0]["text"] == ERROR_TEXT
+    assert (
+        done.returncode == 5
+        and json.loads(done.stdout)["result"]["content"][0]["text"] == ERROR_TEXT
+    )
 
 
 # --- Claude Code ----------------------------------------------------------------------------------
@@ -538,7 +550,9 @@ def _wire_launcher(tmp_path: Path, *server_args: str) -> tuple[Path, Path]:
     wire = tmp_path / "wire"
     wire.mkdir()
     record = [sys.executable, str(LIVE / "record.py")]
-    cmd = " ".join(f"'{part}'" for part in [*record, f"{wire}/SPAWN", *server_command(*server_args)])
+    cmd = " ".join(
+        f"'{part}'" for part in [*record, f"{wire}/SPAWN", *server_command(*server_args)]
+    )
     launcher = tmp_path / "launch.sh"
     launcher.write_text("#!/bin/sh\nexec " + cmd.replace("SPAWN", "'$$'") + "\n")
     launcher.chmod(0o755)
@@ -590,7 +604,9 @@ def test_claude_code_health_check_connects_in_2026_07_28(live, tmp_path, flag):
         assert first["method"] == "server/discover"
         assert first["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
         info = first["params"]["_meta"]["io.modelcontextprotocol/clientInfo"]
-        assert info["name"] == "claude-code" and info["version"] == PINS["@anthropic-ai/claude-code"]
+        assert (
+            info["name"] == "claude-code" and info["version"] == PINS["@anthropic-ai/claude-code"]
+        )
         # ... and lists the tools in that era. When the probe is slow to be answered (the server
         # starts in about a second) it also sends initialize on the same connection, reads the
         # -32022 and goes on in 2026-07-28: every other request carries the envelope.
@@ -718,7 +734,11 @@ def test_codex_cli_opens_with_initialize_and_is_refused_with_a_stderr_line(live,
 
 def test_codex_cli_lists_the_tools_with_the_flag(live, tmp_path):
     sent, answered, stderr = _first_session(_codex_session(live, tmp_path, FLAG))
-    assert [m.get("method") for m in sent[:3]] == ["initialize", "notifications/initialized", "tools/list"]
+    assert [m.get("method") for m in sent[:3]] == [
+        "initialize",
+        "notifications/initialized",
+        "tools/list",
+    ]
     by_id = {m["id"]: m for m in answered}
     assert by_id[0]["result"]["protocolVersion"] == "2025-06-18"
     tools = by_id[sent[2]["id"]]["result"]["tools"]
@@ -731,7 +751,9 @@ def test_codex_cli_lists_the_tools_with_the_flag(live, tmp_path):
 
 
 def _locked(lock: str, package: str) -> str:
-    match = re.search(rf"^{re.escape(package)}==([^ \n]+)", (PY_LOCKS / f"{lock}.txt").read_text(), re.M)
+    match = re.search(
+        rf"^{re.escape(package)}==([^ \n]+)", (PY_LOCKS / f"{lock}.txt").read_text(), re.M
+    )
     assert match, f"{package} is not in python/{lock}.txt"
     return match.group(1)
 

@@ -419,8 +419,12 @@ def test_a_bad_line_is_answered_at_once_and_the_next_call_on_the_open_stream_too
 # issue 17: every refusal of another protocol era explains itself, on the wire and on stderr
 
 SPEAKS = "this server speaks MCP 2026-07-28 only (a params._meta envelope on every request, no initialize)"
-FLAG_OFF = "start the server with --allow-legacy-handshake to also serve clients that open with initialize"
-FLAG_ON_FRESH = "--allow-legacy-handshake is on: open the connection with initialize to use the handshake"
+FLAG_OFF = (
+    "start the server with --allow-legacy-handshake to also serve clients that open with initialize"
+)
+FLAG_ON_FRESH = (
+    "--allow-legacy-handshake is on: open the connection with initialize to use the handshake"
+)
 ON_MODERN = (
     "this connection already uses 2026-07-28, so it goes on in 2026-07-28 "
     "(--allow-legacy-handshake admits initialize only as the first request of a connection)"

@@ -20,8 +20,15 @@ def dists(tmp_path_factory: pytest.TempPathFactory) -> Dists:
     # sdist, then the wheel from it; a private CMake build directory (not packages/nuif-core/build)
     uv_build("--sdist", "--out-dir", str(out / "sdist"), str(CORE), env=env)
     (sdist,) = (out / "sdist").glob("nuif_core-*.tar.gz")
-    uv_build("--wheel", "--out-dir", str(out / "compiled"), "-C", f"build-dir={build_dir}",
-             str(sdist), env=env)
+    uv_build(
+        "--wheel",
+        "--out-dir",
+        str(out / "compiled"),
+        "-C",
+        f"build-dir={build_dir}",
+        str(sdist),
+        env=env,
+    )
     uv_build("--wheel", "--out-dir", str(out / "pure"), str(CORE), env=pure_env)
     uv_build("--wheel", "--out-dir", str(out / "pure-sdist"), str(sdist), env=pure_env)
     uv_build("--wheel", "--out-dir", str(out / "cli"), str(REPO / "packages" / "nuif-cli"), env=env)

@@ -72,19 +72,42 @@ def _expected() -> dict[str, object]:
 def _fresh_venv_with(tmp_path: Path, *wheels: Path, **env: str) -> dict:
     uv = uv_binary()
     venv = tmp_path / "venv"
-    subprocess.run([uv, "venv", "-q", str(venv), "--python", sys.executable],
-                   check=True, timeout=120, env=clean_env())
+    subprocess.run(
+        [uv, "venv", "-q", str(venv), "--python", sys.executable],
+        check=True,
+        timeout=120,
+        env=clean_env(),
+    )
     py = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     links = [arg for wheel in wheels for arg in ("--find-links", str(wheel.parent))]
     install = subprocess.run(
-        [uv, "pip", "install", "-q", "--python", str(py), "--offline", "--no-index", *links,
-         *[str(w) for w in wheels]],
-        capture_output=True, text=True, timeout=300, env=clean_env(),
+        [
+            uv,
+            "pip",
+            "install",
+            "-q",
+            "--python",
+            str(py),
+            "--offline",
+            "--no-index",
+            *links,
+            *[str(w) for w in wheels],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=clean_env(),
     )
     assert install.returncode == 0, install.stderr
     # run from an empty directory: nothing of the repository is importable
-    result = subprocess.run([str(py), "-c", SMOKE], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=600, env=clean_env(**env))
+    result = subprocess.run(
+        [str(py), "-c", SMOKE],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=clean_env(**env),
+    )
     assert result.returncode == 0, result.stderr[-4000:]
     got = json.loads(result.stdout)
     assert Path(got["location"]).is_relative_to(venv), got["location"]
@@ -115,11 +138,15 @@ def test_pure_wheel_is_py3_none_any_with_the_twin_only(dists: Dists) -> None:
     members = _members(dists.pure)
     assert b"Root-Is-Purelib: true" in members[f"nuif_core-{version}.dist-info/WHEEL"]
     assert b"Tag: py3-none-any" in members[f"nuif_core-{version}.dist-info/WHEEL"]
-    assert not [n for n in members
-                if n.endswith((".so", ".pyd", ".dylib", ".pyx", ".pxd", ".pxi", ".pyi", ".c"))]
+    assert not [
+        n
+        for n in members
+        if n.endswith((".so", ".pyd", ".dylib", ".pyx", ".pxd", ".pxi", ".pyi", ".c"))
+    ]
     shipped = {n.removeprefix("nuif_core/") for n in members if n.startswith("nuif_core/")}
-    sources = {p.name for p in (CORE / "src" / "nuif_core").iterdir()
-               if p.suffix in (".py", ".typed")}
+    sources = {
+        p.name for p in (CORE / "src" / "nuif_core").iterdir() if p.suffix in (".py", ".typed")
+    }
     assert shipped == sources
     # built from the sdist (pip without a compiler) it is the same wheel, file for file
     assert _members(dists.pure_from_sdist) == members
@@ -134,14 +161,18 @@ def test_compiled_wheel_is_platform_specific(dists: Dists) -> None:
     assert not [n for n in members if n.endswith((".pyx", ".pxd", ".pxi", ".c", ".h"))]
 
 
-def test_pure_wheel_installs_offline_and_gives_the_same_hashes(dists: Dists, tmp_path: Path) -> None:
+def test_pure_wheel_installs_offline_and_gives_the_same_hashes(
+    dists: Dists, tmp_path: Path
+) -> None:
     got = _fresh_venv_with(tmp_path, dists.pure, dists.cli)
     assert got["implementation"] == "python" and got["routes"] == []
     assert "python codec" in got["version"], got["version"]
     _check_smoke(got)
 
 
-def test_sdist_build_installs_offline_and_gives_the_same_hashes(dists: Dists, tmp_path: Path) -> None:
+def test_sdist_build_installs_offline_and_gives_the_same_hashes(
+    dists: Dists, tmp_path: Path
+) -> None:
     got = _fresh_venv_with(tmp_path, dists.compiled, dists.cli, NUIF_REQUIRE_EXTENSION="1")
     assert got["implementation"] == "compiled" and len(got["routes"]) == 4
     assert "compiled codec" in got["version"], got["version"]
@@ -152,9 +183,21 @@ def test_missing_compiler_fails_with_a_message_naming_the_switch(tmp_path: Path)
     missing = str(tmp_path / "no-such-compiler")
     env = clean_env(CC=missing, CXX=missing)
     result = subprocess.run(
-        [uv_binary(), "build", "--wheel", "--out-dir", str(tmp_path / "out"),
-         "-C", f"build-dir={tmp_path / 'build'}", str(CORE)],
-        cwd=CORE.parents[1], env=env, capture_output=True, text=True, timeout=600,
+        [
+            uv_binary(),
+            "build",
+            "--wheel",
+            "--out-dir",
+            str(tmp_path / "out"),
+            "-C",
+            f"build-dir={tmp_path / 'build'}",
+            str(CORE),
+        ],
+        cwd=CORE.parents[1],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode != 0
     output = " ".join((result.stdout + result.stderr).split())

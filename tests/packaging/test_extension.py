@@ -16,7 +16,9 @@ PROBE = "import nuif_core; from nuif_core import _codec; print(nuif_core.IMPLEME
 def _run(env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUIF_")}
     env.update(env_extra)
-    return subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_compiled_codec_loads_by_default() -> None:

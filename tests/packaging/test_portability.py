@@ -23,8 +23,11 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-CODEC_TESTS = ["tests/core/test_codec_twins.py", "tests/core/test_conformance.py",
-               "tests/core/test_hash_backends.py"]
+CODEC_TESTS = [
+    "tests/core/test_codec_twins.py",
+    "tests/core/test_conformance.py",
+    "tests/core/test_hash_backends.py",
+]
 
 
 def _clang() -> tuple[str, str]:
@@ -44,15 +47,35 @@ def test_clang_builds_with_warnings_as_errors_and_passes_the_codec_tests(tmp_pat
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUIF_")}
     venv = tmp_path / "venv"
     py = venv / "bin" / "python"
-    subprocess.run([uv, "venv", "-q", str(venv), "--python", sys.executable], check=True,
-                   timeout=120, env=env)
-    tools = [f"{name}=={version(name)}" for name in ("pytest", "pytest-timeout", "hypothesis", "rfc8785")]
+    subprocess.run(
+        [uv, "venv", "-q", str(venv), "--python", sys.executable], check=True, timeout=120, env=env
+    )
+    tools = [
+        f"{name}=={version(name)}" for name in ("pytest", "pytest-timeout", "hypothesis", "rfc8785")
+    ]
     build = subprocess.run(
-        [uv, "pip", "install", "--python", str(py), "-v",
-         "-C", "cmake.define.NUIF_WERROR=ON", "-C", "cmake.define.NUIF_OPENSSL=OFF",
-         "-C", "build.verbose=true",
-         "-C", f"build-dir={tmp_path / 'build'}", str(REPO / "packages" / "nuif-core"), *tools],
-        capture_output=True, text=True, timeout=900, env={**env, "CC": cc, "CXX": cxx},
+        [
+            uv,
+            "pip",
+            "install",
+            "--python",
+            str(py),
+            "-v",
+            "-C",
+            "cmake.define.NUIF_WERROR=ON",
+            "-C",
+            "cmake.define.NUIF_OPENSSL=OFF",
+            "-C",
+            "build.verbose=true",
+            "-C",
+            f"build-dir={tmp_path / 'build'}",
+            str(REPO / "packages" / "nuif-core"),
+            *tools,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**env, "CC": cc, "CXX": cxx},
     )
     assert build.returncode == 0, build.stderr[-6000:]
     log = build.stdout + build.stderr
@@ -62,19 +85,32 @@ def test_clang_builds_with_warnings_as_errors_and_passes_the_codec_tests(tmp_pat
     # the Cython module, nuif_sha256.c and nuif_float.cpp: three compiled sources
     assert log.count("-Werror") >= 3, "NUIF_WERROR did not reach every source"
     probe = subprocess.run(
-        [str(py), "-c", "import nuif_core; from nuif_core import _codec, _speedups; "
-                        "print(nuif_core.IMPLEMENTATION, *_codec.routes(), _speedups.__file__)"],
-        check=True, capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env,
+        [
+            str(py),
+            "-c",
+            "import nuif_core; from nuif_core import _codec, _speedups; "
+            "print(nuif_core.IMPLEMENTATION, *_codec.routes(), _speedups.__file__)",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env=env,
     )
     implementation, floats, hashing, *_, extension = probe.stdout.split()
     # no libcrypto linked, as in the release wheels: hashlib hashes
     assert (implementation, floats, hashing) == ("compiled", "fast_float+dragonbox", "hashlib")
-    needed = subprocess.run(["objdump", "-p", extension], check=True, capture_output=True,
-                            text=True, timeout=60).stdout
+    needed = subprocess.run(
+        ["objdump", "-p", extension], check=True, capture_output=True, text=True, timeout=60
+    ).stdout
     assert "NEEDED" in needed and "libcrypto" not in needed
     result = subprocess.run(
         [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *CODEC_TESTS],
-        cwd=REPO, env={**env, "NUIF_REQUIRE_EXTENSION": "1"}, capture_output=True, text=True,
+        cwd=REPO,
+        env={**env, "NUIF_REQUIRE_EXTENSION": "1"},
+        capture_output=True,
+        text=True,
         timeout=900,
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]

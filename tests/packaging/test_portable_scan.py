@@ -48,26 +48,55 @@ def test_portable_scanners_pass_the_codec_tests(tmp_path: Path) -> None:
     assert uv, "uv runs the test suite, so it must be reachable"
     venv = tmp_path / "venv"
     py = venv / "bin" / "python"
-    subprocess.run([uv, "venv", "-q", str(venv), "--python", sys.executable], check=True, timeout=120)
-    tools = [f"{name}=={version(name)}" for name in ("pytest", "pytest-timeout", "hypothesis", "rfc8785")]
     subprocess.run(
-        [uv, "pip", "install", "-q", "--python", str(py),
-         "-C", "cmake.define.NUIF_SCAN_PORTABLE=ON", "-C", "cmake.define.NUIF_WERROR=ON",
-         "-C", f"build-dir={tmp_path / 'build'}",
-         str(REPO / "packages" / "nuif-core"), *tools],
-        check=True, capture_output=True, timeout=900,
+        [uv, "venv", "-q", str(venv), "--python", sys.executable], check=True, timeout=120
+    )
+    tools = [
+        f"{name}=={version(name)}" for name in ("pytest", "pytest-timeout", "hypothesis", "rfc8785")
+    ]
+    subprocess.run(
+        [
+            uv,
+            "pip",
+            "install",
+            "-q",
+            "--python",
+            str(py),
+            "-C",
+            "cmake.define.NUIF_SCAN_PORTABLE=ON",
+            "-C",
+            "cmake.define.NUIF_WERROR=ON",
+            "-C",
+            f"build-dir={tmp_path / 'build'}",
+            str(REPO / "packages" / "nuif-core"),
+            *tools,
+        ],
+        check=True,
+        capture_output=True,
+        timeout=900,
     )
     probe = subprocess.run(
-        [str(py), "-c",
-         "from nuif_core import _speedups as s; print(s.scan_backend(), s.utf8_backend())"],
-        check=True, capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        [
+            str(py),
+            "-c",
+            "from nuif_core import _speedups as s; print(s.scan_backend(), s.utf8_backend())",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
     )
     assert probe.stdout.split() == ["portable", "scalar"]
     env = {**os.environ, "NUIF_REQUIRE_EXTENSION": "1"}
     env.pop("NUIF_NO_EXTENSIONS", None)
     result = subprocess.run(
         [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *CORE_TESTS],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert " passed" in result.stdout and " failed" not in result.stdout

@@ -21,8 +21,12 @@ REPO = Path(__file__).resolve().parents[2]
 CORE = REPO / "packages" / "nuif-core"
 PYTHONS = ("cp311", "cp312", "cp313", "cp314")
 EXPECTED = {
-    "linux": {f"{py}-{libc}_{arch}" for py in PYTHONS for libc in ("manylinux", "musllinux")
-              for arch in ("x86_64", "aarch64")},
+    "linux": {
+        f"{py}-{libc}_{arch}"
+        for py in PYTHONS
+        for libc in ("manylinux", "musllinux")
+        for arch in ("x86_64", "aarch64")
+    },
     "macos": {f"{py}-macosx_{arch}" for py in PYTHONS for arch in ("x86_64", "arm64")},
     "windows": {f"{py}-win_amd64" for py in PYTHONS},
 }
@@ -44,7 +48,11 @@ def test_cibuildwheel_builds_exactly_the_promised_wheels(platform: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CIBW_")}
     result = subprocess.run(
         [_cibuildwheel(), "--platform", platform, "--print-build-identifiers", str(CORE)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert set(result.stdout.split()) == EXPECTED[platform]
@@ -68,7 +76,9 @@ def _pins(lines: list[str]) -> dict[str, str]:
 
 
 def test_release_build_tools_are_pinned_as_the_workspace_pins_them() -> None:
-    assert _config()["environment"] == {"PIP_CONSTRAINT": "packages/nuif-core/build-constraints.txt"}
+    assert _config()["environment"] == {
+        "PIP_CONSTRAINT": "packages/nuif-core/build-constraints.txt"
+    }
     release = _pins((CORE / "build-constraints.txt").read_text().splitlines())
     with open(REPO / "pyproject.toml", "rb") as fh:
         workspace = _pins(tomllib.load(fh)["tool"]["uv"]["build-constraint-dependencies"])
@@ -85,11 +95,17 @@ def test_test_command_runs_existing_tests_with_the_dev_pins() -> None:
     assert config["test-environment"] == {"NUIF_REQUIRE_EXTENSION": "1"}
     for source in config["test-sources"]:
         assert (REPO / source).exists(), source
-    paths = [arg for command in config["test-command"] for arg in shlex.split(command)
-             if arg.startswith("tests/")]
+    paths = [
+        arg
+        for command in config["test-command"]
+        for arg in shlex.split(command)
+        if arg.startswith("tests/")
+    ]
     assert len(paths) >= 5 and all((REPO / p).is_file() for p in paths), paths
     with open(REPO / "pyproject.toml", "rb") as fh:
-        dev = _pins(d.split(";")[0] for d in tomllib.load(fh)["dependency-groups"]["dev"] if "==" in d)
+        dev = _pins(
+            d.split(";")[0] for d in tomllib.load(fh)["dependency-groups"]["dev"] if "==" in d
+        )
     test_requires = _pins(config["test-requires"])
     assert test_requires == {name: dev[name] for name in test_requires}
 
@@ -100,6 +116,9 @@ def test_every_build_switch_is_passed_explicitly_with_its_cmake_default() -> Non
     every switch.  pyproject.toml's cmake.define does, with the defaults CMakeLists.txt gives."""
     with open(CORE / "pyproject.toml", "rb") as fh:
         defines = tomllib.load(fh)["tool"]["scikit-build"]["cmake"]["define"]
-    options = dict(re.findall(r'option\((NUIF_\w+)\s+"[^"]*"\s+(ON|OFF)\)',
-                              (CORE / "CMakeLists.txt").read_text()))
+    options = dict(
+        re.findall(
+            r'option\((NUIF_\w+)\s+"[^"]*"\s+(ON|OFF)\)', (CORE / "CMakeLists.txt").read_text()
+        )
+    )
     assert options and defines == options

@@ -21,8 +21,7 @@ from nuif_web_support import NodeLines, pyodide_dir  # noqa: E402
 def pure_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """nuif-core's pure wheel, built as the release builds it (docs/install.md)."""
     out = tmp_path_factory.mktemp("pure-wheel")
-    uv_build("--wheel", "packages/nuif-core", "-o", str(out),
-             env=clean_env(NUIF_NO_EXTENSIONS="1"))
+    uv_build("--wheel", "packages/nuif-core", "-o", str(out), env=clean_env(NUIF_NO_EXTENSIONS="1"))
     [wheel] = out.glob("nuif_core-*-py3-none-any.whl")
     return wheel
 

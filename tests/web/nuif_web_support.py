@@ -93,12 +93,15 @@ class NodeLines:
         """The whole answer line: ``{"id", "ok"}``, ``{"id", "error"}`` or ``{"id", "throw"}``."""
         return self.many([(op, list(args))])[0]
 
-    def many(self, requests: list[tuple[str, list[Any]]], timeout: float = 300) -> list[dict[str, Any]]:
+    def many(
+        self, requests: list[tuple[str, list[Any]]], timeout: float = 300
+    ) -> list[dict[str, Any]]:
         """Send every request, then read every answer (in order)."""
         assert self.proc.stdin is not None
         ids = [next(self._ids) for _ in requests]
         text = "".join(
-            json.dumps({"id": i, "op": op, "args": args}) + "\n" for i, (op, args) in zip(ids, requests)
+            json.dumps({"id": i, "op": op, "args": args}) + "\n"
+            for i, (op, args) in zip(ids, requests)
         )
         self.proc.stdin.write(text.encode("utf-8", "surrogatepass"))
         self.proc.stdin.flush()

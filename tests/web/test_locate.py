@@ -30,8 +30,13 @@ def _locate(cases: list[tuple[str, str | None]]) -> list[dict[str, int] | None]:
         "const cases = JSON.parse(input);"
         "console.log(JSON.stringify(cases.map(([t, p]) => locatePointer(t, p))));"
     )
-    done = subprocess.run(["node", "--input-type=module", "-e", script], input=json.dumps(cases),
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -73,22 +78,39 @@ def test_patch_failures_are_located_at_the_value_their_pointer_names() -> None:
         assert at is not None, pointer
         lines = text.split("\n")
         line = lines[at["line"] - 1]
-        rest = line[at["column"] - 1:]  # ASCII patches: columns are characters
+        rest = line[at["column"] - 1 :]  # ASCII patches: columns are characters
         # the text there is the JSON of the value the pointer names
         value = json.loads(text)
         for token in pointer.split("/")[1:]:
             value = value[int(token)] if isinstance(value, list) else value[token]
         first = json.dumps(value, ensure_ascii=False).split("\n")[0][:20]
-        assert rest.replace(": ", ":").replace(", ", ",").startswith(
-            first.replace(": ", ":").replace(", ", ",")[:10]), (pointer, rest, first)
+        assert (
+            rest.replace(": ", ":")
+            .replace(", ", ",")
+            .startswith(first.replace(": ", ":").replace(", ", ",")[:10])
+        ), (pointer, rest, first)
 
 
 def test_what_cannot_be_located_is_none() -> None:
     text = '{"a": [1, {"b": 2}], "c~/": 3}'
-    assert _locate([
-        (text, "/a/1/b"), (text, "/c~0~1"), (text, ""), (text, "/x"), (text, "/a/2"),
-        (text, "/a/01"), (text, "a"), (text, None),
-    ]) == [
-        {"line": 1, "column": 17}, {"line": 1, "column": 29}, {"line": 1, "column": 1},
-        None, None, None, None, None,
+    assert _locate(
+        [
+            (text, "/a/1/b"),
+            (text, "/c~0~1"),
+            (text, ""),
+            (text, "/x"),
+            (text, "/a/2"),
+            (text, "/a/01"),
+            (text, "a"),
+            (text, None),
+        ]
+    ) == [
+        {"line": 1, "column": 17},
+        {"line": 1, "column": 29},
+        {"line": 1, "column": 1},
+        None,
+        None,
+        None,
+        None,
+        None,
     ]

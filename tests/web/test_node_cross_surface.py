@@ -60,7 +60,9 @@ def test_the_pyodide_module_runs_the_pure_twin_of_this_version(node_lines: NodeL
     assert node_lines.ready["pyodide"] == PYODIDE_PIN
 
 
-def test_corpus_gives_the_direct_api_bytes_hashes_and_error_locations(node_lines: NodeLines) -> None:
+def test_corpus_gives_the_direct_api_bytes_hashes_and_error_locations(
+    node_lines: NodeLines,
+) -> None:
     requests = _requests()
     answers = node_lines.many(requests)
     mismatches = []
@@ -93,7 +95,9 @@ def test_canonical_bytes_and_hashes_are_the_compiled_codecs(node_lines: NodeLine
 
 
 def test_errors_carry_code_message_pointer_line_and_column(node_lines: NodeLines) -> None:
-    text = '{"nuif": 0,\n "root": {"id": "a", "kind": "x",\n  "children": [{"id": "a", "kind": "y"}]}}'
+    text = (
+        '{"nuif": 0,\n "root": {"id": "a", "kind": "x",\n  "children": [{"id": "a", "kind": "y"}]}}'
+    )
     [answer] = node_lines.many([("canonicalize", [text])])
     assert answer["error"] == {
         "code": "NUIF_DUPLICATE_ID",
@@ -113,8 +117,18 @@ def test_errors_carry_code_message_pointer_line_and_column(node_lines: NodeLines
         ("canonicalize", [5], "TypeError", "canonicalize: text must be a string"),
         ("applyPatch", [DOC, {"nuif_patch": 0}], "TypeError", "applyPatch: patch must be a string"),
         ("diff", [DOC], "TypeError", "diff: b must be a string"),
-        ("validate", [DOC, {"maxDiagnostics": 0}], "RangeError", "maxDiagnostics must be an integer of at least 1"),
-        ("inspect", [DOC, {"maxOutlineNodes": 1.5}], "RangeError", "maxOutlineNodes must be an integer"),
+        (
+            "validate",
+            [DOC, {"maxDiagnostics": 0}],
+            "RangeError",
+            "maxDiagnostics must be an integer of at least 1",
+        ),
+        (
+            "inspect",
+            [DOC, {"maxOutlineNodes": 1.5}],
+            "RangeError",
+            "maxOutlineNodes must be an integer",
+        ),
         ("nope", [DOC], "TypeError", 'unknown op "nope"'),
     ],
 )
@@ -131,8 +145,13 @@ def test_bad_arguments_are_javascript_errors_before_python_runs(
 def test_a_missing_wheel_fails_the_start_with_its_path(tmp_path: Path) -> None:
     pyodide_dir()
     missing = tmp_path / "nuif_core-0.0.0-py3-none-any.whl"
-    done = subprocess.run(["node", str(LINES), str(missing)], capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        ["node", str(LINES), str(missing)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 1
     assert str(missing) in done.stderr and done.stdout == ""
 
@@ -140,10 +159,19 @@ def test_a_missing_wheel_fails_the_start_with_its_path(tmp_path: Path) -> None:
 def test_load_without_a_wheel_is_a_type_error() -> None:
     pyodide_dir()
     script = (
-        "import { loadNuif } from " + json.dumps(str(LINES.parent.parent / "src" / "nuif.mjs")) + ";"
+        "import { loadNuif } from "
+        + json.dumps(str(LINES.parent.parent / "src" / "nuif.mjs"))
+        + ";"
         "try { await loadNuif({}); console.log('loaded'); }"
         "catch (e) { console.log(e.name + ': ' + e.message); }"
     )
-    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True,
-                          text=True, timeout=60, stdin=subprocess.DEVNULL)
-    assert done.stdout.strip() == "TypeError: loadNuif: `wheel` (the pure nuif-core wheel) is required"
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert (
+        done.stdout.strip() == "TypeError: loadNuif: `wheel` (the pure nuif-core wheel) is required"
+    )

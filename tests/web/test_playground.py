@@ -29,8 +29,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 OUT = REPO / "tests" / "web" / "out"
 WAIT_MS = 120_000
@@ -56,14 +62,21 @@ INVALID = """{
 }
 """
 BROKEN = '{"nuif": 0,\n  "root": {"id": "r", "kind": "x",}\n}'
-PATCH = json.dumps({
-    "nuif_patch": 0,
-    "transactions": [{"ops": [
-        {"op": "set", "id": "login.submit", "attr": "label", "value": "Continue"},
-        {"op": "move", "id": "login.help", "parent": "login", "index": 0},
-        {"op": "remove", "id": "login.email"},
-    ]}],
-}, indent=2)
+PATCH = json.dumps(
+    {
+        "nuif_patch": 0,
+        "transactions": [
+            {
+                "ops": [
+                    {"op": "set", "id": "login.submit", "attr": "label", "value": "Continue"},
+                    {"op": "move", "id": "login.help", "parent": "login", "index": 0},
+                    {"op": "remove", "id": "login.email"},
+                ]
+            }
+        ],
+    },
+    indent=2,
+)
 BAD_PATCH = '{"nuif_patch": 0, "transactions": [{"ops": [\n  {"op": "remove", "id": "nope"}]}]}'
 OTHER = VALID.replace('"Help"', '"Get help"').replace('"row"', '"column"')
 
@@ -74,14 +87,18 @@ def server() -> Iterator[str]:
     runtime = pyodide_dir()
     proc = subprocess.Popen(
         [sys.executable, "-m", "nuif_cli", "playground", "--port", "0", "--pyodide", str(runtime)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
     )
     try:
         assert proc.stdout is not None
         ready, _, _ = select.select([proc.stdout], [], [], 60)
         assert ready, "nuif playground printed no address within 60 s"
         line = proc.stdout.readline().decode()
-        match = re.fullmatch(r"NUIF playground: (http://127\.0\.0\.1:\d+/)  \(Ctrl\+C stops it\)\n", line)
+        match = re.fullmatch(
+            r"NUIF playground: (http://127\.0\.0\.1:\d+/)  \(Ctrl\+C stops it\)\n", line
+        )
         assert match, line
         yield match.group(1)
     finally:
@@ -177,12 +194,15 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     page.wait_for_selector("#status[data-stage=ready]", timeout=WAIT_MS)
     history = page.get_attribute("#status", "data-history")
     assert history == "runtime wheel install import ready"
-    assert page.text_content("#status-text").startswith(f"nuif-core {nuif_core.__version__} (python codec)")
+    assert page.text_content("#status-text").startswith(
+        f"nuif-core {nuif_core.__version__} (python codec)"
+    )
 
     # --- a valid document: hash, node count, outline, canonical text ---------------------------
     _paste(page, "#doc", VALID)
-    page.wait_for_function("document.querySelector('#verdict').classList.contains('good')",
-                           timeout=WAIT_MS)
+    page.wait_for_function(
+        "document.querySelector('#verdict').classList.contains('good')", timeout=WAIT_MS
+    )
     expected = nuif_core.canonicalize(VALID)
     summary = nuif_core.inspect(VALID)
     assert page.text_content("#hash") == expected.hash
@@ -212,8 +232,9 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
 
     # --- an invalid document: every diagnostic, at its line and column, marked in the editor ---
     _paste(page, "#doc", INVALID)
-    page.wait_for_function("document.querySelector('#verdict').classList.contains('bad')",
-                           timeout=WAIT_MS)
+    page.wait_for_function(
+        "document.querySelector('#verdict').classList.contains('bad')", timeout=WAIT_MS
+    )
     report = nuif_core.validate(INVALID)
     shown = _diagnostics(page)
     assert [(d["code"], d["line"], d["column"]) for d in shown] == [
@@ -222,9 +243,13 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     assert len(shown) == 4
     for d, got in zip(report.diagnostics, shown):
         assert f"line {d.line}, column {d.column}" in got["text"] and d.message in got["text"]
-    marked = page.eval_on_selector_all("#doc-editor .backdrop mark:not(.line)", "els => els.map(e => e.textContent)")
+    marked = page.eval_on_selector_all(
+        "#doc-editor .backdrop mark:not(.line)", "els => els.map(e => e.textContent)"
+    )
     assert len(marked) == len({(d.line, d.column) for d in report.diagnostics})
-    bad_lines = page.eval_on_selector_all("#doc-editor .gutter .bad", "els => els.map(e => Number(e.textContent))")
+    bad_lines = page.eval_on_selector_all(
+        "#doc-editor .gutter .bad", "els => els.map(e => Number(e.textContent))"
+    )
     assert bad_lines == sorted({d.line for d in report.diagnostics})
     assert page.text_content("#hash") == "—" and page.locator("#outline li.node").count() == 0
     # a diagnostic is a button: Enter on it puts the caret at its place in the text
@@ -239,20 +264,28 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
 
     # a text error: one diagnostic, at the stray comma's line and column
     _paste(page, "#doc", BROKEN)
-    page.wait_for_function("document.querySelector('#diagnostics button')?.dataset.code === 'NUIF_PARSE'",
-                           timeout=WAIT_MS)
+    page.wait_for_function(
+        "document.querySelector('#diagnostics button')?.dataset.code === 'NUIF_PARSE'",
+        timeout=WAIT_MS,
+    )
     [err] = nuif_core.validate(BROKEN).diagnostics
-    assert [(d["line"], d["column"]) for d in _diagnostics(page)] == [(err.line, err.column)] == [(2, 35)]
+    assert (
+        [(d["line"], d["column"]) for d in _diagnostics(page)]
+        == [(err.line, err.column)]
+        == [(2, 35)]
+    )
     shot("04-syntax-error")
 
     # --- a patch: new hash, patched text, inverse (keyboard: Ctrl+Enter in the patch) ----------
     _paste(page, "#doc", VALID)
-    page.wait_for_function("document.querySelector('#verdict').classList.contains('good')",
-                           timeout=WAIT_MS)
+    page.wait_for_function(
+        "document.querySelector('#verdict').classList.contains('good')", timeout=WAIT_MS
+    )
     _paste(page, "#patch", PATCH)
     page.keyboard.press("Control+Enter")
-    page.wait_for_function("document.querySelector('#patch-verdict').classList.contains('good')",
-                           timeout=WAIT_MS)
+    page.wait_for_function(
+        "document.querySelector('#patch-verdict').classList.contains('good')", timeout=WAIT_MS
+    )
     patched = nuif_core.apply_patch(VALID, PATCH, inverse=True)
     assert page.text_content("#patched-hash") == patched.hash
     assert page.text_content("#patched") == patched.text
@@ -267,8 +300,9 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
 
     _paste(page, "#patch", BAD_PATCH)
     page.click("#apply")
-    page.wait_for_function("document.querySelector('#patch-verdict').classList.contains('bad')",
-                           timeout=WAIT_MS)
+    page.wait_for_function(
+        "document.querySelector('#patch-verdict').classList.contains('bad')", timeout=WAIT_MS
+    )
     with pytest.raises(nuif_core.NuifError) as failed:
         nuif_core.apply_patch(VALID, BAD_PATCH)
     assert str(failed.value) in page.text_content("#patch-verdict")
@@ -276,18 +310,23 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     # located by pointer only (/transactions/0/ops/0/id): marked at the value in the patch text
     assert failed.value.pointer == "/transactions/0/ops/0/id" and failed.value.line is None
     column = BAD_PATCH.split("\n")[1].index('"nope"') + 1
-    assert page.text_content("#patch-verdict").endswith(f"— in the patch at line 2, column {column}")
+    assert page.text_content("#patch-verdict").endswith(
+        f"— in the patch at line 2, column {column}"
+    )
     assert page.eval_on_selector_all(
-        "#patch-editor .backdrop mark:not(.line)", "els => els.map(e => e.textContent)") == ['"nope"']
+        "#patch-editor .backdrop mark:not(.line)", "els => els.map(e => e.textContent)"
+    ) == ['"nope"']
     assert page.eval_on_selector_all(
-        "#patch-editor .gutter .bad", "els => els.map(e => e.textContent)") == ["2"]
+        "#patch-editor .gutter .bad", "els => els.map(e => e.textContent)"
+    ) == ["2"]
     shot("06-patch-error")
 
     # --- a diff between two documents ------------------------------------------------------------
     _paste(page, "#other", OTHER)
     page.click("#diff")
-    page.wait_for_function("document.querySelector('#diff-verdict').classList.contains('good')",
-                           timeout=WAIT_MS)
+    page.wait_for_function(
+        "document.querySelector('#diff-verdict').classList.contains('good')", timeout=WAIT_MS
+    )
     assert json.loads(page.text_content("#diff-out")) == json.loads(nuif_core.diff(VALID, OTHER))
     shot("07-diff")
 
@@ -302,13 +341,17 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
         }""",
         [INVALID],
     )
-    page.wait_for_function("document.querySelector('#verdict').classList.contains('bad')",
-                           timeout=WAIT_MS)
+    page.wait_for_function(
+        "document.querySelector('#verdict').classList.contains('bad')", timeout=WAIT_MS
+    )
     assert page.input_value("#doc") == INVALID and len(_diagnostics(page)) == 4
-    page.set_input_files("#doc-file", files=[
-        {"name": "picked.json", "mimeType": "application/json", "buffer": VALID.encode()}])
-    page.wait_for_function("document.querySelector('#verdict').classList.contains('good')",
-                           timeout=WAIT_MS)
+    page.set_input_files(
+        "#doc-file",
+        files=[{"name": "picked.json", "mimeType": "application/json", "buffer": VALID.encode()}],
+    )
+    page.wait_for_function(
+        "document.querySelector('#verdict').classList.contains('good')", timeout=WAIT_MS
+    )
     assert page.input_value("#doc") == VALID and page.text_content("#hash") == expected.hash
 
     # --- a phone's width: one column, nothing wider than the screen -----------------------------
@@ -323,8 +366,14 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     page.close()
     browser_context.unroute("**/*")
     assert [p.name for p in shot.taken] == [
-        "01-starting.png", "02-valid.png", "03-invalid.png", "04-syntax-error.png",
-        "05-patched.png", "06-patch-error.png", "07-diff.png", "08-phone.png",
+        "01-starting.png",
+        "02-valid.png",
+        "03-invalid.png",
+        "04-syntax-error.png",
+        "05-patched.png",
+        "06-patch-error.png",
+        "07-diff.png",
+        "08-phone.png",
     ]
     assert all(p.stat().st_size > 10_000 for p in shot.taken)
 

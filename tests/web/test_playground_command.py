@@ -47,7 +47,9 @@ def test_a_missing_runtime_names_the_one_command_that_fetches_it(no_runtime: Pat
 
 
 def test_the_cache_folder_that_command_fills_is_found(no_runtime: Path) -> None:
-    runtime = _fake_runtime(no_runtime / "nuif" / f"pyodide-{PYODIDE_PIN}" / "node_modules" / "pyodide")
+    runtime = _fake_runtime(
+        no_runtime / "nuif" / f"pyodide-{PYODIDE_PIN}" / "node_modules" / "pyodide"
+    )
     assert _playground.find_pyodide(None) == runtime
 
 
@@ -56,7 +58,9 @@ def test_a_checkouts_runtime_comes_first(tmp_path: Path, monkeypatch: pytest.Mon
     runtime = _fake_runtime(checkout / "node_modules" / "pyodide")
     monkeypatch.setattr(_playground, "_CHECKOUT_WEB", checkout)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    _fake_runtime(tmp_path / "cache" / "nuif" / f"pyodide-{PYODIDE_PIN}" / "node_modules" / "pyodide")
+    _fake_runtime(
+        tmp_path / "cache" / "nuif" / f"pyodide-{PYODIDE_PIN}" / "node_modules" / "pyodide"
+    )
     assert _playground.find_pyodide(None) == runtime
 
 
@@ -82,7 +86,9 @@ def test_wheel_option_must_name_a_pure_wheel(tmp_path: Path, capsys) -> None:
 
 
 def test_the_assembled_wheel_holds_what_the_release_pure_wheel_holds(tmp_path: Path) -> None:
-    uv_build("--wheel", "packages/nuif-core", "-o", str(tmp_path), env=clean_env(NUIF_NO_EXTENSIONS="1"))
+    uv_build(
+        "--wheel", "packages/nuif-core", "-o", str(tmp_path), env=clean_env(NUIF_NO_EXTENSIONS="1")
+    )
     [release] = tmp_path.glob("nuif_core-*-py3-none-any.whl")
     name, data = _playground.pure_wheel()
     assert name == release.name
@@ -144,7 +150,11 @@ def test_the_server_answers_the_page_the_wheel_and_the_runtime(served) -> None:
     assert (status, kind) == (200, "text/html; charset=utf-8")
     assert body == (WEB / "playground" / "index.html").read_bytes()
     status, kind, body = _get(host, port, "/nuif.mjs")
-    assert (status, kind, body) == (200, "text/javascript; charset=utf-8", (WEB / "src" / "nuif.mjs").read_bytes())
+    assert (status, kind, body) == (
+        200,
+        "text/javascript; charset=utf-8",
+        (WEB / "src" / "nuif.mjs").read_bytes(),
+    )
     config = json.loads(_get(host, port, "/playground.json")[2])
     assert config == {"wheel": _playground.pure_wheel()[0], "pyodide": "pyodide/"}
     status, kind, body = _get(host, port, "/" + config["wheel"])
@@ -157,8 +167,15 @@ def test_the_server_answers_the_page_the_wheel_and_the_runtime(served) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["/secret.txt", "/pyodide/../secret.txt", "/pyodide/%2e%2e/secret.txt", "/pyodide/",
-     "/pyodide", "/../secret.txt", "/nope.html"],
+    [
+        "/secret.txt",
+        "/pyodide/../secret.txt",
+        "/pyodide/%2e%2e/secret.txt",
+        "/pyodide/",
+        "/pyodide",
+        "/../secret.txt",
+        "/nope.html",
+    ],
 )
 def test_the_server_serves_nothing_else(served, path: str) -> None:
     host, port, _ = served

@@ -42,7 +42,9 @@ def test_one_pyodide_version_everywhere() -> None:
 def test_every_export_is_typed() -> None:
     module = (WEB / "src" / "nuif.mjs").read_text()
     types = (WEB / "src" / "nuif.d.ts").read_text()
-    exported = set(re.findall(r"^export (?:async function|function|const|class) (\w+)", module, re.M))
+    exported = set(
+        re.findall(r"^export (?:async function|function|const|class) (\w+)", module, re.M)
+    )
     declared = set(re.findall(r"^export declare (?:function|const|class) (\w+)", types, re.M))
     assert exported == declared == {"PYODIDE_VERSION", "NuifError", "loadNuif"}
     methods = set(re.findall(r"^    (\w+)\(", module, re.M))
@@ -62,6 +64,12 @@ def test_the_types_accept_the_documented_use_and_refuse_the_wrong_one() -> None:
     assert installed == pin
     usage = (WEB / "types-check" / "usage.ts").read_text()
     assert usage.count("// @ts-expect-error") == 5
-    done = subprocess.run(["node", str(tsc), "-p", "types-check"], cwd=WEB, capture_output=True,
-                          text=True, timeout=300, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        ["node", str(tsc), "-p", "types-check"],
+        cwd=WEB,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 0, done.stdout + done.stderr

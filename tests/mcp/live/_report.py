@@ -3,10 +3,15 @@
 The drivers run in the clients' own virtual environments (``live/python/*.txt``), so this module
 imports nothing but the standard library. Shape, shared with the JavaScript drivers::
 
-    {"client": ..., "version": ..., "mode": ..., "protocolVersion": ...,
-     "tools": [{"name", "annotations", "hasOutputSchema"}],
-     "calls": [{"name", "isError", "structuredContent", "text"}],
-     "error": {"message", "code"}}          # only when connecting or a call failed
+    {
+        "client": ...,
+        "version": ...,
+        "mode": ...,
+        "protocolVersion": ...,
+        "tools": [{"name", "annotations", "hasOutputSchema"}],
+        "calls": [{"name", "isError", "structuredContent", "text"}],
+        "error": {"message", "code"},
+    }  # only when connecting or a call failed
 """
 
 from __future__ import annotations

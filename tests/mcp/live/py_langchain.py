@@ -38,7 +38,12 @@ async def main(calls_path: str, command: list[str]) -> int:
             report["metadata"] = {name: t.metadata for name, t in tools.items()}
             for i, call in enumerate(load_calls(calls_path)):
                 message = await tools[call["name"]].ainvoke(
-                    {"type": "tool_call", "name": call["name"], "args": call["arguments"], "id": f"c{i}"}
+                    {
+                        "type": "tool_call",
+                        "name": call["name"],
+                        "args": call["arguments"],
+                        "id": f"c{i}",
+                    }
                 )
                 artifact = message.artifact or {}
                 report["calls"].append(

@@ -52,7 +52,8 @@ async def main(calls_path: str, command: list[str]) -> int:
                 report["protocolVersion"] = getattr(session, "protocol_version", None)
                 tools = await server.list_tools()
                 report["tools"] = [
-                    tool_entry(t.name, t.annotations, _field(t, "output_schema", "outputSchema")) for t in tools
+                    tool_entry(t.name, t.annotations, _field(t, "output_schema", "outputSchema"))
+                    for t in tools
                 ]
                 for call in calls:
                     result = await server.call_tool(call["name"], call["arguments"])
@@ -68,7 +69,10 @@ async def main(calls_path: str, command: list[str]) -> int:
                     )
                 tool = next(t for t in tools if t.name == calls[-1]["name"])
                 output = await MCPUtil.invoke_mcp_tool(
-                    server, tool, RunContextWrapper(context=None), json.dumps(calls[-1]["arguments"])
+                    server,
+                    tool,
+                    RunContextWrapper(context=None),
+                    json.dumps(calls[-1]["arguments"]),
                 )
                 report["modelSees"] = _plain(output)
     except Exception as exc:  # noqa: BLE001 - reported, not raised

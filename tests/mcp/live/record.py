@@ -18,7 +18,9 @@ import sys
 
 def main(prefix: str, command: list[str]) -> int:
     with open(prefix + ".err", "wb") as err:
-        server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
+        server = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err
+        )
     assert server.stdin is not None and server.stdout is not None
     to_server, from_server = server.stdin.fileno(), server.stdout.fileno()
     stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()

@@ -27,8 +27,19 @@ PYARROW_MISSING = (
     "a Parquet report needs pyarrow, which is not installed here: pip install 'nuif-cli[parquet]' "
     "(or write JSON Lines: -o REPORT.jsonl)"
 )
-_UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "kib": 1024, "m": 1024**2, "mb": 1024**2,
-          "mib": 1024**2, "g": 1024**3, "gb": 1024**3, "gib": 1024**3}
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "k": 1024,
+    "kb": 1024,
+    "kib": 1024,
+    "m": 1024**2,
+    "mb": 1024**2,
+    "mib": 1024**2,
+    "g": 1024**3,
+    "gb": 1024**3,
+    "gib": 1024**3,
+}
 
 
 def _size(value: str) -> int:
@@ -61,7 +72,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         help=f"a Dask scheduler (tcp://host:8786; default: ${ENV_SCHEDULER}, else a local cluster)",
     )
     p.add_argument(
-        "-j", "--jobs", type=_jobs, default=None, metavar="N",
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
         help="worker processes of the local cluster (0 or absent: every CPU)",
     )
     p.add_argument(
@@ -69,25 +84,37 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     p.add_argument("-o", "--output", default="-", metavar="REPORT", help="report ('-' = stdout)")
     p.add_argument(
-        "--format", choices=["jsonl", "parquet"],
+        "--format",
+        choices=["jsonl", "parquet"],
         help="report format (default: parquet for a REPORT ending in .parquet, else jsonl)",
     )
     p.add_argument("--summary", metavar="FILE", help="also write the summary as JSON to FILE")
     p.add_argument(
-        "-i", "--in-place", action="store_true",
+        "-i",
+        "--in-place",
+        action="store_true",
         help="canonicalize: rewrite each non-canonical document file atomically",
     )
     p.add_argument("--jsonl", action="store_true", help="read every file input as JSON Lines")
     p.add_argument(
-        "--partition-size", type=_size, default="32MiB", metavar="SIZE",
+        "--partition-size",
+        type=_size,
+        default="32MiB",
+        metavar="SIZE",
         help="bytes of input per task (default 32MiB)",
     )
     p.add_argument(
-        "--max-diagnostics", type=_positive, default=100, metavar="N",
+        "--max-diagnostics",
+        type=_positive,
+        default=100,
+        metavar="N",
         help="at most N diagnostics per document (default 100)",
     )
     p.add_argument(
-        "--connect-timeout", type=float, default=30.0, metavar="S",
+        "--connect-timeout",
+        type=float,
+        default=30.0,
+        metavar="S",
         help="seconds to wait for the scheduler and its first worker (default 30)",
     )
     p.add_argument(
@@ -203,9 +230,7 @@ class _engine:
             _check_address(address)
         try:
             if address:
-                self.client = Client(
-                    address, timeout=args.connect_timeout, set_as_default=False
-                )
+                self.client = Client(address, timeout=args.connect_timeout, set_as_default=False)
             else:
                 n = args.jobs or cpu_count()
                 self.cluster = LocalCluster(
@@ -418,7 +443,8 @@ class Summary:
         d = self.to_dict()
         dup = d["duplicates"]
         changed = (
-            f"{d['rewritten']} rewritten" + (f", {self.rewrite_failed} not" if self.rewrite_failed else "")
+            f"{d['rewritten']} rewritten"
+            + (f", {self.rewrite_failed} not" if self.rewrite_failed else "")
             if self.in_place
             else f"{self.changed} not canonical"
         )
@@ -495,13 +521,26 @@ class _Parquet:
         import pyarrow.parquet as pq
 
         diag = pa.struct(
-            [("code", pa.string()), ("message", pa.string()), ("pointer", pa.string()),
-             ("line", pa.int64()), ("column", pa.int64())]
+            [
+                ("code", pa.string()),
+                ("message", pa.string()),
+                ("pointer", pa.string()),
+                ("line", pa.int64()),
+                ("column", pa.int64()),
+            ]
         )
         self.schema = pa.schema(
-            [("source", pa.string()), ("source_hex", pa.string()), ("line", pa.int64()),
-             ("bytes", pa.int64()), ("valid", pa.bool_()), ("hash", pa.string()),
-             ("changed", pa.bool_()), ("diagnostics", pa.list_(diag)), ("truncated", pa.bool_())]
+            [
+                ("source", pa.string()),
+                ("source_hex", pa.string()),
+                ("line", pa.int64()),
+                ("bytes", pa.int64()),
+                ("valid", pa.bool_()),
+                ("hash", pa.string()),
+                ("changed", pa.bool_()),
+                ("diagnostics", pa.list_(diag)),
+                ("truncated", pa.bool_()),
+            ]
         )
         self.out = _output(path)
         try:

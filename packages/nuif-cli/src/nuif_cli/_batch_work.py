@@ -62,7 +62,15 @@ SKIP_STEP = 1024 * 1024
 Record = tuple[int, "int | None", "bool | None", "str | None", "bool | None", tuple[Any, ...], bool]
 
 FIELDS = (
-    "source", "source_hex", "line", "bytes", "valid", "hash", "changed", "diagnostics", "truncated"
+    "source",
+    "source_hex",
+    "line",
+    "bytes",
+    "valid",
+    "hash",
+    "changed",
+    "diagnostics",
+    "truncated",
 )
 
 
@@ -145,7 +153,15 @@ def io_record(index: int, exc: OSError | str) -> Record:
 
 def too_large_record(index: int, nbytes: int, limit: int) -> Record:
     message = f"the document text is {nbytes} bytes; the limit is {limit} bytes"
-    return (index, nbytes, False, None, None, (("NUIF_TOO_LARGE", message, None, None, None),), False)
+    return (
+        index,
+        nbytes,
+        False,
+        None,
+        None,
+        (("NUIF_TOO_LARGE", message, None, None, None),),
+        False,
+    )
 
 
 def _record_bytes(record: Record) -> int:
@@ -630,7 +646,9 @@ def to_dict(source: str, line: int | None, record: Record) -> dict[str, Any]:
     }
 
 
-def records_of(task: tuple[Any, ...], result: TaskResult, line_base: int) -> Iterator[dict[str, Any]]:
+def records_of(
+    task: tuple[Any, ...], result: TaskResult, line_base: int
+) -> Iterator[dict[str, Any]]:
     """The report records of one task's result; ``line_base`` = lines of the file before it."""
     if task[0] == "files":
         for record in result.records:

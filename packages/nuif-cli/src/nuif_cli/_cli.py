@@ -110,8 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_jobs,
         default=None,
         metavar="N",
-        help="worker processes (0 = every CPU; default: 1, or every CPU from "
-        "256 files on)",
+        help="worker processes (0 = every CPU; default: 1, or every CPU from 256 files on)",
     )
     batch.add_argument(
         "--no-progress", action="store_true", help="never draw the progress bar on stderr"
@@ -120,11 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, help: str, *parents: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        return sub.add_parser(
-            name, help=help, description=help, parents=[common, *parents]
-        )
+        return sub.add_parser(name, help=help, description=help, parents=[common, *parents])
 
-    p = add("validate", "report every problem of each document as FILE:LINE:COL: CODE message", batch)
+    p = add(
+        "validate", "report every problem of each document as FILE:LINE:COL: CODE message", batch
+    )
     p.add_argument("files", nargs="+", metavar="FILE", help="documents ('-' = stdin)")
     p.add_argument(
         "--max-diagnostics",
@@ -151,7 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("canonicalize", "write the canonical text, check it, or fix files in place", batch)
     p.add_argument("files", nargs="+", metavar="FILE", help="documents ('-' = stdin)")
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("-o", "--output", metavar="OUT", help="write to OUT ('-' = stdout, the default)")
+    mode.add_argument(
+        "-o", "--output", metavar="OUT", help="write to OUT ('-' = stdout, the default)"
+    )
     mode.add_argument("-i", "--in-place", action="store_true", help="rewrite each file atomically")
     mode.add_argument(
         "--check", action="store_true", help="list the files that are not canonical (exit 1)"
@@ -167,7 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("apply-patch", "apply a semantic patch to a document")
     p.add_argument("document", metavar="DOC", help="document ('-' = stdin)")
     p.add_argument("patch", metavar="PATCH", help="patch ('-' = stdin)")
-    p.add_argument("-o", "--output", default=STDIO, metavar="OUT", help="new document ('-' = stdout)")
+    p.add_argument(
+        "-o", "--output", default=STDIO, metavar="OUT", help="new document ('-' = stdout)"
+    )
     p.add_argument("--inverse", metavar="FILE", help="also write the inverse patch to FILE")
     p.add_argument(
         "--json", action="store_true", help="print the whole result (hashes, counts) as JSON"
@@ -186,7 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("pack", "build a .nuif package from a document and an assets directory")
     p.add_argument("document", metavar="DOC", help="document ('-' = stdin)")
     p.add_argument("--assets", metavar="DIR", help="directory whose files become assets/…")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.nuif", help="package ('-' = stdout)")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUT.nuif", help="package ('-' = stdout)"
+    )
     p.set_defaults(run=cmd_pack)
 
     p = add("unpack", "verify a .nuif package and extract it into a new directory")
@@ -204,7 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_batch(sub, common)
 
     p = add("demo", "a short end-to-end run on a bundled example document")
-    p.add_argument("--dir", metavar="DIR", help="keep the files in DIR (default: a temporary directory)")
+    p.add_argument(
+        "--dir", metavar="DIR", help="keep the files in DIR (default: a temporary directory)"
+    )
     p.set_defaults(run=cmd_demo)
 
     p = add("playground", "serve the NUIF playground page on 127.0.0.1 and print its address")
@@ -229,7 +236,9 @@ def main(argv: list[str] | None = None) -> int:
         return code if isinstance(code, int) else (EXIT_OK if code is None else EXIT_USAGE)
     if getattr(args, "run", None) is None:
         parser.print_usage(sys.stderr)
-        print("nuif: error: a command is required (try 'nuif --help' or 'nuif demo')", file=sys.stderr)
+        print(
+            "nuif: error: a command is required (try 'nuif --help' or 'nuif demo')", file=sys.stderr
+        )
         return EXIT_USAGE
     try:
         with _TerminateAsInterrupt():
@@ -339,7 +348,9 @@ def _one_stdin(*names: str | None) -> None:
 # batch commands
 
 
-def _run_batch(args: argparse.Namespace, op: str, items: list[Any], options: dict[str, Any], label: str) -> tuple[int, int, int]:
+def _run_batch(
+    args: argparse.Namespace, op: str, items: list[Any], options: dict[str, Any], label: str
+) -> tuple[int, int, int]:
     """Run a batch, print its lines in input order, return (worst status, failures, changed)."""
     from ._batch import Progress, run
 
@@ -351,7 +362,9 @@ def _run_batch(args: argparse.Namespace, op: str, items: list[Any], options: dic
     except (AttributeError, ValueError):
         out_is_tty = False
     try:
-        for status, out_lines, err_lines, did_change in run(op, items, options, args.jobs, progress):
+        for status, out_lines, err_lines, did_change in run(
+            op, items, options, args.jobs, progress
+        ):
             if err_lines or (out_lines and out_is_tty):  # the bar shares the terminal
                 progress.clear()
             for line in out_lines:
@@ -377,7 +390,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
         args, "validate", list(args.files), {"max_diagnostics": args.max_diagnostics}, "validate"
     )
     if failures and len(args.files) > 1:
-        print(f"nuif: {failures} of {len(args.files)} files are invalid or unreadable", file=sys.stderr)
+        print(
+            f"nuif: {failures} of {len(args.files)} files are invalid or unreadable",
+            file=sys.stderr,
+        )
     return worst
 
 
@@ -398,7 +414,10 @@ def _validate_json(args: argparse.Namespace) -> int:
             continue
         except NuifError as err:
             report: dict[str, Any] = {
-                "valid": False, "hash": None, "diagnostics": [err.to_dict()], "truncated": False
+                "valid": False,
+                "hash": None,
+                "diagnostics": [err.to_dict()],
+                "truncated": False,
             }
         else:
             report = validate(data, max_diagnostics=args.max_diagnostics).to_dict()
@@ -485,9 +504,14 @@ def _hash_check(args: argparse.Namespace) -> int:
     _one_stdin(args.check, *(name for _, name in items))
     if not items and not bad_lines:
         raise UsageError(f"{args.check} lists no files")
-    worst, failures, _ = _run_batch(args, "hash-check", items, {"quiet": args.quiet}, "hash --check")
+    worst, failures, _ = _run_batch(
+        args, "hash-check", items, {"quiet": args.quiet}, "hash --check"
+    )
     if failures:
-        print(f"nuif: WARNING: {failures} of {len(items)} computed hashes did NOT match", file=sys.stderr)
+        print(
+            f"nuif: WARNING: {failures} of {len(items)} computed hashes did NOT match",
+            file=sys.stderr,
+        )
     return max(worst, EXIT_INVALID if bad_lines else EXIT_OK)
 
 

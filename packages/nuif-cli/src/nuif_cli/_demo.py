@@ -60,22 +60,33 @@ def _run(workdir: Path) -> int:
 
     demo.step("validate: strict I-JSON and the NUIF schema", "nuif validate example.json")
     report = nuif_core.validate(source)
-    demo.check(report.valid, f"example.json is a valid NUIF document ({len(source)} bytes, pretty-printed)")
+    demo.check(
+        report.valid, f"example.json is a valid NUIF document ({len(source)} bytes, pretty-printed)"
+    )
     doc_hash = report.hash or ""
     demo.say(f"hash  {doc_hash}")
 
     demo.step("inspect: what is in it", "nuif inspect example.json")
     info = nuif_core.inspect(source)
-    demo.say(f"{info.node_count} nodes, depth {info.max_depth}, root {info.root.id} ({info.root.kind})")
+    demo.say(
+        f"{info.node_count} nodes, depth {info.max_depth}, root {info.root.id} ({info.root.kind})"
+    )
     demo.say("kinds " + ", ".join(f"{k} {n}" for k, n in info.kinds.items()))
     demo.check(not info.is_canonical, "the pretty-printed text is not canonical (yet)")
 
-    demo.step("canonicalize: one byte sequence per meaning", "nuif canonicalize example.json -o canonical.json")
+    demo.step(
+        "canonicalize: one byte sequence per meaning",
+        "nuif canonicalize example.json -o canonical.json",
+    )
     canon = nuif_core.canonicalize(source)
     demo.write("canonical.json", canon.canonical)
-    demo.say(f"{len(source)} bytes -> {len(canon.canonical)} bytes (sorted members, no spaces, empty attrs/children dropped)")
+    demo.say(
+        f"{len(source)} bytes -> {len(canon.canonical)} bytes (sorted members, no spaces, empty attrs/children dropped)"
+    )
     demo.check(canon.hash == doc_hash, f"same hash as the pretty text: {canon.hash}")
-    demo.check(nuif_core.is_canonical(canon.canonical), "canonical.json passes `nuif canonicalize --check`")
+    demo.check(
+        nuif_core.is_canonical(canon.canonical), "canonical.json passes `nuif canonicalize --check`"
+    )
 
     demo.step(
         "apply-patch: semantic operations addressed by id, with an inverse",
@@ -100,7 +111,10 @@ def _run(workdir: Path) -> int:
     ops = [op["op"] for t in nuif_core.loads(patch)["transactions"] for op in t["ops"]]
     demo.say(f"{len(ops)} operations: {', '.join(ops)}")
     replay = nuif_core.apply_patch(canon.canonical, patch)
-    demo.check(replay.canonical == result.canonical, "applying the diff to the original gives patched.json exactly")
+    demo.check(
+        replay.canonical == result.canonical,
+        "applying the diff to the original gives patched.json exactly",
+    )
 
     demo.step(
         "pack / verify / unpack: the document with its assets",
@@ -115,7 +129,9 @@ def _run(workdir: Path) -> int:
     demo.say(f"screen.nuif  {len(first)} bytes, sha256 {hashlib.sha256(first).hexdigest()}")
     demo.check(first == second, "packing twice gives the same bytes")
     summary = package.verify(workdir / "screen.nuif")
-    demo.check(summary.hash == result.hash, f"verified: every hash and size matches ({summary.hash})")
+    demo.check(
+        summary.hash == result.hash, f"verified: every hash and size matches ({summary.hash})"
+    )
     unpacked = workdir / "unpacked"
     package.unpack(workdir / "screen.nuif", unpacked)
     demo.check(

@@ -298,7 +298,8 @@ class Output:
                 pass
         self.mode = 0o666 & ~umask() if mode is None else mode
         fd, self.tmp = tempfile.mkstemp(
-            prefix="." + os.path.basename(target) + ".", suffix=".nuif-tmp",
+            prefix="." + os.path.basename(target) + ".",
+            suffix=".nuif-tmp",
             dir=os.path.dirname(target) or ".",
         )
         self.target = target

@@ -46,8 +46,13 @@ PAGE_FILES = {
     "nuif.mjs": "src/nuif.mjs",
 }
 #: the Pyodide files the page loads
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json")
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -105,8 +110,10 @@ def find_pyodide(option: str | None) -> Path:
     if option is not None:
         candidates = [Path(option)]
     else:
-        candidates = [_CHECKOUT_WEB / "node_modules" / "pyodide",
-                      cache_dir() / "node_modules" / "pyodide"]
+        candidates = [
+            _CHECKOUT_WEB / "node_modules" / "pyodide",
+            cache_dir() / "node_modules" / "pyodide",
+        ]
     for folder in candidates:
         missing = [name for name in PYODIDE_FILES if not (folder / name).is_file()]
         if missing and option is None:
@@ -143,17 +150,28 @@ def pure_wheel() -> tuple[str, bytes]:
     version = nuif_core.__version__
     package = resources.files("nuif_core")
     names = sorted(
-        item.name for item in package.iterdir()
+        item.name
+        for item in package.iterdir()
         if item.is_file() and (item.name.endswith(".py") or item.name == "py.typed")
     )
     info = f"nuif_core-{version}.dist-info"
-    files: list[tuple[str, bytes]] = [(f"nuif_core/{n}", package.joinpath(n).read_bytes()) for n in names]
-    files.append((f"{info}/METADATA",
-                  f"Metadata-Version: 2.1\nName: nuif-core\nVersion: {version}\n"
-                  "Requires-Python: >=3.11\n".encode()))
-    files.append((f"{info}/WHEEL",
-                  b"Wheel-Version: 1.0\nGenerator: nuif-cli playground\nRoot-Is-Purelib: true\n"
-                  b"Tag: py3-none-any\n"))
+    files: list[tuple[str, bytes]] = [
+        (f"nuif_core/{n}", package.joinpath(n).read_bytes()) for n in names
+    ]
+    files.append(
+        (
+            f"{info}/METADATA",
+            f"Metadata-Version: 2.1\nName: nuif-core\nVersion: {version}\n"
+            "Requires-Python: >=3.11\n".encode(),
+        )
+    )
+    files.append(
+        (
+            f"{info}/WHEEL",
+            b"Wheel-Version: 1.0\nGenerator: nuif-cli playground\nRoot-Is-Purelib: true\n"
+            b"Tag: py3-none-any\n",
+        )
+    )
     record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in files)
     files.append((f"{info}/RECORD", (record + f"{info}/RECORD,,\n").encode()))
     out = io.BytesIO()
@@ -188,7 +206,7 @@ class Site:
             return self.files[name]
         if name.startswith("pyodide/") and ".." not in name.split("/"):
             try:  # a name too long for the file system is not there either
-                target = (self.pyodide / name[len("pyodide/"):]).resolve()
+                target = (self.pyodide / name[len("pyodide/") :]).resolve()
                 if target.is_file() and target.is_relative_to(self.pyodide):
                     return target
             except (OSError, ValueError):
@@ -241,7 +259,9 @@ def _handler(site: Site, timeout: float) -> type[BaseHTTPRequestHandler]:
         def do_HEAD(self) -> None:  # noqa: N802
             self._answer(False)
 
-        def log_message(self, format: str, *args: Any) -> None:  # quiet: one line per request is noise
+        def log_message(
+            self, format: str, *args: Any
+        ) -> None:  # quiet: one line per request is noise
             pass
 
     Handler.timeout = timeout  # socket timeout of every read and write on a connection
@@ -256,19 +276,23 @@ class _Server(ThreadingHTTPServer):
         exc = sys.exc_info()[1]
         if isinstance(exc, (ConnectionError, TimeoutError)):
             return
-        print(f"nuif: playground: a request from {client_address[0]} failed: {exc!r}",
-              file=sys.stderr)
+        print(
+            f"nuif: playground: a request from {client_address[0]} failed: {exc!r}", file=sys.stderr
+        )
 
 
-def make_server(port: int, pyodide: str | None, wheel: str | None, *,
-                timeout: float = TIMEOUT) -> ThreadingHTTPServer:
+def make_server(
+    port: int, pyodide: str | None, wheel: str | None, *, timeout: float = TIMEOUT
+) -> ThreadingHTTPServer:
     """The server, bound to 127.0.0.1:``port`` (0: any free port), not yet serving; a connection
     silent for ``timeout`` seconds is closed."""
     folder = find_pyodide(pyodide)
     if wheel is not None:
         path = Path(wheel)
         if not path.name.endswith("-py3-none-any.whl"):
-            raise UsageError(f"--wheel {wheel}: expected the pure wheel nuif_core-<v>-py3-none-any.whl")
+            raise UsageError(
+                f"--wheel {wheel}: expected the pure wheel nuif_core-<v>-py3-none-any.whl"
+            )
         chosen = (path.name, path.read_bytes())
     else:
         chosen = pure_wheel()

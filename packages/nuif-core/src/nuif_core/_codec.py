@@ -16,8 +16,19 @@ from types import ModuleType
 from typing import Any, Callable
 
 __all__ = [
-    "IMPLEMENTATION", "canonical_document", "canonical_json", "canonical_result", "compiled",
-    "doors", "dumps", "hash_bytes", "inspect_summary", "loads", "node_spans", "routes", "twin",
+    "IMPLEMENTATION",
+    "canonical_document",
+    "canonical_json",
+    "canonical_result",
+    "compiled",
+    "doors",
+    "dumps",
+    "hash_bytes",
+    "inspect_summary",
+    "loads",
+    "node_spans",
+    "routes",
+    "twin",
     "valid_report",
 ]
 
@@ -53,6 +64,7 @@ if _truthy("NUIF_NO_EXTENSIONS"):
     if _truthy("NUIF_REQUIRE_EXTENSION"):
         raise ImportError("NUIF_REQUIRE_EXTENSION=1 and NUIF_NO_EXTENSIONS=1 contradict each other")
     from . import _codec_py as _impl
+
     IMPLEMENTATION = "python"
 else:
     try:
@@ -64,6 +76,7 @@ else:
                 f"load: {exc}"
             ) from exc
         from . import _codec_py as _impl
+
         IMPLEMENTATION = "python"
     else:
         IMPLEMENTATION = "compiled"

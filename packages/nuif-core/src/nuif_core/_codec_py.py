@@ -56,12 +56,25 @@ from ._messages import (  # the compiled codec reads these names off this module
     quote,
     short,
 )
-from ._rfc8785 import MAX_SAFE_INTEGER, NONCHARACTER as _NONCHAR, dumps_str, format_number, utf16_key
+from ._rfc8785 import (
+    MAX_SAFE_INTEGER,
+    NONCHARACTER as _NONCHAR,
+    dumps_str,
+    format_number,
+    utf16_key,
+)
 from ._schema import Checker, normalize, outline
 
 __all__ = [
-    "canonical_document", "canonical_json", "canonical_result", "dumps", "hash_bytes",
-    "inspect_summary", "loads", "node_spans", "valid_report",
+    "canonical_document",
+    "canonical_json",
+    "canonical_result",
+    "dumps",
+    "hash_bytes",
+    "inspect_summary",
+    "loads",
+    "node_spans",
+    "valid_report",
 ]
 
 _WS = re.compile(r"[ \t\n\r]*")
@@ -93,7 +106,9 @@ class _Parser:
 
     def syntax(self, expected: str, i: int) -> NuifError:
         b = self._boffset(i)
-        return text_error("NUIF_PARSE", f"{expected}, found {describe_found(self.data, b)}", self.data, b)
+        return text_error(
+            "NUIF_PARSE", f"{expected}, found {describe_found(self.data, b)}", self.data, b
+        )
 
     def pointer(self) -> str:
         return join_pointer(self.path)
@@ -394,9 +409,7 @@ def _write(value: Any, out: list[str], path: list[str | int], depth: int, max_de
     elif isinstance(value, float):
         value = float.__float__(value)
         if not math.isfinite(value):
-            raise NuifError(
-                "NUIF_NUMBER", NOT_A_NUMBER.format(value), pointer=join_pointer(path)
-            )
+            raise NuifError("NUIF_NUMBER", NOT_A_NUMBER.format(value), pointer=join_pointer(path))
         out.append(format_number(value))
     elif isinstance(value, dict):
         if depth >= max_depth:
@@ -547,8 +560,16 @@ def inspect_summary(
     root = doc["root"]
     count, deepest, kinds, entries = outline(root, max_outline, entry)
     return make(
-        hash_bytes(canonical), canonical == data, len(data), len(canonical), count, deepest,
-        kinds, ref(root["id"], root["kind"]), entries, count > len(entries),
+        hash_bytes(canonical),
+        canonical == data,
+        len(data),
+        len(canonical),
+        count,
+        deepest,
+        kinds,
+        ref(root["id"], root["kind"]),
+        entries,
+        count > len(entries),
     )
 
 

@@ -21,7 +21,13 @@ docs/patch.md ("Cost") lists what each operation is charged.
 from __future__ import annotations
 
 __all__ = [
-    "DUMPS_UNITS", "MiB", "Meter", "OverBudget", "WORK_FLOOR", "WORK_PER_BYTE", "budget_for",
+    "DUMPS_UNITS",
+    "MiB",
+    "Meter",
+    "OverBudget",
+    "WORK_FLOOR",
+    "WORK_PER_BYTE",
+    "budget_for",
 ]
 
 MiB = 1024 * 1024
@@ -75,5 +81,5 @@ class Meter:
         return (
             f"the patch needs more work than its size allows: at least {exc.used} units of a "
             f"budget of {exc.budget} ({WORK_PER_BYTE} per byte of document and patch text, plus "
-            f"{WORK_FLOOR}); split it into smaller patches (docs/patch.md, \"Cost\")"
+            f'{WORK_FLOOR}); split it into smaller patches (docs/patch.md, "Cost")'
         )

@@ -208,7 +208,9 @@ def _json_diff(a: Any, b: Any, keys: list[str], out: list[dict[str, Any]], work:
 # the tree
 
 
-def _index(root: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, str | None], list[str]]:
+def _index(
+    root: dict[str, Any],
+) -> tuple[dict[str, dict[str, Any]], dict[str, str | None], list[str]]:
     """id → node, id → parent id, and the ids in pre-order (the per-child work is C-level)."""
     parent: dict[str, str | None] = {root["id"]: None}
     seq: list[dict[str, Any]] = []
@@ -336,8 +338,15 @@ class _Plan:
         return self.out
 
     def _place(
-        self, pid: str, depth: int, bkids: list[str], alive: Any, gone: set[str],
-        a_nodes: dict[str, dict[str, Any]], b_nodes: dict[str, dict[str, Any]], b_holds: set[str],
+        self,
+        pid: str,
+        depth: int,
+        bkids: list[str],
+        alive: Any,
+        gone: set[str],
+        a_nodes: dict[str, dict[str, Any]],
+        b_nodes: dict[str, dict[str, Any]],
+        b_holds: set[str],
     ) -> None:
         """Emit the operations that give ``pid`` the children ``bkids`` (in that order).
 

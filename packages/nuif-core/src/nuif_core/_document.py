@@ -26,9 +26,24 @@ from ._results import (
 from ._schema import Checker, iter_nodes, normalize, outline
 
 __all__ = [
-    "Text", "as_bytes", "canonical_bytes", "canonical_json", "canonicalize", "document_hash",
-    "document_model", "dumps", "hash_bytes", "inspect", "is_canonical", "loads", "node_hash",
-    "parse_canonical", "parse_document", "python_canonicalize", "python_validate", "validate",
+    "Text",
+    "as_bytes",
+    "canonical_bytes",
+    "canonical_json",
+    "canonicalize",
+    "document_hash",
+    "document_model",
+    "dumps",
+    "hash_bytes",
+    "inspect",
+    "is_canonical",
+    "loads",
+    "node_hash",
+    "parse_canonical",
+    "parse_document",
+    "python_canonicalize",
+    "python_validate",
+    "validate",
 ]
 
 #: what the operations accept as a document or JSON text

@@ -13,7 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
-    "ERROR_CODES", "NuifError", "error_dict", "escape_pointer", "join_pointer", "line_column", "text_error",
+    "ERROR_CODES",
+    "NuifError",
+    "error_dict",
+    "escape_pointer",
+    "join_pointer",
+    "line_column",
+    "text_error",
 ]
 
 #: Every stable error code, with the one-line meaning documented in docs/errors.md.
@@ -135,7 +141,9 @@ class NuifError(ValueError):
         """NUIF_TOO_LARGE, in the one wording every surface uses: ``{found}; {limit_name} is
         {limit} bytes{advice}`` (``found``: what is too large and how large, as "the document
         text is 17 bytes"; ``advice``: what to do, from its own punctuation on)."""
-        return cls("NUIF_TOO_LARGE", f"{found}; {limit_name} is {limit} bytes{advice}", pointer=pointer)
+        return cls(
+            "NUIF_TOO_LARGE", f"{found}; {limit_name} is {limit} bytes{advice}", pointer=pointer
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The error as a JSON-ready mapping (the shape every surface uses)."""
@@ -149,7 +157,9 @@ def error_dict(
     return {"code": code, "message": message, "pointer": pointer, "line": line, "column": column}
 
 
-def _rebuild(code: str, message: str, pointer: str | None, line: int | None, column: int | None) -> NuifError:
+def _rebuild(
+    code: str, message: str, pointer: str | None, line: int | None, column: int | None
+) -> NuifError:
     return NuifError(code, message, pointer=pointer, line=line, column=column)
 
 
@@ -166,7 +176,9 @@ def line_column(data: bytes, offset: int) -> tuple[int, int]:
     return line, column
 
 
-def text_error(code: str, message: str, data: bytes, offset: int, pointer: str | None = None) -> NuifError:
+def text_error(
+    code: str, message: str, data: bytes, offset: int, pointer: str | None = None
+) -> NuifError:
     """Build an error located at byte ``offset`` of ``data`` (used by both codecs)."""
     line, column = line_column(data, offset)
     return NuifError(code, message, pointer=pointer, line=line, column=column)

@@ -42,8 +42,13 @@ from ._undo import MISSING, Inserted, Removed, SetItem
 from ._values import CONTAINERS, copy_json, json_equal
 
 __all__ = [
-    "Env", "apply_json_patch", "compile_json_patch", "parse_pointer", "resolve_pointer",
-    "run_json_patch", "run_tracked",
+    "Env",
+    "apply_json_patch",
+    "compile_json_patch",
+    "parse_pointer",
+    "resolve_pointer",
+    "run_json_patch",
+    "run_tracked",
 ]
 
 _INDEX_RE = re.compile(r"0|[1-9][0-9]*", re.ASCII)
@@ -175,7 +180,8 @@ def compile_json_patch(ops: Any) -> list[tuple[str, list[str], str, Any, list[st
     """
     if type(ops) is not list:
         raise NuifError(
-            "NUIF_PATCH_SCHEMA", f"a JSON Patch is an array of operations, found a {_kind(ops)}",
+            "NUIF_PATCH_SCHEMA",
+            f"a JSON Patch is an array of operations, found a {_kind(ops)}",
             pointer="",
         )
     out = []
@@ -214,7 +220,9 @@ def compile_json_patch(ops: Any) -> list[tuple[str, list[str], str, Any, list[st
             tokens = parse_pointer(path)
         except ValueError as exc:
             raise NuifError(
-                "NUIF_PATCH_POINTER", f"JSON Patch operation {k} ({name}): {exc}", pointer=at + "/path"
+                "NUIF_PATCH_POINTER",
+                f"JSON Patch operation {k} ({name}): {exc}",
+                pointer=at + "/path",
             ) from None
         value = None
         source = None
@@ -485,16 +493,18 @@ Undo = Any  # list[dict[str, Any]] | None | _UNCHANGED
 _UNCHANGED: Any = object()
 
 
-def _test(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, value: Any,
-          source: Any) -> tuple[Any, Undo]:
+def _test(
+    run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, value: Any, source: Any
+) -> tuple[Any, Undo]:
     current = _resolve(doc, tokens, path)
     if not json_equal(current, value):
         raise _TestError(f"the value at {quote(path)} is not equal to the test value")
     return doc, _UNCHANGED
 
 
-def _remove(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, value: Any,
-            source: Any) -> tuple[Any, Undo]:
+def _remove(
+    run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, value: Any, source: Any
+) -> tuple[Any, Undo]:
     if not tokens:
         raise _PointerError('cannot remove the whole value (path "")')
     parent, key, where = _slot(doc, tokens, path, False)
@@ -503,8 +513,9 @@ def _remove(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str
     return doc, [{"op": "add", "path": where, "value": old}]
 
 
-def _replace_or_add(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str,
-                    value: Any, source: Any) -> tuple[Any, Undo]:
+def _replace_or_add(
+    run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, value: Any, source: Any
+) -> tuple[Any, Undo]:
     run.member = "/value"
     size = len(run.placed(value, tokens, k, name, "/value"))
     run.member = "/path"
@@ -522,8 +533,16 @@ def _replace_or_add(run: _Run, doc: Any, k: int, name: str, tokens: list[str], p
     return doc, [_undo_add(where, old)]
 
 
-def _copy(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, value: Any,
-          source: list[str]) -> tuple[Any, Undo]:
+def _copy(
+    run: _Run,
+    doc: Any,
+    k: int,
+    name: str,
+    tokens: list[str],
+    path: str,
+    value: Any,
+    source: list[str],
+) -> tuple[Any, Undo]:
     run.member = "/from"
     frm = _prefix(source, len(source))
     original = _resolve(doc, source, frm)
@@ -534,8 +553,16 @@ def _copy(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, 
     return _add_tracked(run, doc, tokens, path, copied, len(data))
 
 
-def _move(run: _Run, doc: Any, k: int, name: str, tokens: list[str], path: str, value: Any,
-          source: list[str]) -> tuple[Any, Undo]:
+def _move(
+    run: _Run,
+    doc: Any,
+    k: int,
+    name: str,
+    tokens: list[str],
+    path: str,
+    value: Any,
+    source: list[str],
+) -> tuple[Any, Undo]:
     run.member = "/from"
     frm = _prefix(source, len(source))
     if not source:

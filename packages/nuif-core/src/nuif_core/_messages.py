@@ -13,13 +13,39 @@ import math
 from ._rfc8785 import dumps_str, format_number
 
 __all__ = [
-    "BIG_INTEGER", "BIG_INTEGER_OVERFLOW", "BOM", "CONTROL_IN_STRING", "DEPTH", "DUPLICATE_KEY",
-    "EXPECT_ARRAY_NEXT", "EXPECT_COLON", "EXPECT_DIGIT", "EXPECT_END", "EXPECT_ESCAPE",
-    "EXPECT_FIRST_KEY", "EXPECT_HEX", "EXPECT_KEY", "EXPECT_LITERAL", "EXPECT_OBJECT_NEXT",
-    "EXPECT_STRING_END", "EXPECT_VALUE", "KEY_NOT_STR", "LONE_SURROGATE", "NONCHARACTER",
-    "NOT_A_NUMBER", "NO_JSON_VALUE", "NUMBER_OVERFLOW", "SURROGATE_ESCAPE", "UTF8",
-    "big_integer_message", "big_integer_problem", "big_int_problem", "describe_found",
-    "int_shown", "quote", "short",
+    "BIG_INTEGER",
+    "BIG_INTEGER_OVERFLOW",
+    "BOM",
+    "CONTROL_IN_STRING",
+    "DEPTH",
+    "DUPLICATE_KEY",
+    "EXPECT_ARRAY_NEXT",
+    "EXPECT_COLON",
+    "EXPECT_DIGIT",
+    "EXPECT_END",
+    "EXPECT_ESCAPE",
+    "EXPECT_FIRST_KEY",
+    "EXPECT_HEX",
+    "EXPECT_KEY",
+    "EXPECT_LITERAL",
+    "EXPECT_OBJECT_NEXT",
+    "EXPECT_STRING_END",
+    "EXPECT_VALUE",
+    "KEY_NOT_STR",
+    "LONE_SURROGATE",
+    "NONCHARACTER",
+    "NOT_A_NUMBER",
+    "NO_JSON_VALUE",
+    "NUMBER_OVERFLOW",
+    "SURROGATE_ESCAPE",
+    "UTF8",
+    "big_integer_message",
+    "big_integer_problem",
+    "big_int_problem",
+    "describe_found",
+    "int_shown",
+    "quote",
+    "short",
 ]
 
 # -- text errors (NUIF_UTF8, NUIF_PARSE) --------------------------------------------------------
@@ -36,7 +62,7 @@ EXPECT_END = "expected the end of the text after the value"
 EXPECT_DIGIT = "expected a digit"
 EXPECT_LITERAL = "expected the literal '{}'"
 EXPECT_STRING_END = "unterminated string: expected '\"'"
-EXPECT_ESCAPE = "invalid escape: expected one of \" \\ / b f n r t u"
+EXPECT_ESCAPE = 'invalid escape: expected one of " \\ / b f n r t u'
 EXPECT_HEX = "invalid \\u escape: expected a hex digit"
 CONTROL_IN_STRING = "control character U+{:04X} must be escaped in a string"
 

@@ -14,8 +14,18 @@ from typing import Any
 from ._errors import NuifError, escape_pointer
 
 __all__ = [
-    "ASSETS_DIR", "DOCUMENT_NAME", "MANIFEST_NAME", "MAX_NAME_BYTES", "MAX_SEGMENT_BYTES",
-    "NameSet", "asset_pointer", "check_asset_name", "fold", "over_limit", "quote_entry", "refuse",
+    "ASSETS_DIR",
+    "DOCUMENT_NAME",
+    "MANIFEST_NAME",
+    "MAX_NAME_BYTES",
+    "MAX_SEGMENT_BYTES",
+    "NameSet",
+    "asset_pointer",
+    "check_asset_name",
+    "fold",
+    "over_limit",
+    "quote_entry",
+    "refuse",
     "sort_key",
 ]
 

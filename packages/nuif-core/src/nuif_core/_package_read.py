@@ -177,7 +177,8 @@ class Reader(ZipEntries):
         if inflater is not None:
             if not inflater.eof:
                 raise refuse(
-                    f"entry {quote_entry(name)} is corrupt: its deflate stream is cut short", pointer
+                    f"entry {quote_entry(name)} is corrupt: its deflate stream is cut short",
+                    pointer,
                 )
             trailing = len(inflater.unused_data) + len(pending) + left
             if trailing:
@@ -209,7 +210,9 @@ class Reader(ZipEntries):
         """Refuse as soon as an inflating entry passes a limit, the manifest or its headers."""
         cap = self._cap(name)
         if size > cap:
-            raise over_limit(f"entry {quote_entry(name)} inflates past the limit of {cap} bytes", pointer)
+            raise over_limit(
+                f"entry {quote_entry(name)} inflates past the limit of {cap} bytes", pointer
+            )
         if self.inflated > self.limits.max_package_bytes:
             raise over_limit(
                 f"the entries inflate past the limit of {self.limits.max_package_bytes} bytes "
@@ -252,7 +255,10 @@ class Reader(ZipEntries):
         for name in sorted(listed, key=sort_key):
             pointer = asset_pointer(name)
             if name not in self.by_name:
-                raise refuse(f"manifest.json lists {quote_entry(name)} but the archive has no such entry", pointer)
+                raise refuse(
+                    f"manifest.json lists {quote_entry(name)} but the archive has no such entry",
+                    pointer,
+                )
             declared = self.by_name[name].file_size
             if declared != listed[name]["bytes"]:
                 raise refuse(
@@ -332,16 +338,24 @@ def _check_manifest_shape(value: Any, limits: Limits) -> None:
         pointer = asset_pointer(name)
         problem = check_asset_name(name)
         if problem is not None:
-            raise refuse(f"manifest.json lists {quote_entry(name)}, which is refused: {problem}", pointer)
+            raise refuse(
+                f"manifest.json lists {quote_entry(name)}, which is refused: {problem}", pointer
+            )
         if not isinstance(entry, dict) or set(entry) != {"sha256", "bytes"}:
             raise refuse(
-                f'manifest.json entry {quote_entry(name)} is not {{"bytes": n, "sha256": hex}}', pointer
+                f'manifest.json entry {quote_entry(name)} is not {{"bytes": n, "sha256": hex}}',
+                pointer,
             )
         digest, size = entry["sha256"], entry["bytes"]
         if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
-            raise refuse(f"manifest.json entry {quote_entry(name)} has no lowercase hex sha256", pointer + "/sha256")
+            raise refuse(
+                f"manifest.json entry {quote_entry(name)} has no lowercase hex sha256",
+                pointer + "/sha256",
+            )
         if isinstance(size, bool) or not isinstance(size, int) or size < 0:
-            raise refuse(f"manifest.json entry {quote_entry(name)} has no byte count", pointer + "/bytes")
+            raise refuse(
+                f"manifest.json entry {quote_entry(name)} has no byte count", pointer + "/bytes"
+            )
         if size > limits.max_asset_bytes:
             raise over_limit(
                 f"manifest.json declares {size} bytes for {quote_entry(name)}; the limit is "
@@ -350,7 +364,9 @@ def _check_manifest_shape(value: Any, limits: Limits) -> None:
             )
         total += size
         if total > limits.max_package_bytes:
-            raise over_limit(f"manifest.json declares more than {limits.max_package_bytes} bytes of assets")
+            raise over_limit(
+                f"manifest.json declares more than {limits.max_package_bytes} bytes of assets"
+            )
 
 
 def _run(

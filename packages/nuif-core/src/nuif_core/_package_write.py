@@ -118,7 +118,8 @@ def pack(
         size = memoryview(data).nbytes
         if size > lim.max_asset_bytes:
             raise over_limit(
-                f"asset {quote_entry(name)} is {size} bytes; the limit is {lim.max_asset_bytes}", pointer
+                f"asset {quote_entry(name)} is {size} bytes; the limit is {lim.max_asset_bytes}",
+                pointer,
             )
         total += size
         names.add(name, pointer)
@@ -176,7 +177,9 @@ def pack_dir(
             rel = path.relative_to(root).as_posix()
             name = ASSETS_DIR + rel
             if len(assets) + 2 >= lim.max_package_entries:
-                raise over_limit(f"the assets directory holds more than {lim.max_package_entries - 2} files")
+                raise over_limit(
+                    f"the assets directory holds more than {lim.max_package_entries - 2} files"
+                )
             with open(path, "rb") as fh:
                 data = fh.read(lim.max_asset_bytes + 1)
             if len(data) > lim.max_asset_bytes:

@@ -32,7 +32,12 @@ from ._package_names import (
 )
 
 __all__ = [
-    "UNIX", "ZIP_ERRORS", "ZipEntries", "check_end_record", "check_flags", "new_inflater",
+    "UNIX",
+    "ZIP_ERRORS",
+    "ZipEntries",
+    "check_end_record",
+    "check_flags",
+    "new_inflater",
     "points_outside",
 ]
 
@@ -438,7 +443,9 @@ class ZipEntries:
                         f"{quote_entry(name)} belong to no entry"
                     )
                 else:
-                    problem = f"entry {quote_entry(name)} starts inside entry {quote_entry(previous)}"
+                    problem = (
+                        f"entry {quote_entry(name)} starts inside entry {quote_entry(previous)}"
+                    )
                 raise refuse(
                     f"{problem}; a reader that walks the local headers could find entries there "
                     "that the central directory does not list",
@@ -550,10 +557,14 @@ class ZipEntries:
         check_flags(name, info.flag_bits, "central directory record", pointer)
         mode = info.external_attr >> 16
         if info.create_system == UNIX and stat.S_IFMT(mode) not in (0, stat.S_IFREG):
-            kind = "a symbolic link" if stat.S_ISLNK(mode) else (
-                "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+            kind = (
+                "a symbolic link"
+                if stat.S_ISLNK(mode)
+                else ("a directory" if stat.S_ISDIR(mode) else "not a regular file")
             )
-            raise refuse(f"entry {quote_entry(name)} is {kind}; packages hold regular files only", pointer)
+            raise refuse(
+                f"entry {quote_entry(name)} is {kind}; packages hold regular files only", pointer
+            )
         if info.external_attr & 0x10:  # MS-DOS directory attribute
             raise refuse(f"entry {quote_entry(name)} is marked as a directory", pointer)
         if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):

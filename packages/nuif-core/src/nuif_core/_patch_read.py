@@ -30,7 +30,13 @@ from ._rfc8785 import number_text
 from ._schema import Checker, attr_problem, id_problem, json_type, kind_problem
 
 __all__ = [
-    "LABEL_MAX", "OP_MEMBERS", "Op", "Transaction", "WRAP_DEPTH", "load_patch", "read_patch",
+    "LABEL_MAX",
+    "OP_MEMBERS",
+    "Op",
+    "Transaction",
+    "WRAP_DEPTH",
+    "load_patch",
+    "read_patch",
     "read_patch_sized",
 ]
 
@@ -74,7 +80,9 @@ def load_patch(patch: Any, limits: Limits) -> tuple[Any, int]:
         # a Python value: prove it is strict I-JSON and take a private copy in one round trip
         data = _codec.dumps(patch, depth)
         if len(data) > limits.max_patch_bytes:
-            raise NuifError.too_large(f"the patch text is {len(data)} bytes", limits.max_patch_bytes)
+            raise NuifError.too_large(
+                f"the patch text is {len(data)} bytes", limits.max_patch_bytes
+            )
         return _codec.loads(data, depth), len(data)
     data = as_bytes(patch, limits.max_patch_bytes, "patch")
     return _codec.loads(data, depth), len(data)
@@ -94,7 +102,9 @@ def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
         raise _shape_error('the patch has no "nuif_patch" member (it must be 0)', "")
     version = value["nuif_patch"]
     if type(version) not in (int, float):
-        raise _shape_error(f'"nuif_patch" must be the number 0, found {json_type(version)}', "/nuif_patch")
+        raise _shape_error(
+            f'"nuif_patch" must be the number 0, found {json_type(version)}', "/nuif_patch"
+        )
     if version != 0:
         raise NuifError(
             "NUIF_VERSION",
@@ -126,7 +136,9 @@ def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
     for i, tx in enumerate(transactions):
         at = f"/transactions/{i}"
         if type(tx) is not dict:
-            raise _shape_error(f"transactions/{i}: a transaction is a JSON object, found {json_type(tx)}", at)
+            raise _shape_error(
+                f"transactions/{i}: a transaction is a JSON object, found {json_type(tx)}", at
+            )
         for key in tx:
             if key not in ("label", "ops"):
                 raise _shape_error(
@@ -147,10 +159,14 @@ def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
                     at + "/label",
                 )
         if "ops" not in tx:
-            raise _shape_error(f'transactions/{i}: the transaction has no "ops" member (an array)', at)
+            raise _shape_error(
+                f'transactions/{i}: the transaction has no "ops" member (an array)', at
+            )
         ops = tx["ops"]
         if type(ops) is not list:
-            raise _shape_error(f'transactions/{i}: "ops" must be an array, found {json_type(ops)}', at + "/ops")
+            raise _shape_error(
+                f'transactions/{i}: "ops" must be an array, found {json_type(ops)}', at + "/ops"
+            )
         if len(ops) > limits.max_operations_per_transaction:
             raise NuifError(
                 "NUIF_LIMIT_OPERATIONS",
@@ -264,7 +280,9 @@ def _compile_op(raw: Any, i: int, j: int, limits: Limits) -> Op:
     for key in ("id", "parent", "attr", "kind", "to", "hash"):
         if key in raw and type(raw[key]) is not str:
             raise op.error(
-                "NUIF_PATCH_SCHEMA", f'"{key}" must be a string, found {json_type(raw[key])}', "/" + key
+                "NUIF_PATCH_SCHEMA",
+                f'"{key}" must be a string, found {json_type(raw[key])}',
+                "/" + key,
             )
     if "index" in raw:
         index = raw["index"]
@@ -272,7 +290,9 @@ def _compile_op(raw: Any, i: int, j: int, limits: Limits) -> Op:
             raw["index"] = index = int(index)
         if type(index) is not int:
             raise op.error(
-                "NUIF_PATCH_SCHEMA", f'"index" must be an integer, found {json_type(index)}', "/index"
+                "NUIF_PATCH_SCHEMA",
+                f'"index" must be an integer, found {json_type(index)}',
+                "/index",
             )
     if "node" in raw:
         checker = Checker(limits.max_nodes, 1)
@@ -319,9 +339,7 @@ def read_patch(
     return read_patch_sized(patch, resolve_limits(limits), base)[0]
 
 
-def read_patch_sized(
-    patch: Any, lim: Limits, base: str | None
-) -> tuple[list[Transaction], int]:
+def read_patch_sized(patch: Any, lim: Limits, base: str | None) -> tuple[list[Transaction], int]:
     """:func:`read_patch`, and the length of the patch text in bytes (for the work budget)."""
     value, nbytes = load_patch(patch, lim)
     transactions, patch_base = _read_header(value, lim)

@@ -13,8 +13,14 @@ from typing import Any
 from ._errors import NuifError, error_dict
 
 __all__ = [
-    "CanonicalResult", "Diagnostic", "Inspection", "NodeRef", "OutlineEntry", "PatchCounts",
-    "PatchResult", "ValidationReport",
+    "CanonicalResult",
+    "Diagnostic",
+    "Inspection",
+    "NodeRef",
+    "OutlineEntry",
+    "PatchCounts",
+    "PatchResult",
+    "ValidationReport",
 ]
 
 

@@ -10,7 +10,12 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "MAX_SAFE_INTEGER", "NONCHARACTER", "dumps_str", "format_number", "number_text", "utf16_key",
+    "MAX_SAFE_INTEGER",
+    "NONCHARACTER",
+    "dumps_str",
+    "format_number",
+    "number_text",
+    "utf16_key",
 ]
 
 #: the largest integer every double holds exactly; I-JSON integers stay within ±this

@@ -20,8 +20,19 @@ from ._messages import quote
 from ._rfc8785 import number_text
 
 __all__ = [
-    "ATTR_MAX", "Checker", "DOCUMENT_MEMBERS", "ID_MAX", "KIND_MAX", "NODE_MEMBERS", "attr_problem",
-    "id_problem", "iter_nodes", "json_type", "kind_problem", "normalize", "outline",
+    "ATTR_MAX",
+    "Checker",
+    "DOCUMENT_MEMBERS",
+    "ID_MAX",
+    "KIND_MAX",
+    "NODE_MEMBERS",
+    "attr_problem",
+    "id_problem",
+    "iter_nodes",
+    "json_type",
+    "kind_problem",
+    "normalize",
+    "outline",
 ]
 
 ID_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:-]*", re.ASCII)
@@ -64,7 +75,9 @@ def id_problem(value: str) -> str | None:
     return None
 
 
-def _name_problem(what: str, value: str, maximum: int, rule: re.Pattern[str], examples: str) -> str | None:
+def _name_problem(
+    what: str, value: str, maximum: int, rule: re.Pattern[str], examples: str
+) -> str | None:
     """Why ``value`` breaks a name rule (``rule`` over 1 to ``maximum`` characters), or None."""
     if not 1 <= len(value) <= maximum or rule.fullmatch(value) is None:
         return (
@@ -130,7 +143,9 @@ class Checker:
             version = doc["nuif"]
             if isinstance(version, bool) or not isinstance(version, (int, float)):
                 self.add(
-                    "NUIF_SCHEMA", f'"nuif" must be the number 0, found {json_type(version)}', "/nuif"
+                    "NUIF_SCHEMA",
+                    f'"nuif" must be the number 0, found {json_type(version)}',
+                    "/nuif",
                 )
             elif version != 0:
                 self.add(
@@ -148,7 +163,9 @@ class Checker:
             elif key == "meta":
                 if not isinstance(value, dict):
                     self.add(
-                        "NUIF_SCHEMA", f'"meta" must be an object, found {json_type(value)}', "/meta"
+                        "NUIF_SCHEMA",
+                        f'"meta" must be an object, found {json_type(value)}',
+                        "/meta",
                     )
             elif key != "nuif":
                 self.add(
@@ -201,7 +218,9 @@ class Checker:
             elif key == "attrs":
                 at = pointer + "/attrs"
                 if not isinstance(value, dict):
-                    self.add("NUIF_SCHEMA", f'"attrs" must be an object, found {json_type(value)}', at)
+                    self.add(
+                        "NUIF_SCHEMA", f'"attrs" must be an object, found {json_type(value)}', at
+                    )
                     continue
                 for name in value:
                     problem = attr_problem(name)
@@ -239,7 +258,7 @@ class Checker:
         lines: dict[tuple[str, bool], tuple[int, int]] = {}
         if data is not None:
             values, keys = locate(data, {p for _, _, p, _ in self.found})
-            for (offsets, at_key) in ((values, False), (keys, True)):
+            for offsets, at_key in ((values, False), (keys, True)):
                 for p, off in offsets.items():
                     lines[(p, at_key)] = line_column(data, off)
         out = []

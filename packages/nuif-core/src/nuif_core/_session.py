@@ -252,7 +252,9 @@ class Session(WorkingCopy):
         node = self._find(op)
         parent = self._parents[node["id"]]
         if parent is None:
-            raise op.error("NUIF_PATCH_ROOT", "the root cannot be removed (replace it instead)", "/id")
+            raise op.error(
+                "NUIF_PATCH_ROOT", "the root cannot be removed (replace it instead)", "/id"
+            )
         kids = parent["children"]
         index = self._position(kids, node)
         self._size -= self._measure(node) + (1 if len(kids) > 1 else _CHILDREN_WRAP)
@@ -450,7 +452,8 @@ class Session(WorkingCopy):
         new, delta, undo = self._json_patch(op, {} if old is MISSING else old, env)
         if type(new) is not dict:
             raise op.error(
-                "NUIF_SCHEMA", f'"meta" must stay an object; the patch makes it {json_type(new)}',
+                "NUIF_SCHEMA",
+                f'"meta" must stay an object; the patch makes it {json_type(new)}',
                 "/patch",
             )
         # the document holds "meta":…, only while the object is not empty (absent = {})

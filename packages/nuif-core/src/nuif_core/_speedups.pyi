@@ -11,8 +11,18 @@ from nuif_core._results import CanonicalResult, ValidationReport
 R = TypeVar("R")
 
 __all__ = [
-    "canonical_document", "canonical_json", "canonical_result", "dumps",
-    "float_backend", "hash_backend", "hash_bytes", "inspect_summary", "loads", "scan_backend", "utf8_backend", "valid_report",
+    "canonical_document",
+    "canonical_json",
+    "canonical_result",
+    "dumps",
+    "float_backend",
+    "hash_backend",
+    "hash_bytes",
+    "inspect_summary",
+    "loads",
+    "scan_backend",
+    "utf8_backend",
+    "valid_report",
 ]
 
 def loads(data: bytes, max_depth: int) -> Any: ...

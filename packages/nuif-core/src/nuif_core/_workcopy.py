@@ -208,7 +208,6 @@ class WorkingCopy:
                 append(head + tail)
         return b"".join(out)
 
-
     def text(self) -> str:
         """The canonical text of the current document as ``str``."""
         return self.canonical().decode("utf-8")
@@ -485,7 +484,9 @@ class WorkingCopy:
         node_id = op.args[member]
         node = self._nodes.get(node_id)
         if node is None:
-            raise op.error("NUIF_PATCH_NOT_FOUND", f"no node has the id {quote(node_id)}", "/" + member)
+            raise op.error(
+                "NUIF_PATCH_NOT_FOUND", f"no node has the id {quote(node_id)}", "/" + member
+            )
         return node
 
     def _depth(self, node: dict[str, Any]) -> int:
