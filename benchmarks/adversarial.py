@@ -63,9 +63,8 @@ if __package__ in (None, ""):  # ``python benchmarks/adversarial.py``
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import nuif_core
-from nuif_core import Limits
-
 from benchmarks.harness import nuif_codec
+from nuif_core import Limits
 
 MiB = 1024 * 1024
 #: the longest JSON-RPC line the server reads (packages/nuif-mcp/README.md)

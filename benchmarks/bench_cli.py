@@ -28,9 +28,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import nuif_core
 import pytest
 
+import nuif_core
 from benchmarks import corpus
 from benchmarks.harness import run
 

@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nuif_core
 import pytest
 
+import nuif_core
 from benchmarks import corpus
 from benchmarks.harness import run
 

@@ -27,13 +27,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nuif_core
 import pytest
-from nuif_core import CanonicalResult
-from nuif_core._codec import twin
 
+import nuif_core
 from benchmarks import corpus
 from benchmarks.harness import run
+from nuif_core import CanonicalResult
+from nuif_core._codec import twin
 
 SIZES = ("1KiB", "1MiB")
 CALLS = {"1KiB": 50, "1MiB": 1}

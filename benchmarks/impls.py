@@ -40,9 +40,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import jsonpatch
-import nuif_core
 import orjson
 import rfc8785
+
+import nuif_core
 from nuif_core import _codec
 
 MAX_DEPTH = 128

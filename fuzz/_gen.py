@@ -413,6 +413,7 @@ def document_and_patch(fdp: FDP) -> tuple[Any, bytes, dict[str, Any]]:
     """The patch targets' recipe: limits (``limits``), a generated document's text, and a patch
     aimed at its ids and attributes whose ``base`` is right, wrong or absent."""
     import _common as c
+
     import nuif_core
 
     lim = limits(fdp)

@@ -26,7 +26,6 @@ import sys
 import _common as c
 import atheris
 import rfc8785
-
 from _gen import py_value
 
 compiled, twin = c._speedups, c._codec_py

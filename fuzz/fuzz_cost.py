@@ -93,8 +93,9 @@ import atheris
 from _gen import DocGen, document_and_patch, pick, to_text
 from _gen import limits as gen_limits
 from _gen import value as gen_value
-from nuif_core import Limits, Session, _codec, _cost, _session
 from run import INPUT_TIMEOUT
+
+from nuif_core import Limits, Session, _codec, _cost, _session
 
 nc = c.nuif_core
 

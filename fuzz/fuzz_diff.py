@@ -19,7 +19,6 @@ import json
 
 import _common as c
 import atheris
-
 from _gen import DocGen, limits, mutate_document, to_text
 
 nc = c.nuif_core

@@ -21,7 +21,6 @@ import hashlib
 
 import _common as c
 import atheris
-
 from _gen import DocGen, limits, to_text
 
 nc = c.nuif_core

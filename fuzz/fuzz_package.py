@@ -31,7 +31,6 @@ import zipfile
 
 import _common as c
 import atheris
-
 from _gen import DocGen, limits, pick, to_text
 
 nc = c.nuif_core

@@ -26,7 +26,6 @@ import json
 
 import _common as c
 import atheris
-
 from _gen import document_and_patch, to_text
 
 nc = c.nuif_core

@@ -18,11 +18,11 @@ import functools
 import json
 from typing import Any
 
-import nuif_core
 import pytest
-from nuif_core import Limits, NuifError, _patch_read
 
+import nuif_core
 from benchmarks import adversarial as adv
+from nuif_core import Limits, NuifError, _patch_read
 
 pytestmark = pytest.mark.timeout(600)
 

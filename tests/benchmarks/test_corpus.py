@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 
 import jsonpatch
-import nuif_core
 import pytest
 import rfc8785
-from nuif_core import _codec
 
+import nuif_core
 from benchmarks import corpus
+from nuif_core import _codec
 
 REPO = Path(__file__).resolve().parents[2]
 _codec_py = _codec.twin()

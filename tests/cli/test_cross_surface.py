@@ -7,8 +7,9 @@ import json
 import re
 from pathlib import Path
 
-import nuif_core
 from cross_surface import DOC, documents, patches
+
+import nuif_core
 from nuif_core import NuifError
 
 #: the first NUIF code on a CLI error line: "nuif: NUIF_CODE: message ..."

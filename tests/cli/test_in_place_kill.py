@@ -22,8 +22,9 @@ import subprocess
 import time
 from pathlib import Path
 
-import nuif_core
 import pytest
+
+import nuif_core
 
 from .conftest import script
 

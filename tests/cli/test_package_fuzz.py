@@ -33,6 +33,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
 from nuif_core import package
 
 from .conftest import PRETTY

@@ -17,19 +17,17 @@ from bisect import bisect_left
 from typing import Any
 
 import pytest
+from diff_shapes import SHAPES  # type: ignore[import-not-found]
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nuif_core
-from nuif_core import Limits, NuifError, apply_patch, diff
-from nuif_core import _codec
+from benchmarks import corpus
+from nuif_core import Limits, NuifError, _codec, apply_patch, diff
 from nuif_core._document import hash_bytes, parse_canonical
 from nuif_core._errors import escape_pointer
-from nuif_core._values import json_equal, value_depth
 from nuif_core._limits import resolve_limits
-
-from benchmarks import corpus
-from diff_shapes import SHAPES  # type: ignore[import-not-found]
+from nuif_core._values import json_equal, value_depth
 
 _WRAP_DEPTH = 16  # the slack patch text is written with (nuif_core._patch)
 

@@ -17,13 +17,11 @@ import tracemalloc
 from typing import Any
 
 import pytest
+from diff_shapes import SHAPES, attrs, reverse, sparse  # type: ignore[import-not-found]
 
 import nuif_core
-from nuif_core import Limits, apply_patch, diff
-from nuif_core import _diff
+from nuif_core import Limits, _diff, apply_patch, diff
 from nuif_core._document import hash_bytes, parse_canonical
-
-from diff_shapes import SHAPES, attrs, reverse, sparse  # type: ignore[import-not-found]
 
 GROWTH = 6.0
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import os
 import struct
-from decimal import Decimal
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from pathlib import Path
 
 import pytest

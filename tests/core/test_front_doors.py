@@ -14,14 +14,14 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import nuif_core
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nuif_core import Limits, NuifError, _codec, _document
 from nuif_strategies import attr_names, damaged_corpus_texts, ids, kinds, values
 
+import nuif_core
 from benchmarks import corpus
+from nuif_core import Limits, NuifError, _codec, _document
 
 _speedups = _codec.compiled() or pytest.skip(
     "the compiled codec is not built", allow_module_level=True

@@ -12,15 +12,16 @@ import hashlib
 import json
 import random
 from collections.abc import Callable, Iterator
-from typing import Any
 from contextlib import contextmanager, nullcontext
+from typing import Any
 
-import nuif_core
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nuif_core import _codec
 from nuif_strategies import attr_names, values
+
+import nuif_core
+from nuif_core import _codec
 
 compiled = _codec.compiled()  # this file tests the compiled codec: not collected without it
 

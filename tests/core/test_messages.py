@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+
 from nuif_core import NuifError
 from nuif_core import _messages as m
 

@@ -14,11 +14,12 @@ import math
 import struct
 from typing import Any
 
-import nuif_core
 import pytest
 import rfc8785
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+
+import nuif_core
 from nuif_core import NuifError, _codec, package
 
 _codec_py = _codec.twin()

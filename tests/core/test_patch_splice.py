@@ -10,8 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nuif_core import NuifError, _codec, apply_patch, canonicalize
-from nuif_core import _splice
+from nuif_core import NuifError, _codec, _splice, apply_patch, canonicalize
 from nuif_core._limits import resolve_limits as _limits
 from nuif_core._session import Session
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import nuif_core
 import pytest
-from nuif_core import Limits, NuifError
 from cross_surface import DOC, documents, patches
 from nuif_mcp_wire import call, exchange, line
+
+import nuif_core
+from nuif_core import Limits, NuifError
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -53,11 +53,12 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-import nuif_core
 import psutil
 import pytest
 from nuif_mcp_wire import DOC, call, error_code, line, parse_stdout, request, server_command
 from test_process import _peak_rss
+
+import nuif_core
 
 pytestmark = pytest.mark.timeout(120)
 

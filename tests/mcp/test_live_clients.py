@@ -67,10 +67,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nuif_core
 import pytest
-from nuif_mcp._tools import call_tool
 from nuif_mcp_wire import DOC, DUPLICATE_ID_DOC, line, request, server_command
+
+import nuif_core
+from nuif_mcp._tools import call_tool
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 

@@ -8,7 +8,6 @@ import sys
 import time
 from pathlib import Path
 
-import nuif_core
 import psutil
 import pytest
 from nuif_mcp_wire import (
@@ -22,6 +21,8 @@ from nuif_mcp_wire import (
     request,
     server_command,
 )
+
+import nuif_core
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -10,10 +10,11 @@ import json
 from typing import Any
 
 import anyio
-import nuif_core
 import pytest
 from mcp import Client, StdioServerParameters
 from nuif_mcp_wire import DOC, DUPLICATE_ID_DOC, VERSION, server_command
+
+import nuif_core
 
 pytestmark = pytest.mark.timeout(180)
 

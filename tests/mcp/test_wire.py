@@ -12,6 +12,8 @@ from typing import Any
 import anyio
 import mcp_types
 import pytest
+from nuif_mcp_wire import DOC, call, request
+
 from nuif_mcp._server import create_server, serve_stdio
 from nuif_mcp._wire import (
     ID_SCAN_BYTES,
@@ -23,7 +25,6 @@ from nuif_mcp._wire import (
     read_message,
     refuse_long_line,
 )
-from nuif_mcp_wire import DOC, call, request
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -19,10 +19,9 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from dist_build import CORE, Dists, clean_env, uv_binary
 
 import nuif_core
-
-from dist_build import CORE, Dists, clean_env, uv_binary
 
 pytestmark = pytest.mark.slow
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import json
 import subprocess
 
-import nuif_core
 from cross_surface import DOC, documents, patches
-from nuif_core import NuifError
 from nuif_web_support import WEB, pyodide_dir
+
+import nuif_core
+from nuif_core import NuifError
 
 #: the codes whose line and column are those of the value at the pointer (not of a member name)
 AT_VALUE = {"NUIF_ID", "NUIF_KIND", "NUIF_DUPLICATE_ID"}

@@ -11,12 +11,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import nuif_core
 import pytest
 from cross_surface import BIG_DOC, DOC, DUPLICATE_ID_DOC, documents, patches
-from nuif_core import NuifError
-
 from nuif_web_support import LINES, PYODIDE_PIN, NodeLines, pyodide_dir
+
+import nuif_core
+from nuif_core import NuifError
 
 pytestmark = pytest.mark.timeout(600)
 

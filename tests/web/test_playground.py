@@ -21,9 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nuif_core
 import pytest
 from nuif_web_support import REPO, pyodide_dir, require
+
+import nuif_core
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 

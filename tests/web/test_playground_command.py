@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from nuif_cli import _playground
-from nuif_cli._cli import main
+from dist_build import clean_env, uv_build
 from nuif_web_support import PYODIDE_PIN, WEB
 
-from dist_build import clean_env, uv_build
+from nuif_cli import _playground
+from nuif_cli._cli import main
 
 
 def _fake_runtime(folder: Path, version: str = PYODIDE_PIN) -> Path:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from nuif_cli import _playground
 
 WAIT = 5.0  # every socket operation of these tests

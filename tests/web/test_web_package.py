@@ -7,9 +7,10 @@ import json
 import re
 import subprocess
 
+from nuif_web_support import PYODIDE_PIN, WEB, pyodide_dir
+
 import nuif_core
 from nuif_cli import _playground
-from nuif_web_support import PYODIDE_PIN, WEB, pyodide_dir
 
 
 def test_version_is_the_distributions_version() -> None:

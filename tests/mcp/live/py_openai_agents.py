@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-
 from importlib.metadata import version
 
 from _report import emit, load_calls, new_report, tool_entry

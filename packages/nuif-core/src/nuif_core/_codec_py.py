@@ -44,9 +44,9 @@ from ._messages import (  # the compiled codec reads these names off this module
     EXPECT_VALUE,
     KEY_NOT_STR,
     LONE_SURROGATE,
+    NO_JSON_VALUE,
     NONCHARACTER,
     NOT_A_NUMBER,
-    NO_JSON_VALUE,
     NUMBER_OVERFLOW,
     SURROGATE_ESCAPE,
     UTF8,
@@ -58,10 +58,12 @@ from ._messages import (  # the compiled codec reads these names off this module
 )
 from ._rfc8785 import (
     MAX_SAFE_INTEGER,
-    NONCHARACTER as _NONCHAR,
     dumps_str,
     format_number,
     utf16_key,
+)
+from ._rfc8785 import (
+    NONCHARACTER as _NONCHAR,
 )
 from ._schema import Checker, normalize, outline
 

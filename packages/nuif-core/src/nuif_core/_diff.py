@@ -47,9 +47,9 @@ from . import _codec, _session
 from ._apply import apply_patch
 from ._document import Text, hash_bytes, parse_canonical
 from ._errors import NuifError, escape_pointer
-from ._values import json_equal, value_depth
 from ._limits import Limits, resolve_limits
 from ._patch_read import WRAP_DEPTH
+from ._values import json_equal, value_depth
 
 __all__ = ["diff"]
 

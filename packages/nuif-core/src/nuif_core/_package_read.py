@@ -24,7 +24,8 @@ from typing import IO, Any, Union
 
 from ._document import canonicalize, dumps, loads
 from ._errors import NuifError, escape_pointer
-from ._limits import Limits, resolve_limits as _limits
+from ._limits import Limits
+from ._limits import resolve_limits as _limits
 from ._package_names import (
     ASSETS_DIR,
     DOCUMENT_NAME,

@@ -16,7 +16,8 @@ from typing import Any
 
 from ._document import canonicalize, dumps
 from ._errors import NuifError
-from ._limits import Limits, resolve_limits as _limits
+from ._limits import Limits
+from ._limits import resolve_limits as _limits
 from ._package_names import (
     ASSETS_DIR,
     DOCUMENT_NAME,

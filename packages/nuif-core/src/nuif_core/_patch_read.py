@@ -23,11 +23,11 @@ from . import _codec
 from ._document import as_bytes
 from ._errors import NuifError
 from ._jsonpatch import compile_json_patch
-from ._values import value_depth
 from ._limits import Limits, resolve_limits
 from ._messages import quote
 from ._rfc8785 import number_text
 from ._schema import Checker, attr_problem, id_problem, json_type, kind_problem
+from ._values import value_depth
 
 __all__ = [
     "LABEL_MAX",

@@ -18,13 +18,13 @@ from ._cost import Meter, OverBudget, budget_for
 from ._document import Text, parse_canonical
 from ._errors import NuifError
 from ._jsonpatch import Env, run_tracked
-from ._values import json_equal
 from ._limits import Limits, resolve_limits
 from ._messages import quote
 from ._patch_read import LABEL_MAX, WRAP_DEPTH, Op, Transaction, read_patch_sized
 from ._results import PatchCounts, PatchResult
 from ._schema import json_type
 from ._undo import MISSING, SetItem
+from ._values import json_equal
 from ._workcopy import WorkingCopy
 
 __all__ = ["Session", "install_diff_back"]

@@ -18,11 +18,11 @@ from . import _codec
 from ._cost import DUMPS_UNITS, Meter
 from ._document import hash_bytes
 from ._errors import NuifError
-from ._values import copy_json, value_depth, value_height
 from ._limits import Limits
 from ._messages import quote
 from ._patch_read import Op
 from ._undo import MISSING, Entry, Inserted, Removed, SetItem, rollback
+from ._values import copy_json, value_depth, value_height
 
 __all__ = ["AFTER_META", "ATTRS_HEAD", "META_PREFIX", "ROOT_PREFIX", "WorkingCopy"]
 

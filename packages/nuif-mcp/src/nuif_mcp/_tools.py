@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import mcp_types as types
-import nuif_core
 import pydantic_core
-from nuif_core import Limits, NuifError
 from pydantic import BaseModel, ValidationError
 
+import nuif_core
+from nuif_core import Limits, NuifError
 from nuif_mcp._models import (
     ApplyPatchArguments,
     ApplyPatchResult,
