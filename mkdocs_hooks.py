@@ -44,7 +44,7 @@ class _RepoLinks(Extension):
         super().__init__()
         self.config = config
 
-    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+    def extendMarkdown(self, md: Markdown) -> None:
         # before MkDocs' own link check ("relpath", priority 0)
         md.treeprocessors.register(_Rewrite(md, self.config), "nuif_repo_links", 1)
 

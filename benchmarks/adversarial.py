@@ -583,7 +583,7 @@ class Server:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
-            preexec_fn=limit if cap is not None else None,  # noqa: PLW1509 (no threads here)
+            preexec_fn=limit if cap is not None else None,
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._in = self.proc.stdin.fileno()

@@ -23,7 +23,8 @@ import contextlib
 import math
 import os
 import sys
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import atheris
 
@@ -77,17 +78,16 @@ def _instrument(prefixes: tuple[str, ...]) -> int:
     return count
 
 
-import zipfile  # noqa: E402  (the package reader's parser: worth coverage feedback too)
 
 INSTRUMENTED = _instrument(("nuif_core", "zipfile"))
 
 from nuif_core import ERROR_CODES, NuifError
 
 __all__ = [
-    "Finding",
     "ERROR_CODES",
-    "NuifError",
     "TWINS",
+    "Finding",
+    "NuifError",
     "check_error",
     "expect_fixed_point",
     "nuif_core",

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 
 import _common as c
 import atheris

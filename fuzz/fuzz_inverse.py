@@ -20,7 +20,7 @@ import _common as c
 import atheris
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-import jsonpatch_model as model  # noqa: E402
+import jsonpatch_model as model
 
 
 def TestOneInput(data: bytes) -> None:

@@ -9,7 +9,8 @@ with a fixed number of operations in a growing document (``sparse``).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 Doc = dict[str, Any]
 

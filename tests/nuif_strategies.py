@@ -46,7 +46,7 @@ def indented_texts() -> list[bytes]:
     indentation of up to 32 spaces in one step (``nuif_indent32``), within 33 bytes of the end
     too."""
     out = []
-    for width in range(0, 41):
+    for width in range(41):
         for after in ("", "\t", "\r\n  ", "\n", " \n   ", "\x0b", "\x0c", "x"):
             ws = "\n" + " " * width + after
             for text in (

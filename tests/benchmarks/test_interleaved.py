@@ -27,7 +27,7 @@ class FakeClock:
     def __call__(self) -> float:
         return self.now
 
-    def impl(self, name: str, cost: float):  # noqa: ANN201 - a test callable
+    def impl(self, name: str, cost: float):
         def run(data: bytes) -> None:
             self.calls.append(name)
             self.now += cost
@@ -74,7 +74,7 @@ def test_a_budget_adds_rounds_while_they_fit_up_to_the_cap() -> None:
 def test_measure_budgets_by_default_and_takes_an_exact_count(monkeypatch) -> None:
     seen = []
 
-    def fake(ours, other, data, rounds, **kw):  # noqa: ANN001, ANN202, ANN003 - a stand-in
+    def fake(ours, other, data, rounds, **kw):
         seen.append((rounds, kw["budget_s"]))
         return [1.0] * rounds, 1
 
@@ -242,7 +242,7 @@ class _Bench:
 def test_record_puts_the_entrys_own_targets_in_extra_info(monkeypatch) -> None:
     seen = []
 
-    def fake_measure(pair, rounds=None, clock=None):  # noqa: ANN001, ANN202 - a stand-in
+    def fake_measure(pair, rounds=None, clock=None):
         seen.append(pair.label)
         return interleaved.Outcome(
             pair.label, pair.threshold, pair.higher_is_better, 2.0, 1.5, 2.5, 3, 7

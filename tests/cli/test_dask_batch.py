@@ -21,12 +21,12 @@ import pytest
 
 pytest.importorskip("distributed")
 
-import cloudpickle  # noqa: E402  (installed with distributed)
-from distributed import Client, LocalCluster  # noqa: E402
-from distributed.diagnostics.plugin import WorkerPlugin  # noqa: E402
+import cloudpickle
+from distributed import Client, LocalCluster
+from distributed.diagnostics.plugin import WorkerPlugin
 
-from .batch_corpus import make_jsonl, make_tree, oracle_file, oracle_jsonl  # noqa: E402
-from .conftest import script  # noqa: E402
+from .batch_corpus import make_jsonl, make_tree, oracle_file, oracle_jsonl
+from .conftest import script
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 

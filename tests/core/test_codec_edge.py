@@ -477,7 +477,7 @@ def test_the_writer_goes_on_when_its_buffer_ends_right_before_a_bracket_or_comma
     old_keep = compiled._settings(scratch_keep=keep)
     try:
         for k in range(1, 9):  # each 1e20 writes 17 bytes more than it reads
-            for m in range(0, 90):
+            for m in range(90):
                 pad = b" " * m
                 for tail in (
                     b"[" * 30 + b"null" + b"]" * 30,

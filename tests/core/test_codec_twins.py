@@ -128,9 +128,9 @@ def json_string(draw: st.DrawFn) -> str:
             fmt = draw(st.sampled_from(["\\u{:04x}", "\\u{:04X}"]))
             out.append(fmt.format(hi) + fmt.format(lo))
         elif how == 2:
-            out.append("\\u{:04X}".format(cp))
+            out.append(f"\\u{cp:04X}")
         else:
-            out.append("\\u{:04x}".format(cp))
+            out.append(f"\\u{cp:04x}")
     out.append('"')
     return "".join(out)
 
@@ -301,7 +301,7 @@ RUN_ENDS = [
 def test_runs_longer_than_a_scan_block_give_identical_results() -> None:
     for opener in (b"[", b'{"k":', b'["', b'{"', b""):
         for unit in (b" ", b"\n", b"a", b"\xc3\xa9", b"\xe4\xb8\xad"):
-            for length in range(0, 72):
+            for length in range(72):
                 body = (unit * length)[:length] if len(unit) == 1 else unit * (length // len(unit))
                 for end in RUN_ENDS:
                     assert_twins(opener + body + end)

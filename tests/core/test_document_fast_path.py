@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
@@ -306,7 +305,7 @@ def test_escaped_names_are_checked_after_unescaping() -> None:
 
 
 # characters at the edges of the name rules' classes (and one beyond ASCII)
-EDGE_CHARS = "a z A Z 0 9 - _ . : / $ @ , ; ` { [ ] \x7f é".split(" ") + [" "]
+EDGE_CHARS = ["a", "z", "A", "Z", "0", "9", "-", "_", ".", ":", "/", "$", "@", ",", ";", "`", "{", "[", "]", "\x7f", "é"] + [" "]
 
 
 def _names(base: str) -> list[str]:

@@ -42,7 +42,7 @@ def _outcome(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
     except NuifError as e:
         return ("NuifError", e.code, e.message, e.pointer, e.line, e.column)
-    except Exception as e:  # noqa: BLE001 - the type and text are what must agree
+    except Exception as e:
         return (type(e).__name__, str(e))
 
 

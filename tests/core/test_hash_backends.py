@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nuif_strategies import attr_names, values
 
 import nuif_core
 from nuif_core import _codec
@@ -170,7 +169,7 @@ def texts_around_block_edges() -> Iterator[bytes]:
     every offset of a text's end in its last 64-byte block comes several times; and some whose
     canonical text outgrows the input (``1e20`` is written as 21 digits), several blocks in one
     number."""
-    for n in range(0, 361):
+    for n in range(361):
         yield json.dumps(
             {"nuif": 0, "root": {"id": "a", "kind": "b", "attrs": {"t": "x" * n}}}, indent=2
         ).encode()

@@ -18,7 +18,7 @@ import pytest
 import nuif_core
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import jsonpatch_model as model  # noqa: E402
+import jsonpatch_model as model
 
 SUITE = Path(__file__).resolve().parents[1] / "data" / "json-patch-tests"
 

@@ -27,7 +27,7 @@ HASH = nuif_core.canonicalize(DOC).hash
 ASSETS = {
     "assets/logo.png": b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4,
     "assets/fonts/inter.woff2": b"wOF2" + b"\x00" * 100,
-    "assets/notes/é-ü.txt": "non-ASCII names are stored as UTF-8".encode(),
+    "assets/notes/é-ü.txt": b"non-ASCII names are stored as UTF-8",
 }
 MiB = 1024 * 1024
 

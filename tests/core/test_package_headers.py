@@ -28,7 +28,7 @@ DOC = '{"nuif": 0, "root": {"id": "home", "kind": "screen"}}'
 CANONICAL = nuif_core.canonicalize(DOC).canonical
 HASH = nuif_core.canonicalize(DOC).hash
 LOGO = bytes(range(256)) * 8 + b"\x00" * 4096
-NOTE = "unicode names are flagged UTF-8 (bit 11)".encode()
+NOTE = b"unicode names are flagged UTF-8 (bit 11)"
 ASSETS = {"assets/logo.png": LOGO, "assets/é.txt": NOTE}
 
 UT = struct.pack("<HHBL", 0x5455, 5, 1, 0x5F000000)  # extended timestamp, as Info-ZIP writes

@@ -56,7 +56,7 @@ def refused_everywhere(names: list[str], tmp_path: Path) -> tuple[NuifError, Nui
     """``pack`` and every reader refuse ``names`` with NUIF_PACKAGE; ``unpack`` writes nothing.
     Returns the writer's and the reader's errors."""
     with pytest.raises(NuifError) as packed:
-        package.pack(DOC, {n: b"x" for n in names})
+        package.pack(DOC, dict.fromkeys(names, b"x"))
     assert packed.value.code == "NUIF_PACKAGE", packed.value
     data = archive_with(names)
     errors = []
@@ -76,7 +76,7 @@ def refused_everywhere(names: list[str], tmp_path: Path) -> tuple[NuifError, Nui
 
 
 def accepted_everywhere(names: list[str], tmp_path: Path) -> None:
-    data = package.pack(DOC, {n: b"x" for n in names})
+    data = package.pack(DOC, dict.fromkeys(names, b"x"))
     assert sorted(package.read(data).assets) == sorted(names)
     assert sorted(package.read(archive_with(names)).assets) == sorted(names)
     package.unpack(data, tmp_path / "out")

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import pytest
 

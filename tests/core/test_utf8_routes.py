@@ -88,7 +88,7 @@ def cpu_flags() -> set[str]:
 def test_the_route_is_the_best_vector_code_the_cpu_runs() -> None:
     machine = platform.machine().lower()
     if machine in ("aarch64", "arm64"):  # NEON is part of arm64: no CPU flag to look at
-        assert BEST == ("scalar" if compiled.scan_backend() == "portable" else "neon")
+        assert ("scalar" if compiled.scan_backend() == "portable" else "neon") == BEST
         return
     flags = cpu_flags()
     if machine not in ("x86_64", "amd64") or not flags:
@@ -96,7 +96,7 @@ def test_the_route_is_the_best_vector_code_the_cpu_runs() -> None:
     if compiled.scan_backend() == "portable":  # built with NUIF_SCAN_PORTABLE
         assert BEST == "scalar"
     else:
-        assert BEST == ("avx2" if "avx2" in flags else "ssse3" if "ssse3" in flags else "scalar")
+        assert ("avx2" if "avx2" in flags else "ssse3" if "ssse3" in flags else "scalar") == BEST
 
 
 def test_the_route_can_be_switched_to_scalar_and_back() -> None:
@@ -269,7 +269,7 @@ def test_every_route_accepts_the_extreme_valid_sequences_at_every_offset(
     spot = GOOD[name]
     cases = [
         filled(FILLERS[filler], at) + spot + filled(FILLERS[filler], after)
-        for at in range(0, 200)
+        for at in range(200)
         for after in (0, 1, 2, 3, 37)
     ]
     got = verdicts(*cases)
@@ -297,9 +297,8 @@ def test_the_codec_reports_the_same_utf8_error_on_every_route(bad: bytes, at: in
     text = b'{"k":"' + "é".encode() * at + bad + b'"}'
     seen = set()
     for name in ROUTES:
-        with route(name):
-            with pytest.raises(NuifError) as info:
-                compiled.canonical_json(text, 128)
+        with route(name), pytest.raises(NuifError) as info:
+            compiled.canonical_json(text, 128)
         e = info.value
         assert e.code == "NUIF_UTF8"
         seen.add((e.message, e.line, e.column))

@@ -296,7 +296,7 @@ def test_invalid_inputs_raise_what_the_one_pass_parser_raises() -> None:
 
 
 def test_depth_limit() -> None:
-    for depth in range(0, 8):
+    for depth in range(8):
         for limit in (-1, 0, 1, 3, 5, 128):
             check(b"[" * depth + b"1" + b"]" * depth, limit)
             check(b'{"a":' * depth + b"1" + b"}" * depth, limit)

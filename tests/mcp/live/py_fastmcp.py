@@ -45,7 +45,7 @@ async def main(mode: str, calls_path: str, command: list[str]) -> int:
                     await client.call_tool(calls[-1]["name"], calls[-1]["arguments"])
                 except ToolError as exc:
                     report["raised"] = str(exc)
-    except Exception as exc:  # noqa: BLE001 - reported, not raised
+    except Exception as exc:
         emit(report, exc)
         return 1
     emit(report)

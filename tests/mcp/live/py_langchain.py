@@ -54,7 +54,7 @@ async def main(calls_path: str, command: list[str]) -> int:
                         "text": _text(message.content),
                     }
                 )
-    except Exception as exc:  # noqa: BLE001 - reported, not raised
+    except Exception as exc:
         emit(report, exc)
         return 1
     emit(report)

@@ -34,7 +34,7 @@ async def main(mode: str, calls_path: str, command: list[str]) -> int:
                             "text": result.content[0].text if result.content else None,
                         }
                     )
-    except Exception as exc:  # noqa: BLE001 - reported, not raised
+    except Exception as exc:
         emit(report, exc)
         return 1
     emit(report)

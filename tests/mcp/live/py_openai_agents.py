@@ -74,7 +74,7 @@ async def main(calls_path: str, command: list[str]) -> int:
                     json.dumps(calls[-1]["arguments"]),
                 )
                 report["modelSees"] = _plain(output)
-    except Exception as exc:  # noqa: BLE001 - reported, not raised
+    except Exception as exc:
         emit(report, exc)
         return 1
     emit(report)

@@ -571,7 +571,7 @@ class _Parquet:
     def abort(self) -> None:
         try:
             self.writer.close()
-        except Exception:  # noqa: BLE001 - the report is being discarded anyway
+        except Exception:
             pass
         self.out.abort()
 

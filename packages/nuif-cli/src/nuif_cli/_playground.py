@@ -253,10 +253,10 @@ def _handler(site: Site, timeout: float) -> type[BaseHTTPRequestHandler]:
             if body:
                 self.wfile.write(data)
 
-        def do_GET(self) -> None:  # noqa: N802 - the http.server protocol
+        def do_GET(self) -> None:
             self._answer(True)
 
-        def do_HEAD(self) -> None:  # noqa: N802
+        def do_HEAD(self) -> None:
             self._answer(False)
 
         def log_message(

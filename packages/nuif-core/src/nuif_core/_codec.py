@@ -12,8 +12,9 @@ codec in particular ask :func:`twin` and :func:`compiled` (the test hook).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 __all__ = [
     "IMPLEMENTATION",
@@ -37,13 +38,13 @@ dumps: Callable[[Any, int], bytes]
 canonical_json: Callable[[bytes, int], bytes]
 #: ``(data, max_depth, max_nodes)`` → the canonical text of a valid NUIF document, or None when
 #: the document has any schema problem (text errors raise as in ``canonical_json``)
-canonical_document: Callable[[bytes, int, int], "bytes | None"]
+canonical_document: Callable[[bytes, int, int], bytes | None]
 #: ``(data, max_depth, max_nodes, make)`` → ``make(canonical, hash, changed)`` for a valid NUIF
 #: document, or None as ``canonical_document`` (``canonicalize`` in one call)
 canonical_result: Callable[[bytes, int, int, Callable[[bytes, str, bool], Any]], Any]
 #: ``(data, max_depth, max_nodes, make)`` → ``make(True, hash, (), False)`` for a valid NUIF
 #: document, or None as ``canonical_document`` (``validate``'s valid report in one call)
-valid_report: Callable[[bytes, int, int, Callable[[bool, str, "tuple[()]", bool], Any]], Any]
+valid_report: Callable[[bytes, int, int, Callable[[bool, str, tuple[()], bool], Any]], Any]
 #: ``(data, max_depth, max_nodes, max_outline, make, entry, ref)`` → ``make(hash, is_canonical,
 #: input_bytes, canonical_bytes, node_count, max_depth, kinds, ref(root_id, root_kind), outline,
 #: truncated)`` with ``outline`` a tuple of ``entry(id, kind, depth, children)``, for a valid NUIF
@@ -53,7 +54,7 @@ inspect_summary: Callable[..., Any]
 hash_bytes: Callable[[bytes], str]
 #: canonical document text → ``(root_start, {id: (start, head_end, kind_start, kind_end, depth)})``
 #: (see ``_codec_py.node_spans``); ValueError when the text does not have the canonical layout
-node_spans: Callable[[bytes], "tuple[int, dict[str, tuple[int, int, int, int, int]]]"]
+node_spans: Callable[[bytes], tuple[int, dict[str, tuple[int, int, int, int, int]]]]
 
 
 def _truthy(name: str) -> bool:
@@ -91,7 +92,7 @@ inspect_summary = _impl.inspect_summary
 hash_bytes = _impl.hash_bytes
 #: the compiled codec's canonicalize and validate, which ``nuif_core`` exports in place of the
 #: Python functions (``_speedups_doors.pxi``), or None with the twin
-doors: "tuple[Callable[..., Any], Callable[..., Any]] | None" = (
+doors: tuple[Callable[..., Any], Callable[..., Any]] | None = (
     (_impl.canonicalize, _impl.validate) if IMPLEMENTATION == "compiled" else None
 )
 node_spans = _impl.node_spans

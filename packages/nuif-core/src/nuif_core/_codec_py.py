@@ -91,7 +91,7 @@ def _is_nonchar(cp: int) -> bool:
 
 
 class _Parser:
-    __slots__ = ("data", "text", "max_depth", "path")
+    __slots__ = ("data", "max_depth", "path", "text")
 
     def __init__(self, data: bytes, text: str, max_depth: int) -> None:
         self.data = data

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 __all__ = [
     "DUMPS_UNITS",
-    "MiB",
-    "Meter",
-    "OverBudget",
     "WORK_FLOOR",
     "WORK_PER_BYTE",
+    "Meter",
+    "MiB",
+    "OverBudget",
     "budget_for",
 ]
 
@@ -58,7 +58,7 @@ class Meter:
     """Counts metered work against a budget (``used`` is what was charged so far, ``shifted``
     the part of it that paid for list shifts)."""
 
-    __slots__ = ("budget", "used", "shifted")
+    __slots__ = ("budget", "shifted", "used")
 
     def __init__(self, budget: int) -> None:
         self.budget = budget

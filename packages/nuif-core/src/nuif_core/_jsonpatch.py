@@ -276,7 +276,7 @@ class Env:
     appears as a member), 0 otherwise; ``inverse``: build the undo operations.
     """
 
-    __slots__ = ("log", "meter", "base", "max_depth", "size", "limit", "empty_extra", "inverse")
+    __slots__ = ("base", "empty_extra", "inverse", "limit", "log", "max_depth", "meter", "size")
 
     def __init__(
         self,
@@ -303,7 +303,7 @@ class Env:
 class _Run:
     """The state of one :func:`run_tracked` call: the size change so far and the charging."""
 
-    __slots__ = ("env", "log", "charge", "shift", "delta", "dumps", "loads", "member")
+    __slots__ = ("charge", "delta", "dumps", "env", "loads", "log", "member", "shift")
 
     def __init__(self, env: Env) -> None:
         self.env = env

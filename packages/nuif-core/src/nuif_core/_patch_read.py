@@ -32,9 +32,9 @@ from ._values import value_depth
 __all__ = [
     "LABEL_MAX",
     "OP_MEMBERS",
+    "WRAP_DEPTH",
     "Op",
     "Transaction",
-    "WRAP_DEPTH",
     "load_patch",
     "read_patch",
     "read_patch_sized",
@@ -190,7 +190,7 @@ class Op:
     pointer; ``where``, for messages), its members, the ids and size of the node it carries,
     that node's JSON height and its compiled JSON Patch (``edit``, ``meta``)."""
 
-    __slots__ = ("name", "loc", "where", "args", "ids", "size", "height", "compiled")
+    __slots__ = ("args", "compiled", "height", "ids", "loc", "name", "size", "where")
 
     def __init__(self, name: str, loc: str, where: str, args: dict[str, Any]) -> None:
         self.name = name

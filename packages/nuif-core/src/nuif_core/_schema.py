@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
-from typing import Any, Iterator, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from ._errors import escape_pointer, line_column
 from ._locate import locate
@@ -21,11 +21,11 @@ from ._rfc8785 import number_text
 
 __all__ = [
     "ATTR_MAX",
-    "Checker",
     "DOCUMENT_MEMBERS",
     "ID_MAX",
     "KIND_MAX",
     "NODE_MEMBERS",
+    "Checker",
     "attr_problem",
     "id_problem",
     "iter_nodes",

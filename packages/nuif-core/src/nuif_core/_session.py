@@ -44,8 +44,13 @@ class _Counts:
     """What the operations of one run did, counted as they run."""
 
     __slots__ = (
-        "operations", "nodes_inserted", "nodes_removed", "nodes_moved",
-        "attrs_set", "attrs_unset", "attrs_edited",
+        "attrs_edited",
+        "attrs_set",
+        "attrs_unset",
+        "nodes_inserted",
+        "nodes_moved",
+        "nodes_removed",
+        "operations",
     )  # fmt: skip
 
     def __init__(self) -> None:

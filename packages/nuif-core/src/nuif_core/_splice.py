@@ -46,7 +46,7 @@ class SpliceSession(Session):
     ``{"meta":…,`` prefix when a ``meta`` operation ran): every other byte is copied.
     """
 
-    __slots__ = ("_text0", "_spans", "_root_start", "_meta_loaded")
+    __slots__ = ("_meta_loaded", "_root_start", "_spans", "_text0")
 
     @classmethod
     def _open(

@@ -36,7 +36,7 @@ class SetItem:
 class Inserted:
     """An item was inserted into ``items`` at ``index``."""
 
-    __slots__ = ("items", "index")
+    __slots__ = ("index", "items")
 
     def __init__(self, items: list[Any], index: int) -> None:
         self.items = items
@@ -49,7 +49,7 @@ class Inserted:
 class Removed:
     """``item`` was removed from ``items`` at ``index``."""
 
-    __slots__ = ("items", "index", "item")
+    __slots__ = ("index", "item", "items")
 
     def __init__(self, items: list[Any], index: int, item: Any) -> None:
         self.items = items

@@ -50,7 +50,7 @@ class _Order:
     positional operation costs O(√width) amortized instead of O(width).
     """
 
-    __slots__ = ("kids", "pos", "marks", "log", "limit")
+    __slots__ = ("kids", "limit", "log", "marks", "pos")
 
     def __init__(self, kids: list[Any]) -> None:
         self.kids = kids  # holds the list, so its id() is not reused while this entry lives
@@ -71,9 +71,24 @@ class WorkingCopy:
     """The state of a session and the changes it is made of (see the module docstring)."""
 
     __slots__ = (
-        "_limits", "_doc", "_nodes", "_parents", "_canonical", "_hash", "_base", "_log",
-        "_undoable", "_attrs_bytes", "_size", "_meta_size", "_meter", "_hashes", "_heights",
-        "_orders", "_work", "_shifted",
+        "_attrs_bytes",
+        "_base",
+        "_canonical",
+        "_doc",
+        "_hash",
+        "_hashes",
+        "_heights",
+        "_limits",
+        "_log",
+        "_meta_size",
+        "_meter",
+        "_nodes",
+        "_orders",
+        "_parents",
+        "_shifted",
+        "_size",
+        "_undoable",
+        "_work",
     )  # fmt: skip
 
     def _init_model(

@@ -334,7 +334,7 @@ async def serve_streams(
             return await modern(dctx, method, params)
         except (MCPError, ValidationError):
             raise  # the dispatcher maps these to their JSON-RPC error
-        except Exception as exc:  # noqa: BLE001 - the one boundary for unexpected faults
+        except Exception as exc:
             # Logged with its traceback on stderr; the client sees -32603 and nothing more.
             error = modern_error_data(exc)
             raise MCPError(code=error.code, message=error.message) from None
