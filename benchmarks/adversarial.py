@@ -904,7 +904,7 @@ def table(outcomes: Sequence[Outcome]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for k, r in enumerate(rows):
-        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)

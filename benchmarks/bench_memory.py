@@ -48,7 +48,7 @@ def probe(impl: str, path: str) -> dict:
     return json.loads(proc.stdout)
 
 
-@pytest.mark.parametrize("impl,role", IMPLS, ids=[i for i, _ in IMPLS])
+@pytest.mark.parametrize(("impl", "role"), IMPLS, ids=[i for i, _ in IMPLS])
 @pytest.mark.parametrize("size", ["1KiB", "16MiB"])
 @pytest.mark.parametrize("shape", list(corpus.SHAPES))
 def test_memory(benchmark, shape, size, impl, role):

@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import corpus, results
+# after the sys.path setup above, which makes the ``benchmarks`` package importable
+from benchmarks import corpus, results  # noqa: E402
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

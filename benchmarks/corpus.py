@@ -511,7 +511,7 @@ class _Gen:
         spread = r.choice([0.01, 1.0, 250.0, 1e6])
         mode = r.randrange(4)
         values: list[Any] = []
-        for i in range(length):
+        for _ in range(length):
             x = base + r.gauss(0, spread)
             if mode == 0:
                 values.append(x)  # full 17-digit doubles: the common case for measured data

@@ -353,9 +353,13 @@ def _table(header: list[str], body: list[list[str]]) -> str:
     widths = [
         max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(header)
     ]
-    fmt = lambda cells: "  ".join(
-        c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
-    )
+
+    def fmt(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i < 2 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        )
+
     lines = [fmt(header), "  ".join("-" * w for w in widths)]
     lines += [fmt(b) for b in body]
     return "\n".join(lines)

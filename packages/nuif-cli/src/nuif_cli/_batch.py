@@ -181,7 +181,9 @@ def run(
     from functools import partial
 
     with ProcessPoolExecutor(max_workers=n, initializer=_worker_start) as pool:
-        for part, results in zip(parts, pool.map(partial(run_chunk, op, options), parts)):
+        for part, results in zip(
+            parts, pool.map(partial(run_chunk, op, options), parts), strict=True
+        ):
             yield from results
             progress.advance(len(part))
 

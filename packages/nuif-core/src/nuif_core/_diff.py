@@ -221,10 +221,10 @@ def _index(
         visit(node)
         children = node.get("children")
         if children:
-            link(zip(map(_ID, children), repeat(node["id"])))
+            link(zip(map(_ID, children), repeat(node["id"]), strict=False))  # repeat() is endless
             push(reversed(children))
     order = list(map(_ID, seq))
-    return dict(zip(order, seq)), parent, order
+    return dict(zip(order, seq, strict=True)), parent, order
 
 
 def _holds(parent: dict[str, str | None], marked: Any, work: list[int]) -> set[str]:
@@ -367,7 +367,7 @@ class _Plan:
                 return
         else:
             cur = []
-        pos = dict(zip(cur, range(len(cur))))
+        pos = dict(zip(cur, range(len(cur)), strict=True))
         # positions in cur of the children that stay under pid, in b's order
         staying = [k for k in map(pos.get, bkids) if k is not None]
         keep = {cur[staying[k]] for k in _lis(staying)}

@@ -9,7 +9,7 @@ same error.  Section numbers are those of NUIF-0 (docs/spec/nuif-0.1.md).
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 from . import _codec
 from ._errors import NuifError
@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 #: what the operations accept as a document or JSON text
-Text = Union[str, bytes, bytearray, memoryview]
+Text = str | bytes | bytearray | memoryview
 
 
 def hash_bytes(canonical: bytes) -> str:

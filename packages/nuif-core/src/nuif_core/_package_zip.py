@@ -510,7 +510,7 @@ class ZipEntries:
                     pointer,
                 )
             # the local fields may be zero ("see the descriptor") or the values themselves
-            if any(mine not in (0, theirs) for mine, theirs in zip(declared, fields)):
+            if any(mine not in (0, theirs) for mine, theirs in zip(declared, fields, strict=True)):
                 raise refuse(
                     f"entry {quote_entry(name)} has CRC-32 and sizes {declared} in its local "
                     "header "

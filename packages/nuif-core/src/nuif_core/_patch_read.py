@@ -113,11 +113,10 @@ def _read_header(value: Any, limits: Limits) -> tuple[list[Any], str | None]:
             pointer="/nuif_patch",
         )
     base = value.get("base")
-    if "base" in value:
-        if type(base) is not str or _HASH_RE.fullmatch(base) is None:
-            raise _shape_error(
-                '"base" must be a document hash: "sha256:" and 64 lowercase hex digits', "/base"
-            )
+    if "base" in value and (type(base) is not str or _HASH_RE.fullmatch(base) is None):
+        raise _shape_error(
+            '"base" must be a document hash: "sha256:" and 64 lowercase hex digits', "/base"
+        )
     if "transactions" not in value:
         raise _shape_error('the patch has no "transactions" member (an array)', "")
     transactions = value["transactions"]

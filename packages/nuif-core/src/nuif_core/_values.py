@@ -44,7 +44,7 @@ def json_equal(a: Any, b: Any) -> bool:
             if ty is not list or len(x) != len(y):
                 return False
             push_all = stack.extend
-            push_all(zip(x, y))
+            push_all(zip(x, y, strict=True))
         else:  # pragma: no cover - values come from the strict parser
             if x != y:
                 return False

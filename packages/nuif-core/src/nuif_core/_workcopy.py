@@ -364,7 +364,7 @@ class WorkingCopy:
             self._orders[id(kids)] = order
         # (re)build the map: one pass over the list
         self._charge(8 * n)
-        order.pos = dict(zip(map(_get_id, kids), range(n)))
+        order.pos = dict(zip(map(_get_id, kids), range(n), strict=True))
         order.marks = {}
         order.log = []
         order.limit = 16 + 2 * isqrt(n)
