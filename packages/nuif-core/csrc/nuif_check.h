@@ -261,7 +261,8 @@ static int nuif_check_finish(nuif_check *c) {
         }
         if (children != 0) {
             if (top >= c->walk_cap) {
-                return c->result = 0; /* cannot happen: nodes nest at most half as deep as the tape */
+                /* cannot happen: nodes nest at most half as deep as the tape */
+                return c->result = 0;
             }
             c->walk_next[top] = children + 1;
             c->walk_end[top] = tape[children].end;

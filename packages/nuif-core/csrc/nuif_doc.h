@@ -54,20 +54,20 @@ enum { NUIF_DOC_JSON = 0, NUIF_DOC_CHECK = 1, NUIF_DOC_HASH = 2 };
 #define NUIF_DOC_SCRATCH_KEEP ((size_t)4 << 20)
 
 typedef struct {
-    nuif_walk s;          /* the walk and its buffers (the tape of the last call) */
-    uint64_t *ids;      /* the check's id set (nuif_check.h: entries stamped by generation) */
+    nuif_walk s;   /* the walk and its buffers (the tape of the last call) */
+    uint64_t *ids; /* the check's id set (nuif_check.h: entries stamped by generation) */
     size_t ids_alloc;
     uint64_t ids_gen;
-    size_t *stack;      /* the check's walk (2 words a level), then the writer's (3 a level) */
-    size_t stack_cap;   /* in words */
-    char *scratch;      /* the output scratch */
+    size_t *stack;    /* the check's walk (2 words a level), then the writer's (3 a level) */
+    size_t stack_cap; /* in words */
+    char *scratch;    /* the output scratch */
     size_t scratch_cap;
     size_t scratch_keep; /* the scratch's limit (NUIF_DOC_SCRATCH_KEEP; 0: no scratch) */
     unsigned char digest[32];
-    int has_digest;     /* NUIF_DOC_HASH: the writer hashed the text (else hash it afterwards) */
-    int busy;           /* the tape is being read (inspect): the next call takes another state */
-    int hash_off;       /* tests: the writer does not hash (as in a build without libcrypto) */
-    int hash_fault;     /* tests: the writer's first update fails */
+    int has_digest; /* NUIF_DOC_HASH: the writer hashed the text (else hash it afterwards) */
+    int busy;       /* the tape is being read (inspect): the next call takes another state */
+    int hash_off;   /* tests: the writer does not hash (as in a build without libcrypto) */
+    int hash_fault; /* tests: the writer's first update fails */
 } nuif_doc;
 
 /* the output: the scratch, or a bytes object of its own */

@@ -61,7 +61,8 @@ static inline void nuif_copy(char *o, const uint8_t *src, ptrdiff_t L, const uin
 #if NUIF_SSE2
 /* 16 nibbles (0..15) as lowercase hex digits: '0' + n, and 'a' - '0' - 10 more where n > 9 */
 static inline __m128i nuif_hex_digits16(__m128i n) {
-    __m128i over = _mm_and_si128(_mm_cmpgt_epi8(n, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
+    __m128i over =
+        _mm_and_si128(_mm_cmpgt_epi8(n, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
     return _mm_add_epi8(_mm_add_epi8(n, _mm_set1_epi8('0')), over);
 }
 #endif

@@ -41,10 +41,12 @@ static inline void nuif_put8(unsigned char *p, std::uint32_t v) {
 
 // the number of decimal digits of v (1 <= v < 10**17)
 static inline int nuif_ndigits(std::uint64_t v) {
+    // clang-format off
     static const std::uint64_t pow10[18] = {
         1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u,
         10000000000u, 100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
         1000000000000000u, 10000000000000000u, 100000000000000000u};
+    // clang-format on
 #if defined(__GNUC__) || defined(__clang__)
     // log10 from log2 (1233 / 4096 ~ log10 2), one step too low at most
     int t = ((64 - __builtin_clzll(v)) * 1233) >> 12;
@@ -103,7 +105,7 @@ extern "C" int nuif_long_decimal(const unsigned char *p, int neg, size_t int_s, 
     const bool lead0 = p[int_s] == '0';  // "0.000ddd" (JSON has no other leading zeros)
     const size_t frac_s = int_e + 1;
     const size_t frac = mant_e > int_e ? mant_e - frac_s : 0;  // fraction digits, zeros included
-    size_t sig_s = lead0 ? frac_s : int_s;                      // first significant digit
+    size_t sig_s = lead0 ? frac_s : int_s;                     // first significant digit
     if (lead0) {
         while (sig_s < mant_e && p[sig_s] == '0') {
             sig_s++;

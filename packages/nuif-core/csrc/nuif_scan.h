@@ -14,7 +14,7 @@
 
 /* NUIF_SCAN_PORTABLE (CMake option of the same name) forces the portable code on x86-64 too:
  * tests/packaging/test_portable_scan.py builds the extension that way and runs the codec tests. */
-#if !defined(NUIF_SCAN_PORTABLE) && \
+#if !defined(NUIF_SCAN_PORTABLE) &&                                                                \
     (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #include <emmintrin.h>
 #define NUIF_SSE2 1
@@ -62,7 +62,10 @@ static __forceinline unsigned nuif_ctz64_(uint64_t x) {
 #else
 static inline unsigned nuif_ctz64_(uint64_t x) {
     unsigned n = 0;
-    while (!(x & 1)) { x >>= 1; n++; }
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
     return n;
 }
 #define NUIF_CTZ32(x) nuif_ctz64_((uint64_t)(x))
@@ -83,7 +86,8 @@ static inline uint32_t nuif_load32_(const uint8_t *p) {
 }
 
 /* Little-endian byte order is assumed by the SWAR paths' "first marked byte" arithmetic. */
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) &&                                    \
+    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define NUIF_BIG_ENDIAN 1
 #else
 #define NUIF_BIG_ENDIAN 0
@@ -98,8 +102,8 @@ static inline ptrdiff_t nuif_digits_end(const uint8_t *p, ptrdiff_t i, ptrdiff_t
     while (i + 8 <= n + 1) {
         uint64_t x = nuif_load64_(p + i) ^ 0x3030303030303030ULL;
         /* the high bit of each byte that is not a digit: x's byte is 10 or more, or above 0x7F */
-        uint64_t stop = (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7676767676767676ULL) | x) &
-                        0x8080808080808080ULL;
+        uint64_t stop =
+            (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7676767676767676ULL) | x) & 0x8080808080808080ULL;
         if (stop) {
             return i + (NUIF_CTZ64(stop) >> 3);
         }
@@ -208,10 +212,10 @@ static inline ptrdiff_t nuif_skip_ws(const uint8_t *p, ptrdiff_t i, ptrdiff_t n)
 static inline unsigned nuif_indent32(const uint8_t *q) {
 #if NUIF_SSE2
     const __m128i sp = _mm_set1_epi8(0x20);
-    unsigned lo = (unsigned)_mm_movemask_epi8(
-        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)q), sp));
-    unsigned hi = (unsigned)_mm_movemask_epi8(
-        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(q + 16)), sp));
+    unsigned lo =
+        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)q), sp));
+    unsigned hi =
+        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(q + 16)), sp));
     uint64_t m = ~(uint64_t)(lo | hi << 16); /* bit 32 and up set: at most 32 */
     return NUIF_CTZ64(m);
 #elif !NUIF_BIG_ENDIAN
@@ -308,10 +312,11 @@ static inline ptrdiff_t nuif_str_run(const uint8_t *p, ptrdiff_t j, ptrdiff_t n,
     uint64_t acc = 0;
     while (j + 8 <= n) {
         uint64_t w = nuif_load64_(p + j);
-        uint64_t m = (((w - 0x2020202020202020ULL) & ~w) | nuif_haszero_(w ^ 0x2222222222222222ULL) |
-                      nuif_haszero_(w ^ 0x5C5C5C5C5C5C5C5CULL) |
-                      (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x1111111111111111ULL) & w)) &
-                     0x8080808080808080ULL;
+        uint64_t m =
+            (((w - 0x2020202020202020ULL) & ~w) | nuif_haszero_(w ^ 0x2222222222222222ULL) |
+             nuif_haszero_(w ^ 0x5C5C5C5C5C5C5C5CULL) |
+             (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x1111111111111111ULL) & w)) &
+            0x8080808080808080ULL;
         if (m) {
             unsigned k = NUIF_CTZ64(m) >> 3;
             if (k) {
@@ -394,13 +399,12 @@ static inline int nuif_kind16(const uint8_t *s, ptrdiff_t L) {
     __m128i v = _mm_loadu_si128((const __m128i *)s);
     __m128i alpha = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('a' - 1)),
                                   _mm_cmplt_epi8(v, _mm_set1_epi8('z' + 1)));
-    __m128i rest = _mm_or_si128(
-        _mm_or_si128(alpha, _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))),
-        _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-                      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
-    __m128i sep = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
-                                            _mm_cmpeq_epi8(v, _mm_set1_epi8(':'))),
-                               _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+    __m128i rest = _mm_or_si128(_mm_or_si128(alpha, _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))),
+                                _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                              _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+    __m128i sep = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')), _mm_cmpeq_epi8(v, _mm_set1_epi8(':'))),
+        _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
     unsigned want = (1u << L) - 1u;
     unsigned a = (unsigned)_mm_movemask_epi8(alpha);
     unsigned r = (unsigned)_mm_movemask_epi8(rest);

@@ -81,15 +81,14 @@
 
 #include "nuif_scan.h"
 
-#if !defined(NUIF_SCAN_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && \
-    defined(__x86_64__)
+#if !defined(NUIF_SCAN_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
 #define NUIF_UTF8_X86 1
 #else
 #define NUIF_UTF8_X86 0
 #endif
 
-#if !defined(NUIF_SCAN_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && \
+#if !defined(NUIF_SCAN_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) &&                   \
     defined(__aarch64__) && defined(__ARM_NEON)
 #include <arm_neon.h>
 #define NUIF_UTF8_ARM64 1
@@ -257,9 +256,7 @@ static inline ptrdiff_t nuif_nonchar_at(const uint8_t *p, ptrdiff_t j) {
 }
 
 /* The length of the sequence a valid lead byte starts. */
-static inline int nuif_seq_len(uint8_t c) {
-    return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-}
+static inline int nuif_seq_len(uint8_t c) { return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4; }
 
 /* nuif_utf8_put of a code point in U+0080..U+FFFF (the escape decoder's fast path) */
 static inline int nuif_utf8_put_bmp(uint8_t *w, uint32_t cp) {
@@ -326,6 +323,8 @@ static ptrdiff_t nuif_first_nonchar(const uint8_t *p, ptrdiff_t L) {
 #define NUIF_U8_ANY_LOW (NUIF_U8_CUT | NUIF_U8_STRAY | NUIF_U8_CONT2)
 
 /* first byte, high nibble: 0..7 ASCII, 8..B continuation, C..F lead */
+/* (the tables keep their hand layout, a row per group of nibbles: clang-format is off) */
+/* clang-format off */
 static const uint8_t nuif_u8_first_hi[16] = {
     NUIF_U8_STRAY, NUIF_U8_STRAY, NUIF_U8_STRAY, NUIF_U8_STRAY,
     NUIF_U8_STRAY, NUIF_U8_STRAY, NUIF_U8_STRAY, NUIF_U8_STRAY,
@@ -378,6 +377,7 @@ static const uint8_t nuif_u8_end_limit[32] = {
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xEF, 0xDF, 0xBF,
 };
+/* clang-format on */
 
 #endif /* NUIF_UTF8_SIMD */
 
@@ -437,9 +437,9 @@ NUIF_U8_SSSE3 static inline size_t nuif_u8_ascii128(const uint8_t *p, size_t i, 
 NUIF_U8_SSSE3 static int nuif_utf8_valid_ssse3(const uint8_t *p, size_t n) {
     const nuif_u8_k128 k = nuif_u8_consts128();
     const __m128i limit = _mm_loadu_si128((const __m128i *)(nuif_u8_end_limit + 16));
-    __m128i prev = _mm_setzero_si128();  /* the last block looked at */
-    __m128i err = _mm_setzero_si128();   /* OR of every error bit */
-    __m128i open = _mm_setzero_si128();  /* nonzero when the last classified block ends inside a
+    __m128i prev = _mm_setzero_si128(); /* the last block looked at */
+    __m128i err = _mm_setzero_si128();  /* OR of every error bit */
+    __m128i open = _mm_setzero_si128(); /* nonzero when the last classified block ends inside a
                                             sequence: an error unless the next block continues it */
     size_t i = 0;
     while (i + 64 <= n) {

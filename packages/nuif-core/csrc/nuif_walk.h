@@ -52,7 +52,6 @@
 #define NUIF_WALK_NOINLINE static
 #endif
 
-
 typedef struct {
     uint32_t tok;        /* the container's token */
     uint32_t names_base; /* objects: where its names start on the name stack */
@@ -64,7 +63,7 @@ typedef struct {
     const uint8_t *p;
     size_t n;
     size_t max_depth;
-    int float_libs;          /* 1: nuif_parse_double may be used, else numbers needing it refuse */
+    int float_libs; /* 1: nuif_parse_double may be used, else numbers needing it refuse */
     nuif_tok *tape;
     size_t tape_cap, ntok;
     uint8_t *arena;
@@ -97,8 +96,9 @@ static int nuif_walk_grow(nuif_walk *s, void **ptr, size_t *cap, size_t need, si
 }
 
 #define NUIF_WALK_ROOM(s, field, capf, need, type)                                                 \
-    ((need) <= (s)->capf ? 0                                                                     \
-                         : nuif_walk_grow((s), (void **)&(s)->field, &(s)->capf, (need), sizeof(type)))
+    ((need) <= (s)->capf                                                                           \
+         ? 0                                                                                       \
+         : nuif_walk_grow((s), (void **)&(s)->field, &(s)->capf, (need), sizeof(type)))
 
 /* The end of a run of string body from j: the index of its first quote or backslash, or 0
  * (refuse) when a noncharacter or a control byte comes first or the input ends.  The scanner is
@@ -248,7 +248,7 @@ static size_t nuif_walk_string_esc(nuif_walk *s, size_t i, size_t j, int is_key,
 /* _speedups_numbers.pxi's _plain_decimal_text: where the canonical text of a plain decimal
  * literal with at most 15 significant digits ends, or 0 when the literal is not of that kind. */
 static inline size_t nuif_walk_plain_decimal(const uint8_t *p, size_t int_s, size_t int_e,
-                                           size_t mant_e) {
+                                             size_t mant_e) {
     size_t fe = mant_e, z;
     while (p[fe - 1] == '0') fe--; /* stops at the point */
     if (p[int_s] != '0') {
@@ -279,7 +279,7 @@ static int nuif_walk_double(nuif_walk *s, size_t start, size_t L, double *x, int
  * already (F_LIT, nuif_long_decimal: 16-17 digits as ECMAScript prints them), or its double goes
  * to s->doubles.  Out of line, so the common literals cost no call.  Returns 1, or 0 (refuse). */
 NUIF_WALK_NOINLINE int nuif_walk_float(nuif_walk *s, nuif_tok *t, size_t start, size_t L,
-                                   size_t int_s, size_t int_e, size_t mant_e, int *nomem) {
+                                       size_t int_s, size_t int_e, size_t mant_e, int *nomem) {
     const uint8_t *p = s->p;
     nuif_numinfo r;
     double x;
@@ -305,8 +305,8 @@ NUIF_WALK_NOINLINE int nuif_walk_float(nuif_walk *s, nuif_tok *t, size_t start, 
     }
     if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
     if (x == 0.0) x = 0.0;
-    if (s->doubles_len >= s->doubles_cap &&
-        nuif_walk_grow(s, (void **)&s->doubles, &s->doubles_cap, s->doubles_len + 1, sizeof(double))) {
+    if (s->doubles_len >= s->doubles_cap && nuif_walk_grow(s, (void **)&s->doubles, &s->doubles_cap,
+                                                           s->doubles_len + 1, sizeof(double))) {
         *nomem = 1;
         return 0;
     }
@@ -321,7 +321,7 @@ NUIF_WALK_NOINLINE int nuif_walk_float(nuif_walk *s, nuif_tok *t, size_t start, 
  * parser's _scan_big_integer rules (NUIF-0.1 §1).  Returns 1, or 0 (refuse: NUIF_NUMBER, or
  * *nomem).  Out of line: such literals are rare. */
 NUIF_WALK_NOINLINE int nuif_walk_big_integer(nuif_walk *s, nuif_tok *t, size_t start, size_t L,
-                                         int *nomem) {
+                                             int *nomem) {
     const uint8_t *p = s->p;
     char text[NUIF_NUMBER_TEXT_MAX];
     double x;
@@ -405,7 +405,8 @@ NUIF_WALK_INLINE size_t nuif_walk_number(nuif_walk *s, size_t i, int *nomem) {
 }
 
 /* Close the object of frame f: its member count and sorted names (duplicates refuse). */
-static int nuif_walk_close_obj(nuif_walk *s, const nuif_walk_frame *f, size_t *names_top, int *nomem) {
+static int nuif_walk_close_obj(nuif_walk *s, const nuif_walk_frame *f, size_t *names_top,
+                               int *nomem) {
     size_t count = *names_top - f->names_base, m;
     nuif_tok *t = &s->tape[f->tok];
     nuif_key_entry *e;
@@ -457,7 +458,8 @@ static int nuif_walk_close_obj(nuif_walk *s, const nuif_walk_frame *f, size_t *n
         }
         nuif_sort_keys(e, e + count, (ptrdiff_t)count);
         for (m = 0; m < count; m++) {
-            if (m > 0 && e[m].len == e[m - 1].len && memcmp(e[m].ptr, e[m - 1].ptr, e[m].len) == 0) {
+            if (m > 0 && e[m].len == e[m - 1].len &&
+                memcmp(e[m].ptr, e[m - 1].ptr, e[m].len) == 0) {
                 return -1; /* a duplicate name: NUIF_DUPLICATE_KEY */
             }
             s->order[s->order_len + m] = e[m].tok;
@@ -487,7 +489,7 @@ NUIF_WALK_NOINLINE size_t nuif_walk_direct_room(nuif_walk *s, size_t i) {
  * may start there (*lim: nuif_walk_direct_room's limit); n when memory ran out (*nomem set),
  * where no rule accepts anything. */
 NUIF_WALK_INLINE size_t nuif_walk_direct_next(nuif_walk *s, size_t i, uint8_t *guess, size_t *lim,
-                                          int *nomem) {
+                                              int *nomem) {
     const uint8_t *p = s->p;
     if (p[i] <= ' ') {
         if (p[i] == ' ' && p[i + 1] > 0x20) {
@@ -524,13 +526,13 @@ NUIF_WALK_INLINE size_t nuif_walk_direct_next(nuif_walk *s, size_t i, uint8_t *g
 static int nuif_walk_parse(nuif_walk *s) {
     const uint8_t *p = s->p;
     size_t n = s->n, pos, depth = 0, names_top = 0, e;
-    size_t lim = 0; /* the direct walk's room (nuif_walk_direct_room) */
+    size_t lim = 0;        /* the direct walk's room (nuif_walk_direct_room) */
     uint8_t ind[64] = {0}; /* the direct walk's guesses of indentations, by depth */
     int nomem = 0, bad;
     uint8_t c;
     nuif_walk_frame *f;
     nuif_tok *t;
-#define NUIF_WALK_NEXT(after, d) nuif_walk_direct_next(s, (after), &ind[(d) & 63], &lim, &nomem)
+#define NUIF_WALK_NEXT(after, d) nuif_walk_direct_next(s, (after), &ind[(d)&63], &lim, &nomem)
     s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
     s->deepest = 0;
     pos = NUIF_WALK_NEXT(0, 0);
@@ -631,6 +633,5 @@ no_memory:
     return NUIF_WALK_NOMEM;
 #undef NUIF_WALK_NEXT
 }
-
 
 #endif

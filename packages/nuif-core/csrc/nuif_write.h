@@ -53,9 +53,9 @@ static inline int nuif_literal_number(const nuif_tok *tk) {
 }
 
 static NUIF_WRITE_NOINLINE ptrdiff_t nuif_write_literals(const nuif_tok *tape, ptrdiff_t t,
-                                                        ptrdiff_t end, const uint8_t *p,
-                                                        const uint8_t *lim, char *b, ptrdiff_t *n,
-                                                        ptrdiff_t cap) {
+                                                         ptrdiff_t end, const uint8_t *p,
+                                                         const uint8_t *lim, char *b, ptrdiff_t *n,
+                                                         ptrdiff_t cap) {
     ptrdiff_t o = *n, first = t;
     while (t < end) {
         const nuif_tok *tk = &tape[t];
@@ -103,7 +103,7 @@ typedef struct {
      * written and the next one is to be found (after == 1) */
     size_t t;
     int after;
-    size_t need;    /* NUIF_W_ROOM: the room the next step needs */
+    size_t need; /* NUIF_W_ROOM: the room the next step needs */
     /* SHA-256 as the text is written (NULL: not here, feed_at SIZE_MAX): once the text passes
      * feed_at, its whole 64-byte blocks from `hashed` on go to sha_update, and feed_at moves
      * NUIF_W_FEED_STEP bytes past them, so that the text is hashed while it is in the cache */
@@ -143,16 +143,16 @@ static void nuif_write_start(nuif_writer *w, const nuif_tok *tape, const uint32_
 }
 
 /* the whole blocks of the text written so far that are not hashed yet, hashed (sha_update) */
-#define NUIF_W_HASH()                                                                             \
-    do {                                                                                          \
-        size_t upto_ = (size_t)(o - b) & ~(size_t)63;                                             \
-        if (w->sha_update(w->sha_ctx, b + w->hashed, upto_ - w->hashed) == 1) {                   \
-            w->hashed = upto_;                                                                    \
-            feed_at = upto_ + (upto_ < NUIF_W_FEED_NEAR ? 64 : NUIF_W_FEED_STEP);                 \
-        } else {                                                                                  \
-            w->sha_update = NULL; /* the caller hashes the text afterwards */                     \
-            feed_at = SIZE_MAX;                                                                   \
-        }                                                                                         \
+#define NUIF_W_HASH()                                                                              \
+    do {                                                                                           \
+        size_t upto_ = (size_t)(o - b) & ~(size_t)63;                                              \
+        if (w->sha_update(w->sha_ctx, b + w->hashed, upto_ - w->hashed) == 1) {                    \
+            w->hashed = upto_;                                                                     \
+            feed_at = upto_ + (upto_ < NUIF_W_FEED_NEAR ? 64 : NUIF_W_FEED_STEP);                  \
+        } else {                                                                                   \
+            w->sha_update = NULL; /* the caller hashes the text afterwards */                      \
+            feed_at = SIZE_MAX;                                                                    \
+        }                                                                                          \
     } while (0)
 
 /* a string token's bytes, and the end of the buffer they are in */
@@ -160,12 +160,12 @@ static void nuif_write_start(nuif_writer *w, const nuif_tok *tape, const uint32_
 #define NUIF_W_LIM(tk) ((tk)->flags & NUIF_F_ESC ? w->arena_lim : w->p_lim)
 
 /* a string whose text needs no escapes, written at o (its room, L + 18, tested by the caller) */
-#define NUIF_W_PLAIN(tk, L)                                                                       \
-    do {                                                                                          \
-        o[0] = '"';                                                                               \
-        nuif_copy(o + 1, NUIF_W_STR(tk), (ptrdiff_t)(L), NUIF_W_LIM(tk));                         \
-        o[(L) + 1] = '"';                                                                         \
-        o += (L) + 2;                                                                             \
+#define NUIF_W_PLAIN(tk, L)                                                                        \
+    do {                                                                                           \
+        o[0] = '"';                                                                                \
+        nuif_copy(o + 1, NUIF_W_STR(tk), (ptrdiff_t)(L), NUIF_W_LIM(tk));                          \
+        o[(L) + 1] = '"';                                                                          \
+        o += (L) + 2;                                                                              \
     } while (0)
 
 /* A number token at o (its room, the literal's length + NUIF_NUMBER_TEXT_MAX, tested by the
@@ -214,8 +214,8 @@ NUIF_WRITE_INLINE char *nuif_w_open_array(nuif_writer *w, const nuif_tok *tk, si
     w->open_first[top] = 1;
     if (tk->end > t + 1 && nuif_literal_number(&tape[t + 1])) {
         ptrdiff_t n = o - b;
-        kt = (size_t)nuif_write_literals(tape, (ptrdiff_t)t + 1, (ptrdiff_t)tk->end, w->p,
-                                         w->p_lim, b, &n, cap);
+        kt = (size_t)nuif_write_literals(tape, (ptrdiff_t)t + 1, (ptrdiff_t)tk->end, w->p, w->p_lim,
+                                         b, &n, cap);
         o = b + n;
         if (kt != t + 1) {
             w->open_next[top] = kt;
