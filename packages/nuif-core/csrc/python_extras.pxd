@@ -2,8 +2,10 @@
 from cpython.object cimport PyObject
 
 cdef extern from "Python.h":
-    double PyOS_string_to_double(const char* s, char** endptr, PyObject* overflow_exception) except? -1.0
-    char* PyOS_double_to_string(double val, char format_code, int precision, int flags, int* ptype) except NULL
+    double PyOS_string_to_double(const char* s, char** endptr,
+                                 PyObject* overflow_exception) except? -1.0
+    char* PyOS_double_to_string(double val, char format_code, int precision, int flags,
+                                int* ptype) except NULL
     PyObject* _bytes_new "PyBytes_FromStringAndSize"(const char* v, Py_ssize_t n) except NULL
     int _PyBytes_Resize(PyObject** b, Py_ssize_t n) except -1
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)

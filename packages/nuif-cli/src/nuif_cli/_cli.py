@@ -569,6 +569,7 @@ def cmd_apply_patch(args: argparse.Namespace) -> int:
     if args.inverse is not None:
         from ._io import write_file
 
+        assert result.inverse is not None  # asked for with inverse=True
         write_file(args.inverse, result.inverse)
     if args.json:
         import json

@@ -325,6 +325,7 @@ class Output:
             return
         os.fsync(fh.fileno())
         fh.close()
+        assert self.target is not None  # a temporary file is made only beside a named target
         os.chmod(self.tmp, self.mode)
         os.replace(self.tmp, self.target)
         self.tmp = None

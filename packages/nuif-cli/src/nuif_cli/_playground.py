@@ -31,7 +31,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ._io import UsageError
 
@@ -306,7 +306,7 @@ def run_playground(port: int, pyodide: str | None, wheel: str | None) -> int:
         if exc.filename:
             raise
         raise UsageError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
-    host, bound = server.server_address[:2]
+    host, bound = cast("tuple[str, int]", server.server_address[:2])  # an AF_INET address
     print(f"NUIF playground: http://{host}:{bound}/  (Ctrl+C stops it)", flush=True)
     try:
         server.serve_forever()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from importlib import import_module
 from types import ModuleType
 from typing import Any
 
@@ -61,26 +62,26 @@ def _truthy(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
 
-if _truthy("NUIF_NO_EXTENSIONS"):
-    if _truthy("NUIF_REQUIRE_EXTENSION"):
-        raise ImportError("NUIF_REQUIRE_EXTENSION=1 and NUIF_NO_EXTENSIONS=1 contradict each other")
-    from . import _codec_py as _impl
-
-    IMPLEMENTATION = "python"
-else:
+def _choose() -> tuple[ModuleType, str]:
+    """The codec module and its name, as the environment asks (see the module's docstring)."""
+    if _truthy("NUIF_NO_EXTENSIONS"):
+        if _truthy("NUIF_REQUIRE_EXTENSION"):
+            raise ImportError(
+                "NUIF_REQUIRE_EXTENSION=1 and NUIF_NO_EXTENSIONS=1 contradict each other"
+            )
+        return import_module("._codec_py", __package__), "python"
     try:
-        from . import _speedups as _impl
+        return import_module("._speedups", __package__), "compiled"
     except ImportError as exc:  # pragma: no cover - exercised by the packaging tests
         if _truthy("NUIF_REQUIRE_EXTENSION"):
             raise ImportError(
                 "NUIF_REQUIRE_EXTENSION=1 but the compiled module nuif_core._speedups did not "
                 f"load: {exc}"
             ) from exc
-        from . import _codec_py as _impl
+        return import_module("._codec_py", __package__), "python"
 
-        IMPLEMENTATION = "python"
-    else:
-        IMPLEMENTATION = "compiled"
+
+_impl, IMPLEMENTATION = _choose()
 
 loads = _impl.loads
 dumps = _impl.dumps

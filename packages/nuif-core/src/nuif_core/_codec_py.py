@@ -483,7 +483,7 @@ def _valid_model(data: bytes, max_depth: int, max_nodes: int) -> dict[str, Any] 
     checker.document(value)
     if checker.found:
         return None
-    return normalize(value)  # type: ignore[no-any-return]
+    return normalize(value)
 
 
 def canonical_document(data: bytes, max_depth: int, max_nodes: int) -> bytes | None:

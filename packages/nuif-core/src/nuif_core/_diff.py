@@ -39,9 +39,10 @@ within the node and depth limits at every step is computed, not tried (``_Plan.f
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from itertools import filterfalse, repeat
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from . import _codec, _session
 from ._apply import apply_patch
@@ -233,7 +234,8 @@ def _holds(parent: dict[str, str | None], marked: Any, work: list[int]) -> set[s
     there are fewer rounds than the depth limit allows tree levels)."""
     out = set(marked)
     steps = len(out)
-    up = parent.__getitem__
+    # the frontier holds None only until it is discarded, before each map
+    up = cast("Callable[[str | None], str | None]", parent.__getitem__)
     frontier = set(map(up, out))
     while frontier:
         frontier.discard(None)

@@ -139,7 +139,7 @@ def document_model(
         # every canonical text reads back (NUIF-0.1: an integer literal beyond 2^53 - 1 that is
         # the RFC 8785 text of a double, as 1e20 is written, is that double)
         doc = _codec.loads(canonical, lim.max_depth)
-    return doc  # type: ignore[no-any-return]
+    return doc
 
 
 def parse_document(text: Text, limits: Limits | None = None) -> tuple[bytes, dict[str, Any]]:

@@ -299,7 +299,7 @@ class Session(WorkingCopy):
         self._child_pop(old_parent, old_index)
         self._size += 1 if new_parent.get("children") else _CHILDREN_WRAP
         self._child_insert(new_parent, index, node)
-        self._dset(parents, node["id"], new_parent)  # type: ignore[arg-type]
+        self._dset(parents, node["id"], new_parent)
         counts.nodes_moved += 1
         return {"op": "move", "id": node["id"], "parent": old_parent["id"], "index": old_index}
 
@@ -426,8 +426,8 @@ class Session(WorkingCopy):
             self._dset(node, "id", new)
             self._ddel(self._nodes, old)
             self._dset(self._nodes, new, node)
-            self._ddel(self._parents, old)  # type: ignore[arg-type]
-            self._dset(self._parents, new, parent)  # type: ignore[arg-type]
+            self._ddel(self._parents, old)
+            self._dset(self._parents, new, parent)
             if parent is not None:
                 order = self._orders.get(id(parent["children"]))
                 if order is not None and old in order.pos:

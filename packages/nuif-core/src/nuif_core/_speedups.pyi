@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from nuif_core._limits import Limits
 from nuif_core._results import CanonicalResult, ValidationReport
 
-R = TypeVar("R")
+_R = TypeVar("_R")
 
 __all__ = [
     "canonical_document",
@@ -31,11 +31,11 @@ def canonical_json(data: bytes, max_depth: int) -> bytes: ...
 def canonical_document(data: bytes, max_depth: int, max_nodes: int) -> bytes | None: ...
 def hash_bytes(canonical: bytes) -> str: ...
 def canonical_result(
-    data: bytes, max_depth: int, max_nodes: int, make: Callable[[bytes, str, bool], R]
-) -> R | None: ...
+    data: bytes, max_depth: int, max_nodes: int, make: Callable[[bytes, str, bool], _R]
+) -> _R | None: ...
 def valid_report(
-    data: bytes, max_depth: int, max_nodes: int, make: Callable[[bool, str, tuple[()], bool], R]
-) -> R | None: ...
+    data: bytes, max_depth: int, max_nodes: int, make: Callable[[bool, str, tuple[()], bool], _R]
+) -> _R | None: ...
 
 # the front doors (nuif_core exports them as canonicalize and validate; docs/format.md)
 def canonicalize(text: str | bytes, *, limits: Limits | None = None) -> CanonicalResult: ...
@@ -47,10 +47,10 @@ def inspect_summary(
     max_depth: int,
     max_nodes: int,
     max_outline: int,
-    make: Callable[..., R],
+    make: Callable[..., _R],
     entry: Callable[[str, str, int, int], Any],
     ref: Callable[[str, str], Any],
-) -> R | None: ...
+) -> _R | None: ...
 def node_spans(data: bytes) -> tuple[int, dict[str, tuple[int, int, int, int, int]]]: ...
 
 # which routes this build and process use

@@ -46,7 +46,7 @@ from libc.math cimport isinf, isfinite
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_XDECREF, Py_DECREF, Py_INCREF
 from cpython.mem cimport PyMem_Malloc, PyMem_Calloc, PyMem_Realloc, PyMem_Free
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.list cimport PyList_Append
 from cpython.dict cimport PyDict_SetItem
 from cpython.exc cimport PyErr_Occurred
@@ -71,7 +71,19 @@ from nuif_core._errors import NuifError, join_pointer, text_error
 from nuif_core._messages import describe_found, quote, short, big_integer_message, int_shown
 from nuif_core._messages import BOM, UTF8, DEPTH, KEY_NOT_STR, NOT_A_NUMBER, NO_JSON_VALUE
 from nuif_core._messages import CONTROL_IN_STRING, DUPLICATE_KEY, NUMBER_OVERFLOW, EXPECT_LITERAL
-from nuif_core._messages import EXPECT_ARRAY_NEXT, EXPECT_COLON, EXPECT_DIGIT, EXPECT_END, EXPECT_ESCAPE, EXPECT_FIRST_KEY, EXPECT_HEX, EXPECT_KEY, EXPECT_OBJECT_NEXT, EXPECT_STRING_END, EXPECT_VALUE
+from nuif_core._messages import (
+    EXPECT_ARRAY_NEXT,
+    EXPECT_COLON,
+    EXPECT_DIGIT,
+    EXPECT_END,
+    EXPECT_ESCAPE,
+    EXPECT_FIRST_KEY,
+    EXPECT_HEX,
+    EXPECT_KEY,
+    EXPECT_OBJECT_NEXT,
+    EXPECT_STRING_END,
+    EXPECT_VALUE,
+)
 from nuif_core._messages import LONE_SURROGATE, NONCHARACTER, SURROGATE_ESCAPE
 from nuif_core._rfc8785 import utf16_key
 # A call this module does not take (see _compiled_args: not bytes, limits not ints, a text too
@@ -305,5 +317,3 @@ def hash_backend():
     """``"openssl"`` (the build linked libcrypto: the writer hashes each text with it while it
     writes it) or ``"hashlib"``."""
     return "openssl" if _openssl else "hashlib"
-
-

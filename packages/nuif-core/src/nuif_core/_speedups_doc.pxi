@@ -48,7 +48,8 @@ cdef object _run_on(nuif_doc* st, bytes data, object max_depth, size_t depth, si
     cdef Py_ssize_t n = PyBytes_GET_SIZE(data)
     cdef int status = NUIF_DOC_TEXT
     cdef PyObject* r = NULL
-    if mode == NUIF_DOC_HASH and not _openssl:  # hashlib hashes it afterwards (_settings(openssl=False))
+    # hashlib hashes it afterwards (_settings(openssl=False))
+    if mode == NUIF_DOC_HASH and not _openssl:
         mode = NUIF_DOC_CHECK
     if _utf8_ok(p, n):
         r = nuif_doc_run(st, p, <size_t>n, depth, nodes, _float_libs, mode, &status)

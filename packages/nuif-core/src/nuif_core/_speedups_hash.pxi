@@ -19,9 +19,11 @@ cdef object _hash_text(object canonical, const unsigned char* known=NULL):
     cdef bytes dg = None
     if known != NULL:
         d = known
-    elif not (_openssl and type(canonical) is bytes
-            and PyBytes_GET_SIZE(canonical) <= SHA_DIRECT_MAX
-            and nuif_sha256(PyBytes_AS_STRING(canonical), PyBytes_GET_SIZE(canonical), raw) == 0):
+    elif not (
+        _openssl and type(canonical) is bytes
+        and PyBytes_GET_SIZE(canonical) <= SHA_DIRECT_MAX
+        and nuif_sha256(PyBytes_AS_STRING(canonical), PyBytes_GET_SIZE(canonical), raw) == 0
+    ):
         dg = _sha256(canonical).digest()
         if PyBytes_GET_SIZE(dg) != 32:  # pragma: no cover - hashlib's sha256 is SHA-256
             raise ValueError("hashlib.sha256 did not return 32 bytes")

@@ -4,8 +4,9 @@
 # a final class's instance costs what a cdef method does.
 
 # The verdict comes from csrc/nuif_utf8.h's vector check (AVX2 or SSSE3, chosen once at import
-# from what the CPU has; NEON on arm64) where the build compiled it, else from its scalar loop; the routes
-# always agree.  ``_settings(utf8_route=...)`` (tests) switches routes so the tests can compare them.
+# from what the CPU has; NEON on arm64) where the build compiled it, else from its scalar loop;
+# the routes always agree.  ``_settings(utf8_route=...)`` (tests) switches routes so the tests
+# can compare them.
 cdef int _utf8_route = nuif_utf8_route()
 cdef tuple _UTF8_ROUTES = ("scalar", "ssse3", "avx2", "neon")
 

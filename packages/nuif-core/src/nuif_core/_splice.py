@@ -47,6 +47,12 @@ class SpliceSession(Session):
     """
 
     __slots__ = ("_meta_loaded", "_root_start", "_spans", "_text0")
+    #: the canonical text the copy was made from, and its node spans (``_codec.node_spans``)
+    _text0: bytes
+    _spans: dict[str, tuple[int, int, int, int, int]]
+    #: where the root node starts in ``_text0``, and whether ``meta`` has been read from it
+    _root_start: int
+    _meta_loaded: bool
 
     @classmethod
     def _open(

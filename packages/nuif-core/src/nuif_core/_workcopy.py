@@ -251,7 +251,7 @@ class WorkingCopy:
         """The id of the parent of ``node_id`` (None for the root); NUIF_PATCH_NOT_FOUND."""
         self._get(node_id)
         p = self._parents[node_id]
-        return None if p is None else p["id"]  # type: ignore[no-any-return]
+        return None if p is None else p["id"]
 
     def index(self, node_id: str) -> int | None:
         """The position of ``node_id`` among its parent's children (None for the root)."""

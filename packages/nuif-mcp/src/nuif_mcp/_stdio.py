@@ -168,8 +168,10 @@ class BoundedLineReader:
             # Never read past the first byte beyond the limit: the buffer stays within it.
             want = min(_CHUNK, self._limit + 1 - len(buf))
             chunk = await self._read(want)
+            # stop() may have run while the read waited; mypy keeps the narrowing from before
+            # the await, so it takes this branch for dead code
             if self.stopped:
-                return None
+                return None  # type: ignore[unreachable]
             if not chunk:
                 self._eof = True
             else:
