@@ -506,7 +506,10 @@ def bar_chart(
     lo, hi, ticks = _log_ticks(min(vals), max(vals))
     W, H, L, B, T = 560, 260, 56, 40, 28
     pw, ph = W - L - 130, H - B - T
-    y = lambda v: T + ph - (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)) * ph
+
+    def y(v: float) -> float:
+        return T + ph - (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)) * ph
+
     gw = pw / max(1, len(groups))
     bw = max(2.0, (gw - 10) / max(1, len(series)))
     p = [
@@ -564,8 +567,13 @@ def line_chart(
     lo, hi, ticks = _log_ticks(min(vals), max(vals))
     W, H, L, B, T = 560, 220, 56, 34, 28
     pw, ph = W - L - 130, H - B - T
-    y = lambda v: T + ph - (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)) * ph
-    x = lambda i: L + (i / (len(xlabels) - 1)) * pw
+
+    def y(v: float) -> float:
+        return T + ph - (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)) * ph
+
+    def x(i: int) -> float:
+        return L + (i / (len(xlabels) - 1)) * pw
+
     p = [
         (
             f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
@@ -590,7 +598,7 @@ def line_chart(
         if len(pts) > 1:
             d = " ".join(f"{a:.1f},{b:.1f}" for a, b in pts)
             p.append(f'<polyline points="{d}" fill="none" stroke="{color}" stroke-width="2"/>')
-        for (a, b), v in zip(pts, [v for v in vs if v]):
+        for (a, b), v in zip(pts, [v for v in vs if v], strict=True):
             p.append(
                 f'<circle cx="{a:.1f}" cy="{b:.1f}" r="3" fill="{color}">'
                 f"<title>{html.escape(name)}: {v:.4g} {html.escape(unit)}</title></circle>"
@@ -803,7 +811,7 @@ def render_html(runs: Sequence[Run], *, title: str = "NUIF benchmarks") -> str:
             cells = "".join(
                 f'<td class="rate"{_attrs(run=run_.name, **where, mbps=_num(v, 6))}>'
                 f"{fmt_rate(v)}</td>"
-                for run_, v in zip(runs, vals)
+                for run_, v in zip(runs, vals, strict=True)
             )
             if vals[-1] and vals[-2]:
                 d = (vals[-1] / vals[-2] - 1) * 100

@@ -31,7 +31,7 @@ import atheris
 with atheris.instrument_imports(include=["nuif_core"]):
     import nuif_core
     import nuif_core.package  # imported lazily by nuif_core itself
-    from nuif_core import _codec
+    from nuif_core import ERROR_CODES, NuifError, _codec
 
     _codec_py = _codec.twin()
     _speedups = _codec.compiled()  # imported here, so that it is instrumented too
@@ -78,10 +78,7 @@ def _instrument(prefixes: tuple[str, ...]) -> int:
     return count
 
 
-
 INSTRUMENTED = _instrument(("nuif_core", "zipfile"))
-
-from nuif_core import ERROR_CODES, NuifError
 
 __all__ = [
     "ERROR_CODES",

@@ -76,7 +76,9 @@ def check_text(data: bytes) -> None:
 
     # fixed point and hash, for both codecs: every canonical text reads back (NUIF-0.1)
     for _, impl in c.TWINS:
-        c.expect_fixed_point(out, lambda t: impl.canonical_json(t, DEPTH), "canonical_json")
+        c.expect_fixed_point(
+            out, lambda t, impl=impl: impl.canonical_json(t, DEPTH), "canonical_json"
+        )
         if hashlib.sha256(impl.canonical_json(out, DEPTH)).digest() != hashlib.sha256(out).digest():
             c.fail("re-parsed canonical text hashes differently", out)
 
@@ -93,7 +95,7 @@ def _same(ours: object, theirs: object) -> bool:
         return (
             isinstance(theirs, list)
             and len(ours) == len(theirs)
-            and all(_same(a, b) for a, b in zip(ours, theirs))
+            and all(_same(a, b) for a, b in zip(ours, theirs, strict=True))
         )
     if type(ours) is float and type(theirs) is int and abs(theirs) > c.MAX_SAFE:
         # an integer literal beyond ±(2^53 - 1) is accepted only as the RFC 8785 text of a

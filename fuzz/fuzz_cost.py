@@ -364,7 +364,7 @@ def check(inp: Input) -> None:
                 "parents",
                 "ids",
             )
-            diff = [name for name, x, y in zip(names, before, after) if x != y]
+            diff = [name for name, x, y in zip(names, before, after, strict=True) if x != y]
             c.fail(
                 f"a refused Session.apply ({s_out[1]}) left the session changed: {diff}", doc, patch
             )

@@ -50,7 +50,8 @@ def rotate(n: int) -> tuple[Doc, Doc]:
 def interleave(n: int) -> tuple[Doc, Doc]:
     """x0..xk y0..yk becomes x0 y0 x1 y1 ...: every y moves into the middle of the list."""
     xs, ys = leaves(n // 2, "x"), leaves(n // 2, "y")
-    return doc(node("r", *xs, *ys)), doc(node("r", *[v for p in zip(xs, ys) for v in p]))
+    mixed = [v for p in zip(xs, ys, strict=True) for v in p]
+    return doc(node("r", *xs, *ys)), doc(node("r", *mixed))
 
 
 def cross_parent(n: int) -> tuple[Doc, Doc]:

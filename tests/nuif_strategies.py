@@ -68,51 +68,54 @@ def reindented_texts() -> list[bytes]:
     to 70 deep (past the 64 depths whose guesses the walk keeps); the last lines of each text
     are within 33 bytes of its end."""
     rng = random.Random(20261203)
-    out = []
-    for case in range(160):
-        step = rng.choice((0, 1, 2, 4, 8))
-        wobble = rng.choice((0.0, 0.05, 0.3, 1.0))
-        lines: list[str] = []
+    return [_reindented_text(rng, chain=case % 8 == 0) for case in range(160)]
 
-        def line(depth: int, token: str) -> None:
-            width = depth * step
-            r = rng.random()
-            if r < wobble / 3:
-                width = rng.randint(0, 40)
-            elif r < wobble * 2 / 3:
-                width = max(0, width + rng.choice((-1, 1)))
-            elif r < wobble:
-                token = rng.choice(("\t", "\r", " ", "  \n   ")) + token
-            lines.append(" " * width + token)
 
-        budget = [rng.randint(3, 60)]  # values yet to write
+def _reindented_text(rng: random.Random, chain: bool) -> bytes:
+    """One text of :func:`reindented_texts`, drawn from ``rng``: a random tree, or with ``chain``
+    an array chain deeper than the guesses go, and back out."""
+    step = rng.choice((0, 1, 2, 4, 8))
+    wobble = rng.choice((0.0, 0.05, 0.3, 1.0))
+    lines: list[str] = []
 
-        def value(depth: int, name: str) -> None:
-            kind = rng.random()
-            budget[0] -= 1
-            if depth >= 70 or budget[0] <= 0 or kind < 0.3:
-                line(depth, name + rng.choice(('"x"', "1", "true", "[]", "{}", '"\\u00e9"')))
-                return
-            is_obj = kind < 0.65
-            line(depth, name + ("{" if is_obj else "["))
-            count = rng.randint(1, 4)
-            for k in range(count):
-                value(depth + 1, f'"k{k}": ' if is_obj else "")
-                if k < count - 1:
-                    lines[-1] += ","
-            line(depth, "}" if is_obj else "]")
+    def line(depth: int, token: str) -> None:
+        width = depth * step
+        r = rng.random()
+        if r < wobble / 3:
+            width = rng.randint(0, 40)
+        elif r < wobble * 2 / 3:
+            width = max(0, width + rng.choice((-1, 1)))
+        elif r < wobble:
+            token = rng.choice(("\t", "\r", " ", "  \n   ")) + token
+        lines.append(" " * width + token)
 
-        if case % 8 == 0:  # a chain deeper than the guesses go, and back out
-            deep = rng.randint(64, 70)
-            for d in range(deep):
-                line(d, "[")
-            line(deep, "0")
-            for d in reversed(range(deep)):
-                line(d, "]")
-        else:
-            value(0, "")
-        out.append("\n".join(lines).encode())
-    return out
+    budget = [rng.randint(3, 60)]  # values yet to write
+
+    def value(depth: int, name: str) -> None:
+        kind = rng.random()
+        budget[0] -= 1
+        if depth >= 70 or budget[0] <= 0 or kind < 0.3:
+            line(depth, name + rng.choice(('"x"', "1", "true", "[]", "{}", '"\\u00e9"')))
+            return
+        is_obj = kind < 0.65
+        line(depth, name + ("{" if is_obj else "["))
+        count = rng.randint(1, 4)
+        for k in range(count):
+            value(depth + 1, f'"k{k}": ' if is_obj else "")
+            if k < count - 1:
+                lines[-1] += ","
+        line(depth, "}" if is_obj else "]")
+
+    if chain:
+        deep = rng.randint(64, 70)
+        for d in range(deep):
+            line(d, "[")
+        line(deep, "0")
+        for d in reversed(range(deep)):
+            line(d, "]")
+    else:
+        value(0, "")
+    return "\n".join(lines).encode()
 
 
 def damaged_corpus_texts(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
@@ -19,16 +21,14 @@ def test_readme_python_tour_runs_and_its_comments_hold() -> None:
     # the tour's last comment: the error it catches
     import nuif_core
 
-    try:
+    with pytest.raises(nuif_core.NuifError) as info:  # the duplicate key is refused
         nuif_core.canonicalize('{"nuif": 0, "root": {"id": "a", "kind": "k", "id": "b"}}')
-    except nuif_core.NuifError as err:
-        assert (err.code, err.pointer, err.line, err.column) == (
-            "NUIF_DUPLICATE_KEY",
-            "/root/id",
-            1,
-            46,
-        )
-    else:
-        raise AssertionError("the duplicate key was accepted")
+    err = info.value
+    assert (err.code, err.pointer, err.line, err.column) == (
+        "NUIF_DUPLICATE_KEY",
+        "/root/id",
+        1,
+        46,
+    )
     assert "('NUIF_DUPLICATE_KEY', '/root/id', 1, 46)" in blocks[0]
     assert namespace["applied"].inverse is not None

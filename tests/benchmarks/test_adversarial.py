@@ -87,13 +87,14 @@ def test_copy_doubling_stops_at_the_copy_that_passes_the_size_limit(name, around
     # the step is the first copy whose value makes the document longer than 1 MiB
     base = len(adv.TINY) + around
     value: list[Any] = [0]
-    for k in range(1, 27):
+    for copies in range(1, 27):
         value = [*value, value]
         if base + len(json.dumps(value, separators=(",", ":"))) > Limits.MCP.max_document_bytes:
+            step = copies
             break
     else:
         raise AssertionError("26 copies never pass 1 MiB")
-    assert answer.pointer == f"/transactions/0/ops/0/patch/{k}"
+    assert answer.pointer == f"/transactions/0/ops/0/patch/{step}"
     assert "the limit is 1048576 bytes" in (answer.message or "")
 
 
@@ -235,7 +236,7 @@ def test_case_selection_by_name_and_pattern():
     ]
     with pytest.raises(SystemExit, match="no case matches nope"):
         adv.select("copy-*,nope")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^scale must be in \(0, 1\]$"):
         adv.Sizes.at(0)
 
 

@@ -191,9 +191,18 @@ def test_the_diff_benchmark_inputs_round_trip_through_nuif_diff_and_apply_patch(
 
 
 def test_sizes_too_small_for_a_document_are_refused():
-    with pytest.raises(ValueError):
+    # smaller than the parts every document has (the root's head and the meta)
+    with pytest.raises(ValueError, match=r"^100 bytes is too small for a ui document$"):
         corpus.generate("ui", 100)
-    with pytest.raises(ValueError):
+    # room for those parts, none for a section
+    with pytest.raises(ValueError, match=r"^400 bytes is too small for a numbers document$"):
+        corpus.generate("numbers", 400)
+
+
+def test_an_unknown_shape_is_refused():
+    with pytest.raises(
+        ValueError, match=r"^unknown shape 'tables'; choose from \('ui', 'numbers', 'strings'\)$"
+    ):
         corpus.generate("tables", "1KiB")
 
 

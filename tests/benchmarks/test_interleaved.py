@@ -87,7 +87,7 @@ def test_measure_budgets_by_default_and_takes_an_exact_count(monkeypatch) -> Non
 
 def test_paired_ratios_refuses_zero_rounds() -> None:
     clock = FakeClock()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^rounds must be at least 1$"):
         interleaved.paired_ratios(clock.impl("a", 1), clock.impl("b", 1), b"", 0, clock=clock)
 
 

@@ -351,7 +351,7 @@ def test_sigterm_during_a_batch_removes_the_temporary_report(tmp_path: Path) -> 
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
     silent.listen(8)
-    address = "tcp://127.0.0.1:%d" % silent.getsockname()[1]
+    address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
     proc = subprocess.Popen(
         [
             *script(),

@@ -169,7 +169,10 @@ def test_a_16_mib_document_file_is_one_task_and_valid(tmp_path: Path) -> None:
 def test_versions_are_checked_before_a_task_runs(tmp_path: Path) -> None:
     path = tmp_path / "a.json"
     path.write_bytes(document(1))
-    with pytest.raises(work.VersionMismatch, match="nuif-core 0.0.0.*install the same"):
+    with pytest.raises(
+        work.VersionMismatch,
+        match=r"the client nuif-core 0\.0\.0 and nuif-cli 0\.0\.0: install the same",
+    ):
         work.run_task(("files", [str(path)]), {"versions": ("0.0.0", "0.0.0")})
     assert (
         work.run_task(("files", [str(path)]), {"versions": work.versions()}).records[0][2] is True

@@ -104,7 +104,7 @@ def test_validate_reports_every_diagnostic_as_file_line_col_code(nuif, docs: Pat
     assert r.code == 1
     lines = r.text.splitlines()
     assert [line.split(" ")[1] for line in lines] == ["NUIF_ID", "NUIF_KIND", "NUIF_ATTR"]
-    for line, d in zip(lines, nuif_core.validate(INVALID).diagnostics):
+    for line, d in zip(lines, nuif_core.validate(INVALID).diagnostics, strict=True):
         assert line.startswith(f"{path}:{d.line}:{d.column}: {d.code} {d.message}")
 
 

@@ -75,7 +75,7 @@ def test_cluster_report_equals_the_one_process_report_record_for_record(
     nuif, cluster, corpus
 ) -> None:
     cl, _ = cluster
-    root, inputs, files, lines, bad = corpus
+    root, inputs, files, lines, _ = corpus
     # a small partition size: ~100 tasks, the JSON Lines file cut into many ranges
     on_cluster = _batch(
         nuif,
@@ -155,7 +155,7 @@ class KillOnce(WorkerPlugin):
 
 def test_a_worker_killed_mid_run_changes_no_record(nuif, cluster, corpus, tmp_path: Path) -> None:
     cl, client = cluster
-    root, inputs, files, lines, _ = corpus
+    _, inputs, _, _, _ = corpus
     before = set(client.run(os.getpid, wait=True).values())
     marker = tmp_path / "killed"
     client.register_plugin(KillOnce(str(marker), after=8))
@@ -196,7 +196,7 @@ def test_in_place_on_the_cluster_rewrites_each_non_canonical_file(
     again = _report(nuif("batch", "canonicalize", str(tmp_path / "t"), "--serial").text)
     assert [x["changed"] for x in again] == [False if x["valid"] else None for x in expected]
     assert [x["hash"] for x in again] == [x["hash"] for x in expected]
-    leftovers = [p for p in (tmp_path / "t").rglob(".*")]
+    leftovers = list((tmp_path / "t").rglob(".*"))
     assert leftovers == []
 
 

@@ -254,12 +254,10 @@ def test_fast_path_raises_the_text_errors_loads_raises(
     if text_error is not None:
         report = nuif_core.validate(data, limits=lim)
         assert report == ValidationReport(False, None, (Diagnostic(*text_error),))
-        try:
+        with pytest.raises(NuifError) as info:
             nuif_core.canonicalize(data, limits=lim)
-        except NuifError as e:
-            assert (e.code, e.message, e.pointer, e.line, e.column) == text_error
-        else:  # pragma: no cover - a text error always raises
-            pytest.fail("canonicalize accepted a text with a text error")
+        e = info.value
+        assert (e.code, e.message, e.pointer, e.line, e.column) == text_error
     else:
         assert nuif_core.validate(data, limits=lim) == _python_validate(data, lim)
 
@@ -305,7 +303,29 @@ def test_escaped_names_are_checked_after_unescaping() -> None:
 
 
 # characters at the edges of the name rules' classes (and one beyond ASCII)
-EDGE_CHARS = ["a", "z", "A", "Z", "0", "9", "-", "_", ".", ":", "/", "$", "@", ",", ";", "`", "{", "[", "]", "\x7f", "é"] + [" "]
+EDGE_CHARS = [
+    "a",
+    "z",
+    "A",
+    "Z",
+    "0",
+    "9",
+    "-",
+    "_",
+    ".",
+    ":",
+    "/",
+    "$",
+    "@",
+    ",",
+    ";",
+    "`",
+    "{",
+    "[",
+    "]",
+    "\x7f",
+    "é",
+] + [" "]
 
 
 def _names(base: str) -> list[str]:
@@ -409,26 +429,23 @@ def test_the_fast_utf8_check_reports_the_first_bad_byte_like_pythons_decoder(
     else:
         expected = None
     for fn in (_speedups.canonical_json, _speedups.loads):
+        err: NuifError | None = None
         try:
             fn(data, 8)
-        except NuifError as err:
-            got: Any = err.code
-            if err.code == "NUIF_UTF8":
-                assert expected is not None
-                assert (err.line, err.column) == _codec_py_position(data, expected[1])
-                continue
-        else:
-            got = None
-        assert expected is None, got
+        except NuifError as exc:
+            err = exc
+        if err is not None and err.code == "NUIF_UTF8":
+            assert expected is not None
+            assert (err.line, err.column) == _codec_py_position(data, expected[1])
+        else:  # accepted, or refused for another reason: only a text Python decodes
+            assert expected is None, err and err.code
 
 
 def _codec_py_position(data: bytes, offset: int) -> tuple[int | None, int | None]:
-    try:
+    with pytest.raises(NuifError) as info:  # the twin refuses invalid UTF-8 too
         _codec_py.loads(data, 8)
-    except NuifError as err:
-        assert err.code == "NUIF_UTF8"
-        return err.line, err.column
-    raise AssertionError("the twin accepted invalid UTF-8")
+    assert info.value.code == "NUIF_UTF8"
+    return info.value.line, info.value.column
 
 
 # -- canonicalize in one compiled call (``_codec.canonical_result``) ------------------------------

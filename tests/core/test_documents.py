@@ -144,7 +144,7 @@ def test_diagnostics_are_bounded() -> None:
     assert {d.code for d in report.diagnostics} == {"NUIF_KIND"}
     small = nuif_core.validate(text, max_diagnostics=3)
     assert [d.pointer for d in small.diagnostics] == [f"/root/children/{i}/kind" for i in range(3)]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^max_diagnostics must be at least 1$"):
         nuif_core.validate(text, max_diagnostics=0)
 
 
@@ -253,7 +253,7 @@ def test_inspect_outline_is_bounded() -> None:
     info = nuif_core.inspect(EXAMPLE, max_outline_nodes=1)
     assert [e.id for e in info.outline] == ["login"] and info.truncated
     assert nuif_core.inspect(EXAMPLE, max_outline_nodes=0).outline == ()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^max_outline_nodes must not be negative$"):
         nuif_core.inspect(EXAMPLE, max_outline_nodes=-1)
 
 

@@ -278,7 +278,7 @@ def test_inspect_keeps_its_argument_checks_limits_and_input_types() -> None:
         nuif_core.inspect(data, max_outline_nodes=True)
     with pytest.raises(TypeError):
         nuif_core.inspect(data, max_outline_nodes=1.0)  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^max_outline_nodes must not be negative$"):
         nuif_core.inspect(data, max_outline_nodes=-1)
     with pytest.raises(NuifError) as info:
         nuif_core.inspect(data, limits=Limits(max_nodes=1))

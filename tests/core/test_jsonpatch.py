@@ -303,9 +303,9 @@ def test_pointer_unescapes_in_the_rfc_order():
     assert parse_pointer("/a~1b/~0") == ["a/b", "~"]
     assert parse_pointer("") == []
     assert parse_pointer("/") == [""]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"""^JSON Pointer "a" must be empty or start with '/'$"""):
         parse_pointer("a")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"""^JSON Pointer "/~" has '~' not followed by 0 or 1$"""):
         parse_pointer("/~")
 
 

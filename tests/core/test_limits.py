@@ -35,11 +35,11 @@ def test_every_limit_can_be_tightened_but_not_raised(field: str) -> None:
     assert getattr(Limits(**{field: 1}), field) == 1
     with pytest.raises(ValueError, match="tightened"):
         Limits(**{field: default + 1})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=rf"^Limits\.{field} must be at least 1, got 0$"):
         Limits(**{field: 0})
     with pytest.raises(TypeError):
         Limits(**{field: "5"})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^Limits\.max_depth can only be tightened: 5 > 4$"):
         Limits.DEFAULT.tighten(max_depth=4).tighten(max_depth=5)
 
 

@@ -92,7 +92,7 @@ def _message(fn: Any, *args: Any) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize(
-    "name, data, depth, code, expected", TEXT_CASES, ids=[c[0] for c in TEXT_CASES]
+    ("name", "data", "depth", "code", "expected"), TEXT_CASES, ids=[c[0] for c in TEXT_CASES]
 )
 def test_text_errors_say_the_template(codec: ModuleType, name, data, depth, code, expected):
     assert _message(codec.loads, data, depth) == (code, expected)
@@ -100,7 +100,7 @@ def test_text_errors_say_the_template(codec: ModuleType, name, data, depth, code
 
 
 @pytest.mark.parametrize(
-    "name, value, depth, code, expected", VALUE_CASES, ids=[c[0] for c in VALUE_CASES]
+    ("name", "value", "depth", "code", "expected"), VALUE_CASES, ids=[c[0] for c in VALUE_CASES]
 )
 def test_dumps_errors_say_the_template(codec: ModuleType, name, value, depth, code, expected):
     assert _message(codec.dumps, value, depth) == (code, expected)

@@ -300,7 +300,7 @@ def test_unpack_leaves_nothing_behind_when_writing_fails(
         raise OSError("disk full")
 
     monkeypatch.setattr(_package_read.os, "rename", broken_rename)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match=r"^disk full$"):
         package.unpack(data, tmp_path / "out")
     assert snapshot(tmp_path) == []
 

@@ -307,7 +307,8 @@ def test_names_differing_only_by_case_or_trailing_dots_and_spaces_always_collide
     # the twin: each letter's case flipped at random, each segment with a dot/space tail
     twin_segments = []
     k = 0
-    for segment, tail in zip(segments, tails):
+    # three tails drawn, one per segment there may be: those of absent segments go unused
+    for segment, tail in zip(segments, tails, strict=False):
         chars = []
         for ch in segment:
             flip = flips[k % len(flips)]

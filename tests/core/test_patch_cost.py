@@ -313,7 +313,7 @@ def test_patch_cost_grows_near_linearly(shape, monkeypatch):
     costs = []
     for n in (512, 2048):
         doc, patch = make(n)
-        costs.append(measure(lambda: apply_counted(doc, patch), monkeypatch))
+        costs.append(measure(lambda doc=doc, patch=patch: apply_counted(doc, patch), monkeypatch))
     assert_near_linear(*costs, growth=SQRT_SHAPES.get(shape, GROWTH))
 
 
@@ -349,7 +349,7 @@ def test_root_hash_tests_between_edits_are_stopped_by_the_work_budget():
     doc = wide(20000)
     root_hash = Session(doc).node_hash("root")
     ops: list[dict[str, Any]] = []
-    for i in range(2048):
+    for _ in range(2048):
         ops.append({"op": "set", "id": "n0", "attr": "t", "value": "x0"})  # no change in bytes
         ops.append({"op": "test", "id": "root", "hash": root_hash})
     with pytest.raises(NuifError) as info:

@@ -6,10 +6,12 @@ and kept only when it applies, so most generated patches are valid and exercise 
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -188,7 +190,7 @@ def valid_ops(
 def split(data: Any, ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
     cuts = sorted(data.draw(st.sets(st.integers(0, len(ops)), max_size=3)))
     bounds = [0, *cuts, len(ops)]
-    return [{"ops": ops[a:b]} for a, b in zip(bounds, bounds[1:])]
+    return [{"ops": ops[a:b]} for a, b in itertools.pairwise(bounds)]
 
 
 def as_patch(transactions: list[dict[str, Any]], base: str | None = None) -> dict[str, Any]:
@@ -257,24 +259,18 @@ def test_a_failing_patch_leaves_no_trace(data):
     if data.draw(st.booleans()):  # a session that already holds changes
         s.apply_transaction([{"op": "set", "id": doc["root"]["id"], "attr": "zz", "value": [1]}])
     before, before_hash, before_len = s.canonical(), s.hash, len(s)
-    try:
+    with pytest.raises(NuifError) as info:  # the failing operation always fails
         s.apply(patch)
-    except NuifError as err:
-        assert err.pointer.startswith("/" + where)
-        assert err.message.startswith(where + " (")
-    else:  # pragma: no cover - the failing operation always fails
-        raise AssertionError("the patch should have failed")
+    assert info.value.pointer.startswith("/" + where)
+    assert info.value.message.startswith(where + " (")
     assert json.dumps(patch) == patch_before  # input not mutated
     assert (s.canonical(), s.hash, len(s)) == (before, before_hash, before_len)
     # the index is intact: the good operations apply exactly as on a fresh session
     good = as_patch([{"ops": ops}])
     assert s.apply(good) == Session(before).apply(good)
-    try:
+    with pytest.raises(NuifError) as info:
         apply_patch(text, json.dumps(patch))
-    except NuifError as err:
-        assert err.message.startswith(where + " (")
-    else:  # pragma: no cover
-        raise AssertionError("the patch should have failed")
+    assert info.value.message.startswith(where + " (")
 
 
 @SETTINGS

@@ -113,7 +113,7 @@ def test_a_route_the_cpu_or_build_lacks_is_refused() -> None:
         with pytest.raises(ValueError, match=f"cannot check UTF-8 with {name}"):
             compiled._settings(utf8_route=name)
         assert compiled.utf8_backend() == BEST
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^this CPU or build cannot check UTF-8 with sse9$"):
         compiled._settings(utf8_route="sse9")
     assert compiled.utf8_backend() == BEST
 

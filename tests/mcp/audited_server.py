@@ -79,6 +79,7 @@ if os.environ.get("NUIF_TEST_FAULT") == "1":
         }
     )
 
-from nuif_mcp.__main__ import entry
+# the server is imported and started only once the audit hook and the patches above are in place
+from nuif_mcp.__main__ import entry  # noqa: E402
 
 entry()

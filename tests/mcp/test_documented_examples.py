@@ -19,6 +19,7 @@ A doc that shows an example the server does not send fails here, naming the exam
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -111,7 +112,7 @@ def _arrow_pairs(text: str) -> list[tuple[bytes, str]]:
     """``request`` / ``  -> answer`` pairs of the JSON-RPC line section, requests made literal."""
     lines = _fenced(text, "text")
     pairs = []
-    for first, second in zip(lines, lines[1:], strict=False):
+    for first, second in itertools.pairwise(lines):
         if not second.startswith("  -> "):
             continue
         raw = re.sub(r"\s{3}\(.*\)$", "", first)  # "   (a raw 0xFF byte)" is a note
@@ -191,9 +192,10 @@ def _check_snippet(snippet: str, real: dict[str, Any]) -> str | None:
     elif snippet.startswith(_PROTOCOL_PREFIXES):
         if snippet not in real["protocol_messages"]:
             return f"protocol message not sent by the server: {snippet}"
-    elif snippet.startswith(_REFUSAL_FRAGMENTS):
-        if not any(snippet in m for m in real["protocol_messages"]):
-            return f"refusal fragment in no real refusal: {snippet}"
+    elif snippet.startswith(_REFUSAL_FRAGMENTS) and not any(
+        snippet in m for m in real["protocol_messages"]
+    ):
+        return f"refusal fragment in no real refusal: {snippet}"
     return None
 
 

@@ -60,7 +60,8 @@ def test_wheel_ships_the_extension_and_no_cython_sources(dists) -> None:
     import zipfile
     from pathlib import Path
 
-    sources = {n.split("/", 1)[1] for n in tarfile.open(dists.sdist).getnames() if "/" in n}
+    with tarfile.open(dists.sdist) as sdist:
+        sources = {n.split("/", 1)[1] for n in sdist.getnames() if "/" in n}
     core = Path(__file__).resolve().parents[2] / "packages" / "nuif-core"
     # every file under csrc/, the vendored libraries and their licences included
     csrc = [p.relative_to(core).as_posix() for p in (core / "csrc").rglob("*") if p.is_file()]
@@ -69,7 +70,8 @@ def test_wheel_ships_the_extension_and_no_cython_sources(dists) -> None:
         assert needed in sources, needed
     # nothing from a local build or the generated C
     assert not [n for n in sources if n.startswith("build/") or n.endswith("_speedups.c")]
-    names = set(zipfile.ZipFile(dists.compiled).namelist())
+    with zipfile.ZipFile(dists.compiled) as wheel:
+        names = set(wheel.namelist())
     assert "nuif_core/py.typed" in names
     assert any(n.startswith("nuif_core/_speedups.") and n.endswith(".so") for n in names), names
     assert not any(n.endswith((".pyx", ".pxd", ".c", ".cpp", ".h")) for n in names), names

@@ -101,7 +101,7 @@ class NodeLines:
         ids = [next(self._ids) for _ in requests]
         text = "".join(
             json.dumps({"id": i, "op": op, "args": args}) + "\n"
-            for i, (op, args) in zip(ids, requests)
+            for i, (op, args) in zip(ids, requests, strict=True)
         )
         self.proc.stdin.write(text.encode("utf-8", "surrogatepass"))
         self.proc.stdin.flush()

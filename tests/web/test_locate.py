@@ -75,7 +75,7 @@ def test_patch_failures_are_located_at_the_value_their_pointer_names() -> None:
                     cases.append((text, err.pointer))
                     expected.append(err.pointer)
     assert len(cases) >= 4
-    for (text, pointer), at in zip(cases, _locate(cases)):
+    for (text, pointer), at in zip(cases, _locate(cases), strict=True):
         assert at is not None, pointer
         lines = text.split("\n")
         line = lines[at["line"] - 1]

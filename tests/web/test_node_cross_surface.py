@@ -67,7 +67,7 @@ def test_corpus_gives_the_direct_api_bytes_hashes_and_error_locations(
     answers = node_lines.many(requests)
     mismatches = []
     outcomes: dict[str, set[str]] = {}
-    for (op, args), answer in zip(requests, answers):
+    for (op, args), answer in zip(requests, answers, strict=True):
         answer.pop("id")
         expected = _direct(op, args)
         if answer != expected:
@@ -88,7 +88,7 @@ def test_canonical_bytes_and_hashes_are_the_compiled_codecs(node_lines: NodeLine
     # byte for byte, including the non-ASCII text and the doubles beyond 2^53
     docs = [DOC, BIG_DOC, '{"nuif":0,"root":{"id":"r","kind":"x","attrs":{"t":"é\\u2028😀"}}}']
     answers = node_lines.many([("canonicalize", [d]) for d in docs])
-    for doc, answer in zip(docs, answers):
+    for doc, answer in zip(docs, answers, strict=True):
         expected = nuif_core.canonicalize(doc)
         assert answer["ok"]["canonical"].encode("utf-8") == expected.canonical
         assert answer["ok"]["hash"] == expected.hash == nuif_core.document_hash(doc)

@@ -242,7 +242,7 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
         (d.code, d.line, d.column) for d in report.diagnostics
     ]
     assert len(shown) == 4
-    for d, got in zip(report.diagnostics, shown):
+    for d, got in zip(report.diagnostics, shown, strict=True):
         assert f"line {d.line}, column {d.column}" in got["text"] and d.message in got["text"]
     marked = page.eval_on_selector_all(
         "#doc-editor .backdrop mark:not(.line)", "els => els.map(e => e.textContent)"

@@ -144,7 +144,7 @@ def _get(host: str, port: int, path: str, method: str = "GET") -> tuple[int, str
 
 
 def test_the_server_answers_the_page_the_wheel_and_the_runtime(served) -> None:
-    host, port, runtime = served
+    host, port, _ = served
     assert host == "127.0.0.1"
     status, kind, body = _get(host, port, "/")
     assert (status, kind) == (200, "text/html; charset=utf-8")
@@ -189,7 +189,7 @@ def test_the_server_refuses_other_methods(served) -> None:
 
 
 def test_a_port_in_use_is_a_usage_error(served, capsys) -> None:
-    host, port, runtime = served
+    _, port, runtime = served
     assert main(["playground", "--port", str(port), "--pyodide", str(runtime)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"nuif: error: cannot listen on 127.0.0.1:{port}: ")
