@@ -12,13 +12,24 @@ from cross_surface import DOC, documents, patches
 import nuif_core
 from nuif_core import NuifError
 
-#: the first NUIF code on a CLI error line: "nuif: NUIF_CODE: message ..."
+#: the first NUIF code on a CLI error line: "FILE:LINE:COL: NUIF_CODE message ..."
 CODE = re.compile(r"\b(NUIF_[A-Z0-9_]+)\b")
+
+
+def _names_its_input(err: NuifError, name: str, line: str) -> bool:
+    """The CLI's line for ``err`` of input ``name``: the name, the line and column when the error
+    has them, then the code, the message and the pointer of the API's error."""
+    where = f"{name}:{err.line}:{err.column}:" if err.line is not None else f"{name}:"
+    return line.startswith(where) and line.endswith(f" {err.code} {err.message}{_at(err)}\n")
 
 
 def _write(path: Path, text: str) -> str:
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
     return str(path)
+
+
+def _at(err: NuifError) -> str:
+    return f" (at {err.pointer or '/'})" if err.pointer is not None else ""
 
 
 def test_canonicalize_and_hash_agree_with_the_api(nuif, tmp_path: Path) -> None:
@@ -32,7 +43,7 @@ def test_canonicalize_and_hash_agree_with_the_api(nuif, tmp_path: Path) -> None:
                 run = nuif(*argv)
                 assert run.code == 1, (argv, doc[:60])
                 assert CODE.search(run.err).group(1) == err.code, (argv, doc[:60], run.err)
-                assert str(err) in run.err, (argv, run.err)
+                assert _names_its_input(err, file, run.err), (argv, run.err)
             continue
         run = nuif("canonicalize", file)
         assert (run.code, run.out) == (0, expected.canonical), doc[:60]
@@ -62,7 +73,10 @@ def test_apply_patch_agrees_with_the_api(nuif, tmp_path: Path) -> None:
             expected = nuif_core.apply_patch(DOC, patch, inverse=True)
         except NuifError as err:
             run = nuif("apply-patch", doc_file, patch_file)
-            assert run.code == 1 and str(err) in run.err, (patch, run.err)
+            # the patch's: the line and column where its pointer lands in the patch file
+            where = re.escape(patch_file) + (r":\d+:\d+:" if err.pointer is not None else ":")
+            assert run.code == 1 and re.match(where, run.err), (patch, run.err)
+            assert run.err.endswith(f" {err.code} {err.message}{_at(err)}\n"), (patch, run.err)
             outcomes.add("error")
             continue
         inverse = tmp_path / f"inv{i}.json"

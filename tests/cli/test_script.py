@@ -40,7 +40,7 @@ def test_script_hash_from_a_pipe(nuif_script) -> None:
 def test_script_validate_exit_codes(nuif_script, docs: Path) -> None:
     assert nuif_script("validate", str(docs / "pretty.json")).code == 0
     r = nuif_script("validate", "-", stdin=INVALID)
-    assert r.code == 1 and r.text.startswith("-:1:") and "NUIF_ID" in r.text
+    assert r.code == 1 and r.text.startswith("<stdin>:1:") and "NUIF_ID" in r.text
     assert nuif_script("validate", str(docs / "missing.json")).code == 2
     assert nuif_script("validate").code == 2  # argparse: FILE is required
 
@@ -56,7 +56,7 @@ def test_script_canonicalize_check_and_stdout(nuif_script, docs: Path) -> None:
 
 def test_script_error_is_short_without_verbose(nuif_script, docs: Path) -> None:
     r = nuif_script("inspect", str(docs / "invalid.json"))
-    assert r.code == 1 and r.err.startswith("nuif: NUIF_ID") and "Traceback" not in r.err
+    assert r.code == 1 and r.err.startswith(f"{docs / 'invalid.json'}:1:28: NUIF_ID") and "Traceback" not in r.err
     assert "Traceback" in nuif_script("-v", "inspect", str(docs / "invalid.json")).err
 
 

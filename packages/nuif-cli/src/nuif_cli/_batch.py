@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ._diag import error_line, shown
+from ._diag import line as diagnostic_line
 from ._io import STDIO, NotRegularFile, atomic_write, read_input, read_regular
 
 Result = tuple[int, list[str], list[str], bool]
@@ -27,7 +29,12 @@ def _io_error(name: str, exc: OSError) -> Result:
     reason = exc.strerror or str(exc)
     if isinstance(exc, NotRegularFile):
         reason += "; --in-place rewrites regular files only"
-    return 2, [], [f"nuif: {name}: {reason}"], False
+    return 2, [], [f"nuif: {shown(name)}: {reason}"], False
+
+
+def _invalid(name: str, err: Any, data: bytes | None = None) -> Result:
+    """An invalid input: its ``FILE:LINE:COL: CODE message`` line on stderr (status 1)."""
+    return 1, [], [error_line(name, err, data)], False
 
 
 def _limits(options: dict[str, Any]) -> Any:
@@ -45,17 +52,21 @@ def do_validate(name: str, options: dict[str, Any]) -> Result:
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
-        return 1, [f"{name}: {err.code} {err.message}"], [], False
+        return 1, [error_line(name, err)], [], False
     report = validate(data, limits=limits, max_diagnostics=options["max_diagnostics"])
     if report.valid:
-        return 0, [f"{name}: ok {report.hash}"] if options.get("verbose_ok") else [], [], False
-    lines = []
-    for d in report.diagnostics:
-        where = f"{name}:{d.line}:{d.column}:" if d.line is not None else f"{name}:"
-        at = f" (at {d.pointer or '/'})" if d.pointer is not None else ""
-        lines.append(f"{where} {d.code} {d.message}{at}")
+        return (
+            0,
+            [f"{shown(name)}: ok {report.hash}"] if options.get("verbose_ok") else [],
+            [],
+            False,
+        )
+    lines = [
+        diagnostic_line(name, d.code, d.message, d.pointer, d.line, d.column)
+        for d in report.diagnostics
+    ]
     if report.truncated:
-        lines.append(f"{name}: more diagnostics not shown (--max-diagnostics)")
+        lines.append(f"{shown(name)}: more diagnostics not shown (--max-diagnostics)")
     return 1, lines, [], False
 
 
@@ -70,7 +81,7 @@ def do_check(name: str, options: dict[str, Any]) -> Result:
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
-        return 1, [], [f"nuif: {name}: {err}"], False
+        return _invalid(name, err)
     return (0, [], [], False) if canonical else (1, [name], [], True)
 
 
@@ -87,7 +98,7 @@ def do_in_place(name: str, options: dict[str, Any]) -> Result:
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
-        return 1, [], [f"nuif: {name}: {err}"], False
+        return _invalid(name, err)
     return 0, [], [], result.changed
 
 
@@ -101,7 +112,7 @@ def do_hash(name: str, options: dict[str, Any]) -> Result:
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
-        return 1, [], [f"nuif: {name}: {err}"], False
+        return _invalid(name, err)
     return 0, [f"{digest}  {name}"], [], False
 
 
@@ -115,9 +126,14 @@ def do_hash_check(item: tuple[str, str], options: dict[str, Any]) -> Result:
         data = read_input(name, limits.max_document_bytes)
         digest = document_hash(data, limits=limits)
     except OSError as exc:
-        return 1, [f"{name}: FAILED open or read"], [f"nuif: {name}: {exc.strerror or exc}"], False
+        return (
+            1,
+            [f"{name}: FAILED open or read"],
+            [f"nuif: {shown(name)}: {exc.strerror or exc}"],
+            False,
+        )
     except NuifError as err:
-        return 1, [f"{name}: FAILED {err.code}"], [f"nuif: {name}: {err}"], False
+        return 1, [f"{name}: FAILED {err.code}"], [error_line(name, err)], False
     if digest == expected:
         return 0, [] if options.get("quiet") else [f"{name}: OK"], [], False
     return 1, [f"{name}: FAILED"], [], False

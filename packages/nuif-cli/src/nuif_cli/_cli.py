@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are strings here
     from collections.abc import Sequence
     from typing import Any
 
+from ._diag import named, read_document
 from ._io import STDIO, UsageError
 
 EXIT_OK = 0
@@ -267,8 +268,12 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as exc:
         from nuif_core import NuifError
 
+        from ._diag import InputError
         from ._io import OutputError
 
+        if isinstance(exc, InputError):
+            _fail(args, exc.error, str(exc))
+            return EXIT_INVALID
         if isinstance(exc, NuifError):
             _fail(args, exc, f"nuif: {exc}")
             return EXIT_INVALID
@@ -402,6 +407,7 @@ def _validate_json(args: argparse.Namespace) -> int:
 
     from nuif_core import Limits, NuifError, validate
 
+    from ._diag import shown
     from ._io import read_input
 
     worst = 0
@@ -409,7 +415,7 @@ def _validate_json(args: argparse.Namespace) -> int:
         try:
             data = read_input(name, Limits.DEFAULT.max_document_bytes)
         except OSError as exc:
-            print(f"nuif: {name}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"nuif: {shown(name)}: {exc.strerror or exc}", file=sys.stderr)
             worst = max(worst, EXIT_USAGE)
             continue
         except NuifError as err:
@@ -428,7 +434,7 @@ def _validate_json(args: argparse.Namespace) -> int:
 
 
 def cmd_canonicalize(args: argparse.Namespace) -> int:
-    from ._io import read_input, write_output
+    from ._io import write_output
 
     files = list(args.files)
     _one_stdin(*files)
@@ -456,8 +462,9 @@ def cmd_canonicalize(args: argparse.Namespace) -> int:
         raise UsageError("several files need --in-place or --check (one output cannot hold them)")
     from nuif_core import Limits, canonicalize
 
-    data = read_input(files[0], Limits.DEFAULT.max_document_bytes)
-    result = canonicalize(data)
+    data = read_document(files[0], Limits.DEFAULT.max_document_bytes)
+    with named(files[0], data):
+        result = canonicalize(data)
     write_output(args.output or STDIO, result.canonical, newline_on_tty=True)
     return EXIT_OK
 
@@ -483,13 +490,14 @@ def parse_hash_line(line: str) -> tuple[str, str] | None:
 
 
 def _hash_check(args: argparse.Namespace) -> int:
+    from ._diag import shown
     from ._io import read_input
 
     raw = read_input(args.check, 64 * 1024 * 1024, "hash list")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise UsageError(f"{args.check} is not UTF-8 text") from None
+        raise UsageError(f"{shown(args.check)} is not UTF-8 text") from None
     items: list[tuple[str, str]] = []
     bad_lines = 0
     for number, line in enumerate(text.splitlines(), 1):
@@ -498,12 +506,15 @@ def _hash_check(args: argparse.Namespace) -> int:
         parsed = parse_hash_line(line)
         if parsed is None:
             bad_lines += 1
-            print(f"nuif: {args.check}:{number}: not a 'sha256:<hex>  FILE' line", file=sys.stderr)
+            print(
+                f"nuif: {shown(args.check)}:{number}: not a 'sha256:<hex>  FILE' line",
+                file=sys.stderr,
+            )
         else:
             items.append(parsed)
     _one_stdin(args.check, *(name for _, name in items))
     if not items and not bad_lines:
-        raise UsageError(f"{args.check} lists no files")
+        raise UsageError(f"{shown(args.check)} lists no files")
     worst, failures, _ = _run_batch(
         args, "hash-check", items, {"quiet": args.quiet}, "hash --check"
     )
@@ -522,12 +533,11 @@ def _hash_check(args: argparse.Namespace) -> int:
 def cmd_inspect(args: argparse.Namespace) -> int:
     import nuif_core
 
-    from ._io import read_input
-
     if args.outline < 0:
         raise UsageError("--outline must be 0 or more")
-    data = read_input(args.file, nuif_core.Limits.DEFAULT.max_document_bytes)
-    info = nuif_core.inspect(data, max_outline_nodes=args.outline)
+    data = read_document(args.file, nuif_core.Limits.DEFAULT.max_document_bytes)
+    with named(args.file, data):
+        info = nuif_core.inspect(data, max_outline_nodes=args.outline)
     if args.json:
         import json
 
@@ -557,15 +567,22 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 def cmd_apply_patch(args: argparse.Namespace) -> int:
     import nuif_core
 
-    from ._io import read_input, write_output
+    from ._diag import InputError, first_invalid
+    from ._io import write_output
 
     _one_stdin(args.document, args.patch)
     if args.inverse == STDIO or (args.json and args.output != STDIO):
         raise UsageError("--inverse needs a file; --json prints to stdout (no -o)")
     limits = nuif_core.Limits.DEFAULT
-    document = read_input(args.document, limits.max_document_bytes)
-    patch = read_input(args.patch, limits.max_patch_bytes, "patch")
-    result = nuif_core.apply_patch(document, patch, inverse=args.inverse is not None)
+    document = read_document(args.document, limits.max_document_bytes)
+    patch = read_document(args.patch, limits.max_patch_bytes, "patch")
+    try:
+        result = nuif_core.apply_patch(document, patch, inverse=args.inverse is not None)
+    except nuif_core.NuifError as err:
+        # the document is checked first: when it is valid, the patch is at fault
+        if first_invalid([(args.document, document)]) is not None:
+            raise InputError(args.document, err, document) from None
+        raise InputError(args.patch, err, patch) from None
     if args.inverse is not None:
         from ._io import write_file
 
@@ -582,13 +599,20 @@ def cmd_apply_patch(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     import nuif_core
 
-    from ._io import read_input, write_output
+    from ._diag import InputError, first_invalid
+    from ._io import write_output
 
     _one_stdin(args.a, args.b)
     limit = nuif_core.Limits.DEFAULT.max_document_bytes
-    a = read_input(args.a, limit)
-    b = read_input(args.b, limit)
-    patch = nuif_core.diff(a, b)
+    a = read_document(args.a, limit)
+    b = read_document(args.b, limit)
+    try:
+        patch = nuif_core.diff(a, b)
+    except nuif_core.NuifError as err:
+        culprit = first_invalid([(args.a, a), (args.b, b)])
+        if culprit is None:  # both valid: no patch within the limits (neither input's fault)
+            raise
+        raise InputError(culprit, err, a if culprit == args.a else b) from None
     write_output(args.output, patch, newline_on_tty=True)
     if args.exit_code and nuif_core.document_hash(a) != nuif_core.document_hash(b):
         return EXIT_INVALID
@@ -615,22 +639,33 @@ def _package_source(name: str) -> Any:
 
 
 def cmd_pack(args: argparse.Namespace) -> int:
-    from nuif_core import Limits, package
+    from nuif_core import Limits, NuifError, canonicalize, package
 
-    from ._io import read_input, write_output
+    from ._diag import InputError
+    from ._io import write_output
 
     if args.output == STDIO and sys.stdout.isatty():
         raise UsageError("refusing to write a binary package to a terminal (use -o FILE.nuif)")
-    document = read_input(args.document, Limits.DEFAULT.max_document_bytes)
-    data = package.pack_dir(document, args.assets)
+    document = read_document(args.document, Limits.DEFAULT.max_document_bytes)
+    with named(args.document, document):
+        canonical = canonicalize(document).canonical
+    try:
+        data = package.pack_dir(canonical, args.assets)
+    except NuifError as err:  # the document is valid: the assets are at fault
+        raise InputError(args.assets or args.document, err) from None
     write_output(args.output, data)
     return EXIT_OK
 
 
 def cmd_unpack(args: argparse.Namespace) -> int:
-    from nuif_core import package
+    from nuif_core import NuifError, package
 
-    result = package.unpack(_package_source(args.package), args.output)
+    from ._diag import InputError, package_error_line
+
+    try:
+        result = package.unpack(_package_source(args.package), args.output)
+    except NuifError as err:
+        raise InputError(args.package, err, text=package_error_line(args.package, err)) from None
     print(f"{result.hash}  {args.output} ({len(result.assets)} assets)")
     return EXIT_OK
 
@@ -640,17 +675,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     from nuif_core import NuifError, package
 
+    from ._diag import package_error_line, shown
+
     _one_stdin(*args.packages)
     worst = 0
     for name in args.packages:
         try:
             summary = package.verify(_package_source(name))
         except NuifError as err:
-            print(f"nuif: {name}: {err}", file=sys.stderr)
+            print(package_error_line(name, err), file=sys.stderr)
             worst = max(worst, EXIT_INVALID)
             continue
         except OSError as exc:
-            print(f"nuif: {name}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"nuif: {shown(name)}: {exc.strerror or exc}", file=sys.stderr)
             worst = max(worst, EXIT_USAGE)
             continue
         if args.json:
