@@ -210,7 +210,9 @@ def test_canonicalize_checks_by_default_and_in_place_rewrites(nuif, tmp_path: Pa
     ]
     fixed = nuif("batch", "canonicalize", "-i", str(tmp_path), "--serial")
     assert fixed.code == 0 and "1 rewritten" in fixed.err
-    assert (tmp_path / "a.json").read_bytes() == nuif_core.canonicalize(document(1)).canonical
+    assert (tmp_path / "a.json").read_bytes() == nuif_core.canonicalize(
+        document(1)
+    ).canonical + b"\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]
     again = nuif("batch", "canonicalize", str(tmp_path), "--serial")
     assert again.code == 0 and [json.loads(x)["changed"] for x in again.text.splitlines()] == [

@@ -174,14 +174,14 @@ def test_inspect_json_equals_the_api(nuif, docs: Path) -> None:
 
 def test_canonicalize_writes_exact_canonical_bytes_to_stdout(nuif, docs: Path) -> None:
     r = nuif("canonicalize", str(docs / "pretty.json"))
-    assert (r.code, r.out) == (0, CANONICAL)
+    assert (r.code, r.out) == (0, CANONICAL + b"\n")
 
 
 def test_canonicalize_stdin_to_a_file(nuif, tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     r = nuif("canonicalize", "-", "-o", str(out), stdin=PRETTY)
     assert r.code == 0 and r.out == b""
-    assert out.read_bytes() == CANONICAL
+    assert out.read_bytes() == CANONICAL + b"\n"
 
 
 def test_canonicalize_invalid_document_exits_1(nuif, docs: Path) -> None:
@@ -215,7 +215,7 @@ def test_canonicalize_in_place_rewrites_only_what_changes(nuif, docs: Path) -> N
     os.chmod(docs / "pretty.json", 0o640)
     r = nuif("canonicalize", "--in-place", str(docs / "pretty.json"), str(canonical))
     assert r.code == 0
-    assert (docs / "pretty.json").read_bytes() == CANONICAL
+    assert (docs / "pretty.json").read_bytes() == CANONICAL + b"\n"
     assert os.stat(docs / "pretty.json").st_mode & 0o777 == 0o640
     assert os.stat(canonical).st_mtime == 1_000_000  # untouched
     assert "1 file canonicalized, 1 already canonical" in r.err
@@ -251,7 +251,7 @@ def test_canonicalize_in_place_follows_symlinks(nuif, docs: Path) -> None:
     link.symlink_to(docs / "pretty.json")
     assert nuif("canonicalize", "-i", str(link)).code == 0
     assert link.is_symlink()
-    assert (docs / "pretty.json").read_bytes() == CANONICAL
+    assert (docs / "pretty.json").read_bytes() == CANONICAL + b"\n"
 
 
 def test_canonicalize_usage_errors(nuif, docs: Path) -> None:
@@ -265,7 +265,7 @@ def test_canonicalize_usage_errors(nuif, docs: Path) -> None:
 
 def test_canonicalize_stdin_to_stdout(nuif) -> None:
     r = nuif("canonicalize", "-", "-o", "-", stdin=PRETTY)
-    assert (r.code, r.out) == (0, CANONICAL)
+    assert (r.code, r.out) == (0, CANONICAL + b"\n")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ def test_canonicalize_and_hash_agree_with_the_api(nuif, tmp_path: Path) -> None:
                 assert _names_its_input(err, file, run.err), (argv, run.err)
             continue
         run = nuif("canonicalize", file)
-        assert (run.code, run.out) == (0, expected.canonical), doc[:60]
+        assert (run.code, run.out) == (0, expected.canonical + b"\n"), doc[:60]
         run = nuif("hash", file)
         assert (run.code, run.text) == (0, f"{expected.hash}  {file}\n"), doc[:60]
         checked += 1

@@ -15,7 +15,15 @@ from typing import Any
 
 from ._diag import error_line, shown
 from ._diag import line as diagnostic_line
-from ._io import STDIO, NotRegularFile, atomic_write, read_input, read_regular
+from ._io import (
+    STDIO,
+    NotRegularFile,
+    atomic_write,
+    canonical_file,
+    is_canonical_file,
+    read_input,
+    read_regular,
+)
 
 Result = tuple[int, list[str], list[str], bool]
 
@@ -70,14 +78,28 @@ def do_validate(name: str, options: dict[str, Any]) -> Result:
     return 1, lines, [], False
 
 
+def _canonical_of(data: bytes, options: dict[str, Any]) -> bytes:
+    """The canonical text of ``data``: of a NUIF document, or with ``options["json"]`` of any
+    strict I-JSON text (``nuif json``)."""
+    limits = _limits(options)
+    if options.get("json"):
+        from nuif_core import canonical_json
+
+        return canonical_json(data, limits=limits)
+    from nuif_core import canonicalize
+
+    return canonicalize(data, limits=limits).canonical
+
+
 def do_check(name: str, options: dict[str, Any]) -> Result:
-    """canonicalize --check: list the file when it is not canonical."""
-    from nuif_core import NuifError, is_canonical
+    """canonicalize --check: list the file when it is not canonical (NUIF-0 §2.4: the canonical
+    text, with or without one final line feed)."""
+    from nuif_core import NuifError
 
     limits = _limits(options)
     try:
         data = read_input(name, limits.max_document_bytes)
-        canonical = is_canonical(data, limits=limits)
+        canonical = is_canonical_file(data, _canonical_of(data, options))
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
@@ -86,29 +108,42 @@ def do_check(name: str, options: dict[str, Any]) -> Result:
 
 
 def do_in_place(name: str, options: dict[str, Any]) -> Result:
-    """canonicalize --in-place: replace the file atomically when it is not canonical."""
-    from nuif_core import NuifError, canonicalize
+    """canonicalize --in-place: replace the file atomically when it is not canonical, by the
+    canonical text and one line feed (the bare text with ``no_newline``)."""
+    from nuif_core import NuifError
 
     limits = _limits(options)
     try:
         data = read_regular(name, limits.max_document_bytes)
-        result = canonicalize(data, limits=limits)
-        if result.changed:
-            atomic_write(name, result.canonical)
+        canonical = _canonical_of(data, options)
+        changed = not is_canonical_file(data, canonical)
+        if changed:
+            atomic_write(name, canonical_file(canonical, bool(options.get("no_newline"))))
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
         return _invalid(name, err)
-    return 0, [], [], result.changed
+    return 0, [], [], changed
+
+
+def _hash_of(data: bytes, options: dict[str, Any]) -> str:
+    """``sha256:`` + the SHA-256 of the canonical text (never of the file's bytes)."""
+    if options.get("json"):
+        import hashlib
+
+        return "sha256:" + hashlib.sha256(_canonical_of(data, options)).hexdigest()
+    from nuif_core import document_hash
+
+    return document_hash(data, limits=_limits(options))
 
 
 def do_hash(name: str, options: dict[str, Any]) -> Result:
-    from nuif_core import NuifError, document_hash
+    from nuif_core import NuifError
 
     limits = _limits(options)
     try:
         data = read_input(name, limits.max_document_bytes)
-        digest = document_hash(data, limits=limits)
+        digest = _hash_of(data, options)
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
@@ -118,13 +153,13 @@ def do_hash(name: str, options: dict[str, Any]) -> Result:
 
 def do_hash_check(item: tuple[str, str], options: dict[str, Any]) -> Result:
     """hash --check: one ``(expected, file)`` line of a list."""
-    from nuif_core import NuifError, document_hash
+    from nuif_core import NuifError
 
     expected, name = item
     limits = _limits(options)
     try:
         data = read_input(name, limits.max_document_bytes)
-        digest = document_hash(data, limits=limits)
+        digest = _hash_of(data, options)
     except OSError as exc:
         return (
             1,
@@ -197,7 +232,9 @@ def run(
     from functools import partial
 
     with ProcessPoolExecutor(max_workers=n, initializer=_worker_start) as pool:
-        for part, results in zip(parts, pool.map(partial(run_chunk, op, options), parts)):
+        for part, results in zip(
+            parts, pool.map(partial(run_chunk, op, options), parts), strict=True
+        ):
             yield from results
             progress.advance(len(part))
 

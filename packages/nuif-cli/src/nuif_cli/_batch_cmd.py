@@ -95,6 +95,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="canonicalize: rewrite each non-canonical document file atomically",
     )
+    p.add_argument(
+        "--no-newline",
+        action="store_true",
+        help="with --in-place: write the bare canonical text, without the final line feed",
+    )
     p.add_argument("--jsonl", action="store_true", help="read every file input as JSON Lines")
     p.add_argument(
         "--partition-size",
@@ -134,6 +139,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise UsageError("nuif batch reads files (workers open them), not stdin ('-')")
     if args.in_place and args.operation != "canonicalize":
         raise UsageError("--in-place belongs to 'nuif batch canonicalize'")
+    if args.no_newline and not args.in_place:
+        raise UsageError("--no-newline says what --in-place writes; give it with --in-place")
     if args.in_place and args.jsonl:
         raise UsageError("--in-place rewrites document files; JSON Lines files are never rewritten")
     fmt = args.format or ("parquet" if args.output.lower().endswith(".parquet") else "jsonl")
@@ -292,6 +299,7 @@ def _run(
         partition_bytes=args.partition_size,
         max_diagnostics=args.max_diagnostics,
         in_place=args.in_place,
+        no_newline=args.no_newline,
         stats=stats,
         on_task=(lambda task, result: progress.update(result.stats[0], summary.documents))
         if progress.enabled

@@ -111,14 +111,24 @@ def check_versions(expected: tuple[str, str] | None) -> None:
 
 
 def document_record(
-    index: int, data: bytes, limits: Any, max_diagnostics: int, in_place_path: str | None = None
+    index: int,
+    data: bytes,
+    limits: Any,
+    max_diagnostics: int,
+    in_place_path: str | None = None,
+    *,
+    as_file: bool = False,
+    no_newline: bool = False,
 ) -> Record:
     """The record of one document's bytes: one ``canonicalize`` call when it is valid (hash and
     ``changed``), and ``validate`` for every diagnostic only when it is not.
 
-    With ``in_place_path``, a valid document that is not canonical is rewritten there atomically
-    (``nuif canonicalize --in-place``'s own write).  A failed write is reported as ``NUIF_IO``
-    with ``changed`` true: the document is valid and still not canonical.
+    ``as_file``: the bytes are a whole file, canonical also with one final line feed (NUIF-0
+    §2.4); a line of JSON Lines or a text is canonical only as the bare text.  With
+    ``in_place_path``, a valid document that is not canonical is rewritten there atomically
+    (``nuif canonicalize --in-place``'s own write: the canonical text and one line feed, or the
+    bare text with ``no_newline``).  A failed write is reported as ``NUIF_IO`` with ``changed``
+    true: the document is valid and still not canonical.
     """
     from nuif_core import NuifError, canonicalize, validate
 
@@ -130,15 +140,20 @@ def document_record(
             raise
         diags = tuple((d.code, d.message, d.pointer, d.line, d.column) for d in report.diagnostics)
         return (index, len(data), False, None, None, diags, report.truncated)
-    if in_place_path is not None and result.changed:
-        from ._io import atomic_write
+    changed = result.changed
+    if as_file and changed:
+        from ._io import is_canonical_file
+
+        changed = not is_canonical_file(data, result.canonical)
+    if in_place_path is not None and changed:
+        from ._io import atomic_write, canonical_file
 
         try:
-            atomic_write(in_place_path, result.canonical)
+            atomic_write(in_place_path, canonical_file(result.canonical, no_newline))
         except OSError as exc:
             diag = (IO_CODE, f"cannot rewrite the file: {exc.strerror or exc}", None, None, None)
             return (index, len(data), True, result.hash, True, (diag,), False)
-    return (index, len(data), True, result.hash, result.changed, (), False)
+    return (index, len(data), True, result.hash, changed, (), False)
 
 
 def not_regular_message(exc: OSError) -> str:
@@ -226,7 +241,7 @@ def run_task(task: tuple[Any, ...], options: dict[str, Any]) -> TaskResult:
     stats = TaskStats()
     if task[0] == "files":
         records = [
-            _file_record(i, path, limits, max_diagnostics, bool(options.get("in_place")), stats)
+            _file_record(i, path, limits, max_diagnostics, options, stats)
             for i, path in enumerate(task[1])
         ]
         stats.records = len(records)
@@ -243,7 +258,12 @@ def run_task(task: tuple[Any, ...], options: dict[str, Any]) -> TaskResult:
 
 
 def _file_record(
-    index: int, path: str, limits: Any, max_diagnostics: int, in_place: bool, stats: TaskStats
+    index: int,
+    path: str,
+    limits: Any,
+    max_diagnostics: int,
+    options: dict[str, Any],
+    stats: TaskStats,
 ) -> Record:
     from nuif_core import NuifError
 
@@ -261,7 +281,15 @@ def _file_record(
             size = None  # it grew while being read: its size is not known
         return (index, size, False, None, None, ((err.code, err.message, None, None, None),), False)
     stats.held(len(data))
-    return document_record(index, data, limits, max_diagnostics, path if in_place else None)
+    return document_record(
+        index,
+        data,
+        limits,
+        max_diagnostics,
+        path if options.get("in_place") else None,
+        as_file=True,
+        no_newline=bool(options.get("no_newline")),
+    )
 
 
 def _size(path: str) -> int | None:

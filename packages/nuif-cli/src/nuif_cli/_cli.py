@@ -158,6 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument(
         "--check", action="store_true", help="list the files that are not canonical (exit 1)"
     )
+    p.add_argument(
+        "--no-newline",
+        action="store_true",
+        help="write the bare canonical text, without the final line feed",
+    )
     p.set_defaults(run=cmd_canonicalize)
 
     p = add("hash", "print 'sha256:<hex>  FILE' lines, or check them with --check LIST", batch)
@@ -434,12 +439,18 @@ def _validate_json(args: argparse.Namespace) -> int:
 
 
 def cmd_canonicalize(args: argparse.Namespace) -> int:
-    from ._io import write_output
+    from ._io import canonical_file, write_output
 
     files = list(args.files)
     _one_stdin(*files)
+    options = {"no_newline": args.no_newline}
     if args.check:
-        worst, failures, changed = _run_batch(args, "check", files, {}, "check")
+        if args.no_newline:
+            raise UsageError(
+                "--no-newline says what to write; --check writes nothing (a file is canonical "
+                "with or without its one final line feed)"
+            )
+        worst, failures, changed = _run_batch(args, "check", files, options, "check")
         if failures:
             print(
                 f"nuif: {changed} of {len(files)} files are not canonical"
@@ -450,7 +461,7 @@ def cmd_canonicalize(args: argparse.Namespace) -> int:
     if args.in_place:
         if STDIO in files:
             raise UsageError("--in-place needs files, not stdin ('-')")
-        worst, failures, changed = _run_batch(args, "in-place", files, {}, "canonicalize")
+        worst, failures, changed = _run_batch(args, "in-place", files, options, "canonicalize")
         print(
             f"nuif: {changed} file{'s' if changed != 1 else ''} canonicalized, "
             f"{len(files) - changed - failures} already canonical"
@@ -465,7 +476,7 @@ def cmd_canonicalize(args: argparse.Namespace) -> int:
     data = read_document(files[0], Limits.DEFAULT.max_document_bytes)
     with named(files[0], data):
         result = canonicalize(data)
-    write_output(args.output or STDIO, result.canonical, newline_on_tty=True)
+    write_output(args.output or STDIO, canonical_file(result.canonical, args.no_newline))
     return EXIT_OK
 
 

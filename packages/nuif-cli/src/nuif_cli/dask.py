@@ -166,6 +166,7 @@ def run_batch(
     max_diagnostics: int = 100,
     limits: Any = None,
     in_place: bool = False,
+    no_newline: bool = False,
     jsonl: bool = False,
     max_result_bytes: int = work.DEFAULT_MAX_RESULT_BYTES,
     window: int | None = None,
@@ -182,7 +183,9 @@ def run_batch(
     run again by Dask; each task's records are taken once, in order, so nothing is lost or
     repeated.  ``in_place`` rewrites non-canonical document files (JSON Lines are never
     rewritten: a JSON Lines input with ``in_place`` is a ``ValueError``, raised before anything
-    runs).  ``items`` replaces ``inputs`` with inputs already expanded (``_batch_work.expand``).
+    runs); a rewrite writes the canonical text and one line feed, or the bare text with
+    ``no_newline``, and a document file is canonical with or without one final line feed (NUIF-0
+    §2.4).  ``items`` replaces ``inputs`` with inputs already expanded (``_batch_work.expand``).
     """
     if items is None:
         items = list(work.expand(inputs, jsonl=jsonl))
@@ -194,6 +197,7 @@ def run_batch(
         "limits": limits,
         "max_diagnostics": max_diagnostics,
         "in_place": in_place,
+        "no_newline": no_newline,
         "max_result_bytes": max_result_bytes,
         "versions": work.versions() if client is not None else None,
     }
