@@ -79,10 +79,10 @@ def do_validate(name: str, options: dict[str, Any]) -> Result:
 
 
 def _canonical_of(data: bytes, options: dict[str, Any]) -> bytes:
-    """The canonical text of ``data``: of a NUIF document, or with ``options["json"]`` of any
-    strict I-JSON text (``nuif json``)."""
+    """The canonical text of ``data``: of a NUIF document, or with ``options["json_text"]`` of
+    any strict I-JSON text (``nuif json``)."""
     limits = _limits(options)
-    if options.get("json"):
+    if options.get("json_text"):
         from nuif_core import canonical_json
 
         return canonical_json(data, limits=limits)
@@ -91,11 +91,92 @@ def _canonical_of(data: bytes, options: dict[str, Any]) -> bytes:
     return canonicalize(data, limits=limits).canonical
 
 
+def _hash_of(data: bytes, options: dict[str, Any]) -> str:
+    """``sha256:`` + the SHA-256 of the canonical text (never of the file's bytes)."""
+    if options.get("json_text"):
+        import hashlib
+
+        return "sha256:" + hashlib.sha256(_canonical_of(data, options)).hexdigest()
+    from nuif_core import document_hash
+
+    return document_hash(data, limits=_limits(options))
+
+
+# ---------------------------------------------------------------------------------------------
+# --json: one object per file, {"file", "valid", "hash", "canonical", "error", …}
+
+
+def _record(name: str) -> dict[str, Any]:
+    return {"file": name, "valid": None, "hash": None, "canonical": None, "error": None}
+
+
+def _error_dict(err: Any, data: bytes | None) -> dict[str, Any]:
+    """The error as JSON, placed by its pointer when it has no line (as :func:`error_line`)."""
+    from ._diag import pointer_position
+
+    out: dict[str, Any] = err.to_dict()
+    if out["line"] is None:
+        found = pointer_position(data, err.pointer)
+        if found is not None:
+            out["line"], out["column"] = found
+    return out
+
+
+def _io_dict(exc: OSError) -> dict[str, Any]:
+    from nuif_core._errors import error_dict
+
+    return error_dict("NUIF_IO", f"cannot read: {exc.strerror or exc}", None, None, None)
+
+
+def _json_line(record: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(record, ensure_ascii=False)
+
+
+def _file_report(
+    name: str, options: dict[str, Any], *, regular: bool = False
+) -> tuple[int, dict[str, Any], bytes | None, bytes | None]:
+    """Read and canonicalize one file for a --json report: (status, record, data, canonical)."""
+    from nuif_core import NuifError
+
+    record = _record(name)
+    limits = _limits(options)
+    try:
+        read = read_regular if regular else read_input
+        data = read(name, limits.max_document_bytes)
+    except OSError as exc:
+        record["error"] = _io_dict(exc)
+        return 2, record, None, None
+    except NuifError as err:
+        record["valid"], record["error"] = False, _error_dict(err, None)
+        return 1, record, None, None
+    try:
+        canonical = _canonical_of(data, options)
+    except NuifError as err:
+        record["valid"], record["error"] = False, _error_dict(err, data)
+        return 1, record, data, None
+    import hashlib
+
+    record["valid"] = True
+    record["hash"] = "sha256:" + hashlib.sha256(canonical).hexdigest()
+    record["canonical"] = is_canonical_file(data, canonical)
+    return 0, record, data, canonical
+
+
+# ---------------------------------------------------------------------------------------------
+# the operations
+
+
 def do_check(name: str, options: dict[str, Any]) -> Result:
     """canonicalize --check: list the file when it is not canonical (NUIF-0 §2.4: the canonical
     text, with or without one final line feed)."""
     from nuif_core import NuifError
 
+    if options.get("report"):
+        status, record, _, _ = _file_report(name, options)
+        not_canonical = record["canonical"] is False
+        return max(status, int(not_canonical)), [_json_line(record)], [], not_canonical
     limits = _limits(options)
     try:
         data = read_input(name, limits.max_document_bytes)
@@ -112,6 +193,20 @@ def do_in_place(name: str, options: dict[str, Any]) -> Result:
     canonical text and one line feed (the bare text with ``no_newline``)."""
     from nuif_core import NuifError
 
+    if options.get("report"):
+        status, record, _, canonical = _file_report(name, options, regular=True)
+        record["rewritten"] = False
+        if canonical is not None and not record["canonical"]:
+            try:
+                atomic_write(name, canonical_file(canonical, bool(options.get("no_newline"))))
+            except OSError as exc:
+                from nuif_core._errors import error_dict
+
+                reason = f"cannot rewrite the file: {exc.strerror or exc}"
+                record["error"] = error_dict("NUIF_IO", reason, None, None, None)
+                return 2, [_json_line(record)], [], False
+            record["rewritten"] = True
+        return status, [_json_line(record)], [], record["rewritten"]
     limits = _limits(options)
     try:
         data = read_regular(name, limits.max_document_bytes)
@@ -126,20 +221,19 @@ def do_in_place(name: str, options: dict[str, Any]) -> Result:
     return 0, [], [], changed
 
 
-def _hash_of(data: bytes, options: dict[str, Any]) -> str:
-    """``sha256:`` + the SHA-256 of the canonical text (never of the file's bytes)."""
-    if options.get("json"):
-        import hashlib
-
-        return "sha256:" + hashlib.sha256(_canonical_of(data, options)).hexdigest()
-    from nuif_core import document_hash
-
-    return document_hash(data, limits=_limits(options))
+def do_canonical_text(name: str, options: dict[str, Any]) -> Result:
+    """canonicalize --json (one file): the record with the canonical text as ``text``."""
+    status, record, _, canonical = _file_report(name, options)
+    record["text"] = None if canonical is None else canonical.decode("utf-8")
+    return status, [_json_line(record)], [], False
 
 
 def do_hash(name: str, options: dict[str, Any]) -> Result:
     from nuif_core import NuifError
 
+    if options.get("report"):
+        status, record, _, _ = _file_report(name, options)
+        return status, [_json_line(record)], [], False
     limits = _limits(options)
     try:
         data = read_input(name, limits.max_document_bytes)
@@ -156,6 +250,11 @@ def do_hash_check(item: tuple[str, str], options: dict[str, Any]) -> Result:
     from nuif_core import NuifError
 
     expected, name = item
+    if options.get("report"):
+        _, record, _, _ = _file_report(name, options)
+        record["expected"] = expected
+        record["ok"] = record["hash"] == expected
+        return (0 if record["ok"] else 1), [_json_line(record)], [], False
     limits = _limits(options)
     try:
         data = read_input(name, limits.max_document_bytes)
@@ -180,6 +279,7 @@ OPERATIONS: dict[str, Callable[[Any, dict[str, Any]], Result]] = {
     "in-place": do_in_place,
     "hash": do_hash,
     "hash-check": do_hash_check,
+    "canonical-text": do_canonical_text,
 }
 
 

@@ -55,10 +55,11 @@ def _size(value: str) -> int:
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    from ._cli import _jobs, _positive
+    from ._cli import _jobs, _positive, add_report_options
 
     text = "validate, canonicalize or hash many documents on Dask, with a JSON Lines/Parquet report"
     p = sub.add_parser("batch", help=text, description=text + " (docs/scale.md)", parents=[common])
+    p.set_defaults(parser=p)  # a usage error shows this command's usage
     p.add_argument("operation", choices=["validate", "canonicalize", "hash"], help="what to run")
     p.add_argument(
         "inputs",
@@ -100,6 +101,12 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --in-place: write the bare canonical text, without the final line feed",
     )
+    p.add_argument(
+        "--mode",
+        choices=["nuif", "json"],
+        default="nuif",
+        help="nuif: NUIF documents (default); json: any strict I-JSON text, as 'nuif json'",
+    )
     p.add_argument("--jsonl", action="store_true", help="read every file input as JSON Lines")
     p.add_argument(
         "--partition-size",
@@ -125,6 +132,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-progress", action="store_true", help="never draw the progress bar on stderr"
     )
+    add_report_options(p, "print the summary on stderr as JSON instead of a line")
     p.set_defaults(run=cmd_batch)
 
 
@@ -300,6 +308,7 @@ def _run(
         max_diagnostics=args.max_diagnostics,
         in_place=args.in_place,
         no_newline=args.no_newline,
+        json_text=args.mode == "json",
         stats=stats,
         on_task=(lambda task, result: progress.update(result.stats[0], summary.documents))
         if progress.enabled
@@ -327,7 +336,12 @@ def _run(
     progress.clear()
     writer.close()
     summary.finish(time.monotonic() - start, workers, stats)
-    print(summary.line(), file=sys.stderr)
+    if args.json:
+        import json
+
+        print(json.dumps(summary.to_dict(), ensure_ascii=False), file=sys.stderr)
+    elif not args.quiet:
+        print(summary.line(), file=sys.stderr)
     if args.summary:
         import json
 
@@ -387,6 +401,8 @@ class Summary:
         self.changed = self.rewrite_failed = 0
         self.bytes = 0
         self.counts: dict[bytes, int] = {}
+        #: invalid and unreadable documents by the code of their first diagnostic
+        self.codes: dict[str, int] = {}
         self.seconds = 0.0
         self.workers = 0
         self.tasks = 0
@@ -394,11 +410,13 @@ class Summary:
     def add(self, record: dict[str, Any]) -> None:
         self.documents += 1
         self.bytes += record["bytes"] or 0
-        if record["valid"] is None:
-            self.unreadable += 1
-            return
         if not record["valid"]:
-            self.invalid += 1
+            if record["valid"] is None:
+                self.unreadable += 1
+            else:
+                self.invalid += 1
+            code = record["diagnostics"][0]["code"] if record["diagnostics"] else "NUIF_IO"
+            self.codes[code] = self.codes.get(code, 0) + 1
             return
         self.valid += 1
         if record["changed"]:
@@ -424,6 +442,10 @@ class Summary:
             "largest": [{"hash": "sha256:" + k.hex(), "count": n} for n, k in largest],
         }
 
+    def by_code(self) -> dict[str, int]:
+        """{code: documents}, most frequent first (ties by code)."""
+        return dict(sorted(self.codes.items(), key=lambda item: (-item[1], item[0])))
+
     def to_dict(self) -> dict[str, Any]:
         seconds = max(self.seconds, 1e-9)
         out = {
@@ -433,6 +455,7 @@ class Summary:
             "invalid": self.invalid,
             "unreadable": self.unreadable,
             "changed": self.changed,
+            "codes": self.by_code(),
             "distinct_hashes": len(self.counts),
             "duplicates": self.duplicates(),
             "bytes": self.bytes,
@@ -461,9 +484,12 @@ class Summary:
             if self.workers
             else "in this process"
         )
+        codes = ", ".join(f"{code} {n}" for code, n in self.by_code().items())
         return (
             f"nuif batch {self.operation}: {self.documents} documents: {self.valid} valid "
-            f"({changed}), {self.invalid} invalid, {self.unreadable} unreadable; "
+            f"({changed}), {self.invalid} invalid, {self.unreadable} unreadable"
+            + (f" (by first problem: {codes})" if codes else "")
+            + "; "
             f"{d['distinct_hashes']} distinct hashes, {dup['documents']} duplicates in "
             f"{dup['groups']} groups; {self.bytes / 1e6:.1f} MB in {self.seconds:.1f} s "
             f"({d['documents_per_second']:,.0f} documents/s, {self.bytes / 1e6 / max(self.seconds, 1e-9):.1f} MB/s), "
@@ -631,5 +657,7 @@ def _progress(args: argparse.Namespace, total_bytes: int) -> Any:
     except (AttributeError, ValueError):
         tty = False
     return BytesProgress(
-        max(total_bytes, 1), f"batch {args.operation}", enabled=tty and not args.no_progress
+        max(total_bytes, 1),
+        f"batch {args.operation}",
+        enabled=tty and not (args.no_progress or args.quiet),
     )

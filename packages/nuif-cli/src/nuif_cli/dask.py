@@ -167,6 +167,7 @@ def run_batch(
     limits: Any = None,
     in_place: bool = False,
     no_newline: bool = False,
+    json_text: bool = False,
     jsonl: bool = False,
     max_result_bytes: int = work.DEFAULT_MAX_RESULT_BYTES,
     window: int | None = None,
@@ -185,7 +186,8 @@ def run_batch(
     rewritten: a JSON Lines input with ``in_place`` is a ``ValueError``, raised before anything
     runs); a rewrite writes the canonical text and one line feed, or the bare text with
     ``no_newline``, and a document file is canonical with or without one final line feed (NUIF-0
-    §2.4).  ``items`` replaces ``inputs`` with inputs already expanded (``_batch_work.expand``).
+    §2.4).  ``json_text``: every input is any JSON text, not a NUIF document (``nuif json``'s
+    reading and hash).  ``items`` replaces ``inputs`` with inputs already expanded (``_batch_work.expand``).
     """
     if items is None:
         items = list(work.expand(inputs, jsonl=jsonl))
@@ -198,6 +200,7 @@ def run_batch(
         "max_diagnostics": max_diagnostics,
         "in_place": in_place,
         "no_newline": no_newline,
+        "json_text": json_text,
         "max_result_bytes": max_result_bytes,
         "versions": work.versions() if client is not None else None,
     }
