@@ -238,6 +238,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_demo)
 
+    p = add("completion", "print a shell completion script for nuif (bash, zsh or fish)")
+    p.add_argument("shell", choices=["bash", "zsh", "fish"], help="the shell")
+    p.epilog = (
+        "install: bash: nuif completion bash > ~/.local/share/bash-completion/completions/nuif; "
+        "zsh: nuif completion zsh > ~/.zfunc/_nuif (with fpath+=~/.zfunc before compinit); "
+        "fish: nuif completion fish > ~/.config/fish/completions/nuif.fish"
+    )
+    p.set_defaults(run=cmd_completion)
+
     p = add("playground", "serve the NUIF playground page on 127.0.0.1 and print its address")
     p.add_argument("--port", type=int, default=8787, help="port (default 8787; 0 = any free one)")
     p.add_argument("--pyodide", metavar="DIR", help="the Pyodide runtime folder (docs/web.md)")
@@ -782,6 +791,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from ._demo import run_demo
 
     return run_demo(args.dir)
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    from ._completion import cmd_completion as run
+
+    return run(args)
 
 
 def cmd_playground(args: argparse.Namespace) -> int:
