@@ -42,6 +42,48 @@ _UNITS = {
 }
 
 
+#: ``--engine auto`` runs in this process below this many bytes of input (docs/cli.md, "Which
+#: engine"): benchmarks/batch_engine.py measured a pool of 2 processes slower than one process
+#: up to 4 MB of ~1 KiB files (1.07-1.36x its time) and faster from 8 MB on (0.8x, 0.69x at 16)
+POOL_MIN_BYTES = 8 * 1024 * 1024
+#: with a pool, tasks of at most total ÷ (workers × this) bytes, so that every worker has work
+POOL_TASKS_PER_WORKER = 8
+#: … and of at least this many bytes (a task's fixed cost stays small beside its work)
+POOL_MIN_PARTITION = 256 * 1024
+DEFAULT_PARTITION = "32MiB"
+
+
+def choose_engine(
+    engine: str, scheduler: str | None, total_bytes: int, jobs: int | None, cpus: int
+) -> tuple[str, int]:
+    """(engine, local worker processes) for a run: ``serial`` (this process), ``processes`` (a
+    ``concurrent.futures`` pool of that many processes) or ``dask`` (0: a scheduler is named, or
+    that many local Dask workers).
+
+    ``auto``: Dask when a scheduler is named; else this process when one CPU is to be used
+    (``-j 1``, or one CPU available) or the input is below :data:`POOL_MIN_BYTES`; else a pool
+    of ``-j N`` (default: every CPU) processes.
+    """
+    if engine == "serial":
+        return "serial", 0
+    if engine == "dask" or (engine == "auto" and scheduler):
+        return "dask", 0 if scheduler else (jobs or cpus)
+    workers = jobs or cpus
+    if engine == "processes":
+        return ("processes", workers) if workers > 1 else ("serial", 0)
+    if workers <= 1 or total_bytes < POOL_MIN_BYTES:
+        return "serial", 0
+    return "processes", workers
+
+
+def pool_partition(total_bytes: int, workers: int, partition_bytes: int) -> int:
+    """The partition size of a pool run: at most ``partition_bytes``, small enough that each of
+    ``workers`` gets about :data:`POOL_TASKS_PER_WORKER` tasks, at least
+    :data:`POOL_MIN_PARTITION`."""
+    share = -(-total_bytes // (workers * POOL_TASKS_PER_WORKER))
+    return max(1, min(partition_bytes, max(POOL_MIN_PARTITION, share)))
+
+
 def _size(value: str) -> int:
     import re
 
@@ -78,10 +120,20 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         type=_jobs,
         default=None,
         metavar="N",
-        help="worker processes of the local cluster (0 or absent: every CPU)",
+        help="local worker processes (0 or absent: every CPU; 1: this process only)",
     )
     p.add_argument(
-        "--serial", action="store_true", help="run in this process, without Dask (the reference)"
+        "--engine",
+        choices=["auto", "serial", "processes", "dask"],
+        default="auto",
+        help="auto (default): Dask when a scheduler is named, else this process for small inputs "
+        "and a process pool for large ones; serial; processes; dask (a local cluster unless "
+        "--scheduler)",
+    )
+    p.add_argument(
+        "--serial",
+        action="store_true",
+        help="run in this process (the reference report; same as --engine serial)",
     )
     p.add_argument("-o", "--output", default="-", metavar="REPORT", help="report ('-' = stdout)")
     p.add_argument(
@@ -111,9 +163,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--partition-size",
         type=_size,
-        default="32MiB",
+        default=None,
         metavar="SIZE",
-        help="bytes of input per task (default 32MiB)",
+        help=f"bytes of input per task (default {DEFAULT_PARTITION}; a process pool takes "
+        "smaller tasks unless this is given)",
     )
     p.add_argument(
         "--max-diagnostics",
@@ -159,14 +212,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
             import pyarrow  # noqa: F401
         except ImportError:
             raise UsageError(PYARROW_MISSING) from None
-    if not args.serial:
-        try:
-            import dask  # noqa: F401
-            import distributed  # noqa: F401
-        except ImportError:
-            raise UsageError(DASK_MISSING) from None
-
     from . import _batch_work as work
+    from ._batch import cpu_count
 
     items = list(work.expand(args.inputs, jsonl=args.jsonl))
     if args.in_place:
@@ -177,6 +224,21 @@ def cmd_batch(args: argparse.Namespace) -> int:
                 "rewritten (leave it out, or canonicalize it without --in-place)"
             )
     total_bytes = sum(item.size for item in items)
+    scheduler = args.scheduler or os.environ.get(ENV_SCHEDULER) or None
+    engine, args.local_workers = choose_engine(
+        "serial" if args.serial else args.engine, scheduler, total_bytes, args.jobs, cpu_count()
+    )
+    args.engine = engine
+    if engine == "dask":
+        try:
+            import dask  # noqa: F401
+            import distributed  # noqa: F401
+        except ImportError:
+            raise UsageError(DASK_MISSING) from None
+    explicit = args.partition_size is not None
+    args.partition_size = args.partition_size or _size(DEFAULT_PARTITION)
+    if engine == "processes" and not explicit:
+        args.partition_size = pool_partition(total_bytes, args.local_workers, args.partition_size)
 
     # the report file is opened first: an unwritable -o fails before any cluster starts
     writer = _writer(fmt, args.output)
@@ -220,8 +282,9 @@ def _check_address(address: str) -> None:
 
 
 class _engine:
-    """The client of the run: None for --serial, else a Client on the scheduler or on a new local
-    cluster of ``--jobs`` worker processes bound to 127.0.0.1 (closed at the end)."""
+    """The client of the run: None in this process or with a process pool, else a Client on the
+    scheduler or on a new local cluster of ``--jobs`` worker processes bound to 127.0.0.1 (closed
+    at the end).  Yields (client, workers): the pool's processes, or the cluster's threads."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -230,8 +293,8 @@ class _engine:
 
     def __enter__(self) -> tuple[Any, int]:
         args = self.args
-        if args.serial:
-            return None, 0
+        if args.engine != "dask":
+            return None, args.local_workers
         import logging
 
         from distributed import Client, LocalCluster
@@ -247,7 +310,7 @@ class _engine:
             if address:
                 self.client = Client(address, timeout=args.connect_timeout, set_as_default=False)
             else:
-                n = args.jobs or cpu_count()
+                n = args.local_workers or cpu_count()
                 self.cluster = LocalCluster(
                     n_workers=n,
                     threads_per_worker=1,
@@ -307,6 +370,7 @@ def _run(
         partition_bytes=args.partition_size,
         max_diagnostics=args.max_diagnostics,
         in_place=args.in_place,
+        processes=args.local_workers if args.engine == "processes" else 0,
         no_newline=args.no_newline,
         json_text=args.mode == "json",
         stats=stats,
@@ -324,6 +388,13 @@ def _run(
             if isinstance(exc, (KeyboardInterrupt, BrokenPipeError, SystemExit)):
                 raise
             if client is None:
+                from concurrent.futures.process import BrokenProcessPool
+
+                if isinstance(exc, BrokenProcessPool):  # a pool worker died (killed, no memory)
+                    raise ClusterError(
+                        f"a worker process of the pool died ({exc}); the machine may be out of "
+                        "memory: lower --partition-size or --jobs, or run with --engine serial"
+                    ) from exc
                 raise
             raise ClusterError(_task_failure(exc)) from exc
         if record is None:
@@ -335,7 +406,7 @@ def _run(
             raise
     progress.clear()
     writer.close()
-    summary.finish(time.monotonic() - start, workers, stats)
+    summary.finish(time.monotonic() - start, workers, stats, args.engine)
     if args.json:
         import json
 
@@ -405,6 +476,7 @@ class Summary:
         self.codes: dict[str, int] = {}
         self.seconds = 0.0
         self.workers = 0
+        self.engine = "serial"
         self.tasks = 0
 
     def add(self, record: dict[str, Any]) -> None:
@@ -426,9 +498,10 @@ class Summary:
         key = bytes.fromhex(record["hash"][7:])
         self.counts[key] = self.counts.get(key, 0) + 1
 
-    def finish(self, seconds: float, workers: int, stats: Any) -> None:
+    def finish(self, seconds: float, workers: int, stats: Any, engine: str = "dask") -> None:
         self.seconds = seconds
         self.workers = workers
+        self.engine = engine
         self.tasks = stats.tasks
 
     def duplicates(self) -> dict[str, Any]:
@@ -462,6 +535,7 @@ class Summary:
             "seconds": round(self.seconds, 3),
             "documents_per_second": round(self.documents / seconds, 1),
             "bytes_per_second": round(self.bytes / seconds, 1),
+            "engine": self.engine,
             "workers": self.workers,
             "tasks": self.tasks,
         }
@@ -479,11 +553,11 @@ class Summary:
             if self.in_place
             else f"{self.changed} not canonical"
         )
-        engine = (
-            f"{self.workers} worker{'s' if self.workers != 1 else ''}"
-            if self.workers
-            else "in this process"
-        )
+        plural = "s" if self.workers != 1 else ""
+        engine = {
+            "serial": "in this process",
+            "processes": f"{self.workers} worker process{'es' if plural else ''}",
+        }.get(self.engine, f"{self.workers} Dask worker{plural}")
         codes = ", ".join(f"{code} {n}" for code, n in self.by_code().items())
         return (
             f"nuif batch {self.operation}: {self.documents} documents: {self.valid} valid "
