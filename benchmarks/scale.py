@@ -187,8 +187,8 @@ def main(argv: list[str] | None = None) -> int:
                 ),
                 (
                     "nuif batch -j 2 (own local cluster, files)",
-                    [*batch, "-j", "2", str(docs)],
-                    [*batch, "-j", "2", str(one)],
+                    [*batch, "--engine", "dask", "-j", "2", str(docs)],
+                    [*batch, "--engine", "dask", "-j", "2", str(one)],
                     2,
                 ),
             ]

@@ -213,7 +213,9 @@ def test_canonicalize_checks_by_default_and_in_place_rewrites(nuif, tmp_path: Pa
     ]
     fixed = nuif("batch", "canonicalize", "-i", str(tmp_path), "--serial")
     assert fixed.code == 0 and "1 rewritten" in fixed.err
-    assert (tmp_path / "a.json").read_bytes() == nuif_core.canonicalize(document(1)).canonical
+    assert (tmp_path / "a.json").read_bytes() == nuif_core.canonicalize(
+        document(1)
+    ).canonical + b"\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]
     again = nuif("batch", "canonicalize", str(tmp_path), "--serial")
     assert again.code == 0 and [json.loads(x)["changed"] for x in again.text.splitlines()] == [
@@ -253,9 +255,12 @@ def test_missing_dask_names_the_extra_to_install(
 ) -> None:
     (tmp_path / "a.json").write_bytes(document(1))
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
-    r = nuif("batch", "validate", str(tmp_path / "a.json"))
-    assert r.code == 2
-    assert "pip install 'nuif-cli[dask]'" in r.err and r.out == b""
+    for dask in (["--engine", "dask"], ["--scheduler", "tcp://127.0.0.1:1"]):
+        r = nuif("batch", "validate", str(tmp_path / "a.json"), *dask)
+        assert r.code == 2
+        assert "pip install 'nuif-cli[dask]'" in r.err and r.out == b""
+    # on one machine no Dask is needed
+    assert nuif("batch", "validate", str(tmp_path / "a.json")).code == 0
     assert nuif("batch", "validate", str(tmp_path / "a.json"), "--serial").code == 0
 
 
@@ -354,7 +359,15 @@ def test_a_local_cluster_that_cannot_start_is_a_cluster_error(
     monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
     monkeypatch.delenv("NUIF_SCHEDULER", raising=False)
     r = nuif(
-        "batch", "validate", str(tmp_path / "a.json"), "-j", "1", "-o", str(tmp_path / "r.jsonl")
+        "batch",
+        "validate",
+        str(tmp_path / "a.json"),
+        "--engine",
+        "dask",
+        "-j",
+        "1",
+        "-o",
+        str(tmp_path / "r.jsonl"),
     )
     assert r.code == 3
     assert "nuif: NUIF_CLUSTER: cannot start a local cluster: Nanny failed to start." in r.err

@@ -71,7 +71,8 @@ def test_help_exits_zero(nuif) -> None:
 def test_errors_are_one_short_line_without_verbose(nuif, docs: Path) -> None:
     r = nuif("inspect", str(docs / "invalid.json"))
     assert r.code == 1
-    assert r.err.startswith("nuif: NUIF_ID: ")
+    assert r.err.startswith(f"{docs / 'invalid.json'}:1:28: NUIF_ID id ")
+    assert r.err.count("\n") == 1
     assert "Traceback" not in r.err
     assert r.out == b""
 
@@ -79,7 +80,7 @@ def test_errors_are_one_short_line_without_verbose(nuif, docs: Path) -> None:
 def test_verbose_shows_the_traceback(nuif, docs: Path) -> None:
     r = nuif("inspect", "-v", str(docs / "invalid.json"))
     assert r.code == 1
-    assert "Traceback" in r.err and "nuif: NUIF_ID: " in r.err
+    assert "Traceback" in r.err and f"{docs / 'invalid.json'}:1:28: NUIF_ID " in r.err
     assert nuif("-v", "inspect", str(docs / "invalid.json")).err.count("Traceback") == 1
 
 
@@ -116,7 +117,7 @@ def test_validate_reports_syntax_errors_with_line_and_column(nuif, docs: Path) -
 
 def test_validate_reads_stdin(nuif) -> None:
     r = nuif("validate", "-", stdin=INVALID)
-    assert r.code == 1 and r.text.startswith("-:1:")
+    assert r.code == 1 and r.text.startswith("<stdin>:1:")
     assert nuif("validate", "-", stdin=PRETTY).code == 0
 
 
@@ -173,19 +174,21 @@ def test_inspect_json_equals_the_api(nuif, docs: Path) -> None:
 
 def test_canonicalize_writes_exact_canonical_bytes_to_stdout(nuif, docs: Path) -> None:
     r = nuif("canonicalize", str(docs / "pretty.json"))
-    assert (r.code, r.out) == (0, CANONICAL)
+    assert (r.code, r.out) == (0, CANONICAL + b"\n")
 
 
 def test_canonicalize_stdin_to_a_file(nuif, tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     r = nuif("canonicalize", "-", "-o", str(out), stdin=PRETTY)
     assert r.code == 0 and r.out == b""
-    assert out.read_bytes() == CANONICAL
+    assert out.read_bytes() == CANONICAL + b"\n"
 
 
 def test_canonicalize_invalid_document_exits_1(nuif, docs: Path) -> None:
     r = nuif("canonicalize", str(docs / "invalid.json"))
-    assert r.code == 1 and r.out == b"" and r.err.startswith("nuif: NUIF_ID")
+    assert (
+        r.code == 1 and r.out == b"" and r.err.startswith(f"{docs / 'invalid.json'}:1:28: NUIF_ID")
+    )
 
 
 def test_canonicalize_check_lists_non_canonical_files_and_exits_1(nuif, docs: Path) -> None:
@@ -203,7 +206,7 @@ def test_canonicalize_check_passes_on_canonical_files(nuif, docs: Path) -> None:
 def test_canonicalize_check_reports_invalid_files_on_stderr(nuif, docs: Path) -> None:
     r = nuif("canonicalize", "--check", str(docs / "invalid.json"))
     assert r.code == 1 and r.out == b""
-    assert f"nuif: {docs / 'invalid.json'}: NUIF_ID" in r.err
+    assert f"{docs / 'invalid.json'}:1:28: NUIF_ID" in r.err
 
 
 def test_canonicalize_in_place_rewrites_only_what_changes(nuif, docs: Path) -> None:
@@ -212,7 +215,7 @@ def test_canonicalize_in_place_rewrites_only_what_changes(nuif, docs: Path) -> N
     os.chmod(docs / "pretty.json", 0o640)
     r = nuif("canonicalize", "--in-place", str(docs / "pretty.json"), str(canonical))
     assert r.code == 0
-    assert (docs / "pretty.json").read_bytes() == CANONICAL
+    assert (docs / "pretty.json").read_bytes() == CANONICAL + b"\n"
     assert os.stat(docs / "pretty.json").st_mode & 0o777 == 0o640
     assert os.stat(canonical).st_mtime == 1_000_000  # untouched
     assert "1 file canonicalized, 1 already canonical" in r.err
@@ -248,7 +251,7 @@ def test_canonicalize_in_place_follows_symlinks(nuif, docs: Path) -> None:
     link.symlink_to(docs / "pretty.json")
     assert nuif("canonicalize", "-i", str(link)).code == 0
     assert link.is_symlink()
-    assert (docs / "pretty.json").read_bytes() == CANONICAL
+    assert (docs / "pretty.json").read_bytes() == CANONICAL + b"\n"
 
 
 def test_canonicalize_usage_errors(nuif, docs: Path) -> None:
@@ -262,7 +265,7 @@ def test_canonicalize_usage_errors(nuif, docs: Path) -> None:
 
 def test_canonicalize_stdin_to_stdout(nuif) -> None:
     r = nuif("canonicalize", "-", "-o", "-", stdin=PRETTY)
-    assert (r.code, r.out) == (0, CANONICAL)
+    assert (r.code, r.out) == (0, CANONICAL + b"\n")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -316,7 +319,7 @@ def test_hash_check_rejects_malformed_lines(nuif, docs: Path) -> None:
         stdin=f"md5 {docs / 'pretty.json'}\n{HASH}  {docs / 'pretty.json'}\n".encode(),
     )
     assert r.code == 1
-    assert "-:1: not a 'sha256:<hex>  FILE' line" in r.err
+    assert "<stdin>:1: not a 'sha256:<hex>  FILE' line" in r.err
 
 
 def test_hash_usage_errors(nuif, docs: Path) -> None:
@@ -384,7 +387,7 @@ def test_apply_patch_failure_exits_1_with_the_code(nuif, docs: Path) -> None:
     bad = b'{"nuif_patch":0,"transactions":[{"ops":[{"op":"remove","id":"nope"}]}]}'
     r = nuif("apply-patch", str(docs / "pretty.json"), "-", stdin=bad)
     assert r.code == 1 and r.out == b""
-    assert r.err.startswith("nuif: NUIF_PATCH_NOT_FOUND")
+    assert r.err.startswith("<stdin>:1:61: NUIF_PATCH_NOT_FOUND")
 
 
 def test_apply_patch_usage_errors(nuif, docs: Path) -> None:
@@ -409,7 +412,7 @@ def test_diff_prints_a_patch_that_reproduces_b(nuif, docs: Path, tmp_path: Path)
 @needs_patch
 def test_diff_of_an_invalid_document_exits_1(nuif, docs: Path) -> None:
     r = nuif("diff", str(docs / "pretty.json"), str(docs / "invalid.json"))
-    assert r.code == 1 and r.err.startswith("nuif: NUIF_ID")
+    assert r.code == 1 and r.err.startswith(f"{docs / 'invalid.json'}:1:28: NUIF_ID")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -462,7 +465,7 @@ def test_pack_to_stdout_and_unpack_from_stdin(nuif, docs: Path, tmp_path: Path) 
 
 def test_pack_refuses_an_invalid_document(nuif, docs: Path, tmp_path: Path) -> None:
     r = nuif("pack", str(docs / "invalid.json"), "-o", str(tmp_path / "x.nuif"))
-    assert r.code == 1 and r.err.startswith("nuif: NUIF_ID")
+    assert r.code == 1 and r.err.startswith(f"{docs / 'invalid.json'}:1:28: NUIF_ID")
     assert not (tmp_path / "x.nuif").exists()
 
 
@@ -482,7 +485,7 @@ def test_verify_refuses_a_tampered_package(nuif, tmp_path: Path) -> None:
             zf.writestr(info.filename, data)
     r = nuif("verify", str(tampered))
     assert r.code == 1
-    assert r.err.startswith(f"nuif: {tampered}: NUIF_PACKAGE: entry 'assets/a.txt' has sha256")
+    assert r.err.startswith(f"{tampered}: NUIF_PACKAGE entry 'assets/a.txt' has sha256")
     out = tmp_path / "out"
     assert nuif("unpack", str(tampered), "-o", str(out)).code == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.nuif"]

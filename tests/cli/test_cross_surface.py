@@ -14,7 +14,7 @@ from cross_surface import DOC, documents, patches
 import nuif_core
 from nuif_core import NuifError
 
-#: the first NUIF code on a CLI error line: "nuif: NUIF_CODE: message ..."
+#: the first NUIF code on a CLI error line: "FILE:LINE:COL: NUIF_CODE message ..."
 CODE = re.compile(r"\b(NUIF_[A-Z0-9_]+)\b")
 
 
@@ -26,9 +26,20 @@ def _api(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return err
 
 
+def _names_its_input(err: NuifError, name: str, line: str) -> bool:
+    """The CLI's line for ``err`` of input ``name``: the name, the line and column when the error
+    has them, then the code, the message and the pointer of the API's error."""
+    where = f"{name}:{err.line}:{err.column}:" if err.line is not None else f"{name}:"
+    return line.startswith(where) and line.endswith(f" {err.code} {err.message}{_at(err)}\n")
+
+
 def _write(path: Path, text: str) -> str:
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
     return str(path)
+
+
+def _at(err: NuifError) -> str:
+    return f" (at {err.pointer or '/'})" if err.pointer is not None else ""
 
 
 def test_canonicalize_and_hash_agree_with_the_api(nuif, tmp_path: Path) -> None:
@@ -37,14 +48,15 @@ def test_canonicalize_and_hash_agree_with_the_api(nuif, tmp_path: Path) -> None:
         file = _write(tmp_path / f"d{i}.json", doc)
         expected = _api(nuif_core.canonicalize, doc)
         if isinstance(expected, NuifError):
+            err = expected
             for argv in (("canonicalize", file), ("hash", file)):
                 run = nuif(*argv)
                 assert run.code == 1, (argv, doc[:60])
-                assert CODE.search(run.err).group(1) == expected.code, (argv, doc[:60], run.err)
-                assert str(expected) in run.err, (argv, run.err)
+                assert CODE.search(run.err).group(1) == err.code, (argv, doc[:60], run.err)
+                assert _names_its_input(err, file, run.err), (argv, run.err)
             continue
         run = nuif("canonicalize", file)
-        assert (run.code, run.out) == (0, expected.canonical), doc[:60]
+        assert (run.code, run.out) == (0, expected.canonical + b"\n"), doc[:60]
         run = nuif("hash", file)
         assert (run.code, run.text) == (0, f"{expected.hash}  {file}\n"), doc[:60]
         checked += 1
@@ -69,8 +81,12 @@ def test_apply_patch_agrees_with_the_api(nuif, tmp_path: Path) -> None:
         patch_file = _write(tmp_path / f"p{i}.json", patch)
         expected = _api(nuif_core.apply_patch, DOC, patch, inverse=True)
         if isinstance(expected, NuifError):
+            err = expected
             run = nuif("apply-patch", doc_file, patch_file)
-            assert run.code == 1 and str(expected) in run.err, (patch, run.err)
+            # the patch's: the line and column where its pointer lands in the patch file
+            where = re.escape(patch_file) + (r":\d+:\d+:" if err.pointer is not None else ":")
+            assert run.code == 1 and re.match(where, run.err), (patch, run.err)
+            assert run.err.endswith(f" {err.code} {err.message}{_at(err)}\n"), (patch, run.err)
             outcomes.add("error")
             continue
         inverse = tmp_path / f"inv{i}.json"

@@ -231,7 +231,7 @@ def test_the_scheduler_comes_from_nuif_scheduler(
     (tmp_path / "a.json").write_bytes(b'{"nuif":0,"root":{"id":"a","kind":"screen"}}')
     monkeypatch.setenv("NUIF_SCHEDULER", cl.scheduler_address)
     r = nuif("batch", "hash", str(tmp_path / "a.json"), "--no-progress")
-    assert r.code == 0 and "2 workers" in r.err
+    assert r.code == 0 and "2 Dask workers" in r.err
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(nuif, tmp_path: Path) -> None:
@@ -259,6 +259,8 @@ def test_the_script_starts_its_own_local_cluster_and_keeps_the_bar_off_pipes(
             "batch",
             "hash",
             str(tmp_path / "t"),
+            "--engine",
+            "dask",
             "-j",
             "2",
             "-o",
@@ -270,7 +272,7 @@ def test_the_script_starts_its_own_local_cluster_and_keeps_the_bar_off_pipes(
     )
     assert proc.returncode == 2, proc.stderr  # dangling links
     assert _report((tmp_path / "r.jsonl").read_text()) == [oracle_file(p) for p in paths]
-    assert b"2 workers" in proc.stderr
+    assert b"2 Dask workers" in proc.stderr
     assert b"\r" not in proc.stderr and b"\x1b" not in proc.stderr
 
 

@@ -20,7 +20,8 @@ import nuif_core
 
 from .conftest import PRETTY, script
 
-CANONICAL = nuif_core.canonicalize(PRETTY).canonical
+#: what `canonicalize` writes: the canonical text and one line feed (NUIF-0 §2.4)
+CANONICAL = nuif_core.canonicalize(PRETTY).canonical + b"\n"
 PATCH = nuif_core.diff(PRETTY, PRETTY.replace(b"Sign in", b"Log in"))
 
 needs_root = pytest.mark.skipif(

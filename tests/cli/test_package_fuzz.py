@@ -11,9 +11,9 @@ extreme values) go through ``main([...])`` in this process, by path and, for som
 
 For every input:
 
-* the exit status is 0, 1 or 2; status 1 comes with ``NUIF_PACKAGE`` or ``NUIF_PACKAGE_LIMIT``
-  on stderr, status 2 with a one-line ``nuif: ...`` message (never ``internal error``), and
-  never a traceback;
+* the exit status is 0, 1 or 2; status 1 comes with ``PKG: NUIF_PACKAGE …`` or
+  ``NUIF_PACKAGE_LIMIT`` lines naming the package on stderr, status 2 with a one-line
+  ``nuif: ...`` message (never ``internal error``), and never a traceback;
 * ``verify`` and ``unpack`` agree: both accept or both refuse, and an accepted package unpacks to
   the hash ``verify`` printed;
 * nothing is written outside the target directory: the whole test directory, listed before and
@@ -142,9 +142,12 @@ def check_stderr(code: int, err: str, what: str) -> None:
         assert err == "", f"{what}: {err}"
         return
     rows = err.splitlines()
-    assert rows and all(row.startswith("nuif: ") for row in rows), f"{what}: {err}"
-    if code == 1:
-        assert re.search(r"\bNUIF_PACKAGE(_LIMIT)?: ", err), f"{what}: {err}"
+    assert rows, f"{what}: {err}"
+    if code == 1:  # PKG: CODE message, or PKG(member):LINE:COL: CODE message
+        pattern = r".+?(\([a-z]+\.json\):\d+:\d+)?: NUIF_PACKAGE(_LIMIT)? .+"
+        assert all(re.fullmatch(pattern, row) for row in rows), f"{what}: {err}"
+    else:
+        assert all(row.startswith("nuif: ") for row in rows), f"{what}: {err}"
 
 
 def test_mutated_hostile_packages_are_refused_cleanly_and_write_nothing_outside(
@@ -232,7 +235,7 @@ def test_an_entry_with_an_empty_name_is_nuif_package(nuif, tmp_path: Path) -> No
     pkg = tmp_path / "pkg.nuif"
     pkg.write_bytes(_with_empty_entry_name())
     r = nuif("verify", str(pkg))
-    assert r.code == 1 and "NUIF_PACKAGE: " in r.err, r.err
+    assert r.code == 1 and ": NUIF_PACKAGE " in r.err, r.err
 
 
 def test_a_negative_header_offset_is_nuif_package_from_a_path_too(nuif, tmp_path: Path) -> None:
@@ -242,5 +245,5 @@ def test_a_negative_header_offset_is_nuif_package_from_a_path_too(nuif, tmp_path
     pkg.write_bytes(data)
     for argv in (["verify", str(pkg)], ["unpack", str(pkg), "-o", str(tmp_path / "out")]):
         r = nuif(*argv)
-        assert r.code == 1 and "NUIF_PACKAGE: " in r.err, r.err
+        assert r.code == 1 and ": NUIF_PACKAGE " in r.err, r.err
     assert listing(tmp_path) == ["pkg.nuif"]

@@ -390,3 +390,185 @@ def test_a_start_that_fails_says_why(server: str, browser_context: Any, tmp_path
     assert page.is_disabled("#apply") and page.is_disabled("#example")
     Shots(page, tmp_path)("09-start-failed", full_page=False)
     page.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# for people: no failed request, copy, share, the view follows the marks, a phone's layout
+
+
+def _ready_page(server: str, browser_context: Any, url: str | None = None) -> Any:
+    page = browser_context.new_page()
+    page.goto(url or server)
+    page.wait_for_selector("#status[data-stage=ready]", timeout=WAIT_MS)
+    return page
+
+
+def _valid_shown(page: Any) -> None:
+    page.wait_for_function(
+        "document.querySelector('#verdict').classList.contains('good')", timeout=WAIT_MS
+    )
+
+
+def test_loading_the_page_makes_no_request_that_fails(server: str, browser_context: Any) -> None:
+    failed: list[str] = []
+    asked: list[str] = []
+    page = browser_context.new_page()
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.on("request", lambda r: asked.append(r.url))
+    page.on("requestfailed", lambda r: failed.append(f"failed {r.url}"))
+    page.goto(server)
+    page.wait_for_selector("#status[data-stage=ready]", timeout=WAIT_MS)
+    page.wait_for_timeout(500)  # a late icon request would show here (nothing waits on it)
+    assert failed == []
+    assert not any(url.endswith("/favicon.ico") for url in asked)  # the icon is in the page
+    assert page.evaluate("document.querySelector('link[rel=icon]').href").startswith(
+        "data:image/svg+xml,"
+    )
+    page.close()
+
+
+def test_copy_buttons_put_the_hash_and_the_canonical_text_on_the_clipboard(
+    server: str, browser_context: Any
+) -> None:
+    browser_context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    page = _ready_page(server, browser_context)
+    assert page.is_disabled("#copy-hash") and page.is_disabled("#copy-canonical")
+    _paste(page, "#doc", VALID)
+    _valid_shown(page)
+    expected = nuif_core.canonicalize(VALID)
+    page.click("#copy-hash")
+    assert page.evaluate("navigator.clipboard.readText()") == expected.hash
+    assert page.text_content("#copy-hash") == "Copied"
+    page.click("#copy-canonical")
+    assert page.evaluate("navigator.clipboard.readText()") == expected.text
+    _paste(page, "#doc", INVALID)
+    page.wait_for_function("document.querySelector('#copy-hash').disabled", timeout=WAIT_MS)
+    page.close()
+    browser_context.clear_permissions()
+
+
+def test_a_shared_link_holds_the_inputs_and_opens_them(
+    server: str, browser_context: Any, tmp_path: Path
+) -> None:
+    browser_context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    page = _ready_page(server, browser_context)
+    _paste(page, "#doc", VALID)
+    _valid_shown(page)
+    _paste(page, "#patch", PATCH)
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url))
+    page.click("#share")
+    page.wait_for_function("document.querySelector('#share-note').textContent", timeout=WAIT_MS)
+    link = page.url
+    assert sent == []  # sharing sends nothing: the inputs are in the fragment
+    assert link.startswith(server) and "#v1.doc" in link and "&patch" in link
+    assert "login.submit" not in link  # encoded, not pasted as text
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    page.close()
+    browser_context.clear_permissions()
+
+    opened = _ready_page(server, browser_context, link)
+    _valid_shown(opened)
+    assert opened.input_value("#doc") == VALID and opened.input_value("#patch") == PATCH
+    assert opened.input_value("#other") == ""
+    assert opened.text_content("#hash") == nuif_core.canonicalize(VALID).hash
+    assert opened.text_content("#share-note") == "Opened from a shared link."
+    Shots(opened, tmp_path)("10-opened-from-a-link", full_page=False)
+    opened.close()
+
+    broken = _ready_page(server, browser_context, server + "#v1.doc=%%%")
+    assert broken.text_content("#share-note").startswith("This link could not be read")
+    assert broken.input_value("#doc") == ""
+    broken.close()
+
+
+#: a problem far to the right: an id that breaks the id rule at the end of a long line
+WIDE = (
+    '{"nuif": 0, "root": {"kind": "screen", "id": "home", "attrs": {"title": "'
+    + "A rather long title that runs well past the editor's right edge " * 3
+    + '"}, "children": [{"kind": "text", "id": "-bad"}]}}\n'
+)
+WIDE_PATCH = (
+    '{"nuif_patch": 0, "transactions": [{"ops": [{"op": "set", "id": "home", "attr": "x", '
+    '"value": 1}, {"op": "set", "id": "home", "attr": "y", "value": 2}, '
+    '{"op": "remove", "id": "no-such-node-anywhere"}]}]}'
+)
+
+
+def _mark_in_view(page: Any, editor: str) -> bool:
+    return page.evaluate(
+        """(editor) => {
+            const root = document.querySelector(editor);
+            const box = root.querySelector(".code").getBoundingClientRect();
+            const mark = root.querySelector(".backdrop mark:not(.line)").getBoundingClientRect();
+            return mark.left >= box.left && mark.right <= box.right
+                && mark.top >= box.top && mark.bottom <= box.bottom;
+        }""",
+        editor,
+    )
+
+
+def test_the_view_scrolls_to_a_mark_off_to_the_right(
+    server: str, browser_context: Any, tmp_path: Path
+) -> None:
+    page = _ready_page(server, browser_context)
+    [problem] = nuif_core.validate(WIDE).diagnostics
+    assert problem.column > 200  # well past what the editor shows at once
+    _paste(page, "#doc", WIDE)
+    page.wait_for_function(
+        "document.querySelector('#verdict').classList.contains('bad')", timeout=WAIT_MS
+    )
+    page.evaluate("document.querySelector('#doc').scrollLeft = 0")
+    page.evaluate("document.querySelector('#doc').dispatchEvent(new Event('scroll'))")
+    assert not _mark_in_view(page, "#doc-editor")
+    page.click("#diagnostics button")
+    assert page.evaluate("document.querySelector('#doc').scrollLeft") > 0
+    assert _mark_in_view(page, "#doc-editor")
+    # a document opened (not typed) shows its first problem without a click
+    page.evaluate("document.querySelector('#example').focus()")
+    page.set_input_files(
+        "#doc-file",
+        files=[{"name": "wide.json", "mimeType": "application/json", "buffer": WIDE.encode()}],
+    )
+    page.wait_for_function("document.querySelector('#doc').scrollLeft > 0", timeout=WAIT_MS)
+    assert _mark_in_view(page, "#doc-editor")
+    # a patch's failing operation far to the right: the patch editor scrolls to its mark
+    _paste(page, "#doc", VALID.replace('"login"', '"home"', 1))
+    _valid_shown(page)
+    _paste(page, "#patch", WIDE_PATCH)
+    page.evaluate("document.querySelector('#patch').scrollLeft = 0")
+    page.click("#apply")
+    page.wait_for_function(
+        "document.querySelector('#patch-verdict').classList.contains('bad')", timeout=WAIT_MS
+    )
+    assert page.evaluate("document.querySelector('#patch').scrollLeft") > 0
+    assert _mark_in_view(page, "#patch-editor")
+    Shots(page, tmp_path)("11-mark-in-view", full_page=False)
+    page.close()
+
+
+def test_on_a_phone_the_diagnostics_follow_the_document(
+    server: str, browser_context: Any, tmp_path: Path
+) -> None:
+    page = _ready_page(server, browser_context)
+    page.set_viewport_size({"width": 390, "height": 844})
+    _paste(page, "#doc", INVALID)
+    page.wait_for_function(
+        "document.querySelector('#verdict').classList.contains('bad')", timeout=WAIT_MS
+    )
+    boxes = page.evaluate(
+        """() => Object.fromEntries(["doc-panel", "verdict-panel", "diagnostics-panel",
+            "patch-input-panel"].map((id) => {
+                const r = document.getElementById(id).getBoundingClientRect();
+                return [id, {top: r.top, bottom: r.bottom}];
+            }))"""
+    )
+    doc, verdict, diagnostics, patch = (
+        boxes[k] for k in ("doc-panel", "verdict-panel", "diagnostics-panel", "patch-input-panel")
+    )
+    assert doc["bottom"] <= verdict["top"] <= verdict["bottom"] <= diagnostics["top"]
+    assert diagnostics["bottom"] <= patch["top"]  # the other inputs come after
+    assert diagnostics["top"] - doc["bottom"] < 200  # near the text: only the verdict between
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    Shots(page, tmp_path)("12-phone-diagnostics")
+    page.close()

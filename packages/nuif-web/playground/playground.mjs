@@ -127,8 +127,8 @@ class Editor {
     this.gutter.scrollTop = this.textarea.scrollTop;
   }
 
-  /** Put the caret at line/column, select that character and scroll it into view. */
-  jump(line, column) {
+  /** {line, col, offset, width, chars} of a 1-based line/column, clamped to the text. */
+  place(line, column) {
     const lines = this.value.split("\n");
     const l = Math.min(Math.max(line, 1), lines.length);
     let offset = 0;
@@ -137,11 +137,37 @@ class Editor {
     const col = Math.min(Math.max(column ?? 1, 1), chars.length + 1);
     offset += chars.slice(0, col - 1).join("").length;
     const width = col <= chars.length ? chars[col - 1].length : 0;
-    this.textarea.focus();
-    this.textarea.setSelectionRange(offset, offset + width);
-    const lineHeight = parseFloat(getComputedStyle(this.textarea).lineHeight) || 18;
-    this.textarea.scrollTop = Math.max(0, (l - 4) * lineHeight);
+    return { line: l, col, offset, width, chars };
+  }
+
+  /** Scroll the text, both ways, so that line/column is in view (without moving the caret). */
+  reveal(line, column) {
+    const at = this.place(line, column);
+    const style = getComputedStyle(this.textarea);
+    const lineHeight = parseFloat(style.lineHeight) || 18;
+    const top = (at.line - 1) * lineHeight;
+    const ta = this.textarea;
+    if (top < ta.scrollTop || top + lineHeight > ta.scrollTop + ta.clientHeight) {
+      ta.scrollTop = Math.max(0, top - 3 * lineHeight);
+    }
+    // the mark's left edge: the width of the line's text before it, in the editor's font
+    Editor.ruler ??= document.createElement("canvas").getContext("2d");
+    Editor.ruler.font = style.font;
+    const before = at.chars.slice(0, at.col - 1).join("").replace(/\t/g, "  ");
+    const x = Editor.ruler.measureText(before).width;
+    const room = ta.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (x < ta.scrollLeft || x + 24 > ta.scrollLeft + room) {
+      ta.scrollLeft = Math.max(0, x - room / 3);
+    }
     this.syncScroll();
+  }
+
+  /** Put the caret at line/column, select that character and scroll it into view. */
+  jump(line, column) {
+    const at = this.place(line, column);
+    this.textarea.focus({ preventScroll: true });
+    this.textarea.setSelectionRange(at.offset, at.offset + at.width);
+    this.reveal(line, column);
   }
 }
 
@@ -204,6 +230,11 @@ function showDiagnostics(diagnostics, truncated) {
     list.append(li);
   }
   editors.doc.mark(diagnostics);
+  // a text put in (a file, an example, a link) shows its first problem; typing keeps its place
+  const first = diagnostics.find((d) => d.line !== null);
+  if (first && document.activeElement !== editors.doc.textarea) {
+    editors.doc.reveal(first.line, first.column);
+  }
 }
 
 function attrsText(attrs) {
@@ -248,6 +279,7 @@ function buildOutline(root) {
 }
 
 function clearDocumentResults(message) {
+  for (const id of ["copy-hash", "copy-canonical"]) $(id).disabled = true;
   $("hash").textContent = "—";
   $("node-count").textContent = "—";
   $("canonical").textContent = "—";
@@ -282,6 +314,7 @@ function check() {
   $("node-count").textContent = `${summary.node_count} (depth ${summary.max_depth})`;
   $("node-count").dataset.count = summary.node_count;
   $("canonical").textContent = result.canonical;
+  for (const id of ["copy-hash", "copy-canonical"]) $(id).disabled = false;
   const { tree, shown } = buildOutline(JSON.parse(result.canonical).root);
   const outline = $("outline");
   outline.replaceChildren(tree);
@@ -333,6 +366,7 @@ function applyPatch() {
       const at = err.line !== null ? err : locatePointer(editors.patch.value, err.pointer);
       if (at) {
         editors.patch.mark([at]);
+        editors.patch.reveal(at.line, at.column);
         if (err.line === null) out.textContent += ` — in the patch at line ${at.line}, column ${at.column}`;
       }
     }
@@ -355,6 +389,126 @@ function runDiff() {
     out.className = "verdict bad";
   }
 }
+
+// --- copy and share --------------------------------------------------------------------------
+
+/** Put text on the clipboard (the Clipboard API, else a selected textarea and "copy"). */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.append(area);
+    area.select();
+    const done = document.execCommand("copy");
+    area.remove();
+    return done;
+  }
+}
+
+function flash(button, text) {
+  const label = button.dataset.label ?? button.textContent;
+  button.dataset.label = label;
+  button.textContent = text;
+  setTimeout(() => (button.textContent = label), 1500);
+}
+
+for (const button of document.querySelectorAll("button.copy")) {
+  button.addEventListener("click", async () => {
+    const ok = await copyText($(button.dataset.copy).textContent);
+    flash(button, ok ? "Copied" : "Copy failed");
+  });
+}
+
+// A shared link holds the inputs in the URL fragment (after #), which browsers never send to a
+// server: "#v1.doc=…&patch=…&other=…", each the base64url of the text's UTF-8, deflated when the
+// browser can (a "z" before the "=").
+const SHARE_PREFIX = "v1.";
+
+function base64url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function unbase64url(text) {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+async function through(bytes, stream) {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+async function encodeText(text) {
+  const bytes = new TextEncoder().encode(text);
+  if (typeof CompressionStream === "function") {
+    return ["z", base64url(await through(bytes, new CompressionStream("deflate-raw")))];
+  }
+  return ["", base64url(bytes)];
+}
+
+async function decodeText(packed, value) {
+  let bytes = unbase64url(value);
+  if (packed) bytes = await through(bytes, new DecompressionStream("deflate-raw"));
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+}
+
+async function shareLink() {
+  const parts = [];
+  for (const name of ["doc", "patch", "other"]) {
+    const text = editors[name].value;
+    if (!text) continue;
+    const [packed, value] = await encodeText(text);
+    parts.push(`${name}${packed}=${value}`);
+  }
+  const fragment = parts.length ? SHARE_PREFIX + parts.join("&") : "";
+  history.replaceState(null, "", fragment ? `#${fragment}` : location.pathname + location.search);
+  return location.href;
+}
+
+/** The inputs of a shared link ({doc, patch, other}), or null when the fragment holds none. */
+async function readLink() {
+  const fragment = location.hash.slice(1);
+  if (!fragment.startsWith(SHARE_PREFIX)) return null;
+  const found = {};
+  for (const part of fragment.slice(SHARE_PREFIX.length).split("&")) {
+    const m = /^(doc|patch|other)(z?)=([A-Za-z0-9_-]*)$/.exec(part);
+    if (!m) throw new Error(`the link has a part that is not an input: ${part.slice(0, 40)}`);
+    found[m[1]] = await decodeText(m[2] === "z", m[3]);
+  }
+  return found;
+}
+
+async function openLink() {
+  let found;
+  try {
+    found = await readLink();
+  } catch (err) {
+    $("share-note").textContent = `This link could not be read: ${err.message}`;
+    return;
+  }
+  if (!found) return;
+  for (const name of ["doc", "patch", "other"]) editors[name].value = found[name] ?? "";
+  $("share-note").textContent = "Opened from a shared link.";
+  check();
+}
+
+$("share").addEventListener("click", async () => {
+  const url = await shareLink();
+  const ok = await copyText(url);
+  $("share-note").textContent = ok
+    ? "Link copied: the inputs are in it, after #; nothing was sent anywhere."
+    : "The link is in the address bar: the inputs are in it, after #.";
+});
+window.addEventListener("hashchange", openLink);
 
 // --- wiring ----------------------------------------------------------------------------------
 
@@ -431,4 +585,4 @@ async function start() {
     "Reference: docs/web.md.";
   check();
 }
-start();
+openLink().then(start);

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
-
 from ._cli import EXIT_TERMINATED, main
 
 __all__ = ["entry", "main"]
@@ -13,11 +10,14 @@ __all__ = ["entry", "main"]
 def entry() -> None:
     """Console-script entry point: run :func:`main` and exit with its status.
 
-    After SIGTERM the command has already cleaned up (its temporary files are gone, a cluster it
-    started is closed); the process then ends at once instead of waiting for library threads
-    still trying to reach a scheduler, which can take as long as ``--connect-timeout``."""
+    After SIGTERM (status 143) the command has already cleaned up what it owns (temporary files,
+    a cluster it started); the process then ends at once rather than wait for threads a library
+    left behind (a Dask client still connecting to a scheduler that never answers)."""
     status = main()
     if status == EXIT_TERMINATED:
+        import os
+        import sys
+
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

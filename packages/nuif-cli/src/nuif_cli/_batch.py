@@ -13,7 +13,17 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ._io import STDIO, NotRegularFile, atomic_write, read_input, read_regular
+from ._diag import error_line, shown
+from ._diag import line as diagnostic_line
+from ._io import (
+    STDIO,
+    NotRegularFile,
+    atomic_write,
+    canonical_file,
+    is_canonical_file,
+    read_input,
+    read_regular,
+)
 
 Result = tuple[int, list[str], list[str], bool]
 
@@ -27,7 +37,12 @@ def _io_error(name: str, exc: OSError) -> Result:
     reason = exc.strerror or str(exc)
     if isinstance(exc, NotRegularFile):
         reason += "; --in-place rewrites regular files only"
-    return 2, [], [f"nuif: {name}: {reason}"], False
+    return 2, [], [f"nuif: {shown(name)}: {reason}"], False
+
+
+def _invalid(name: str, err: Any, data: bytes | None = None) -> Result:
+    """An invalid input: its ``FILE:LINE:COL: CODE message`` line on stderr (status 1)."""
+    return 1, [], [error_line(name, err, data)], False
 
 
 def _limits(options: dict[str, Any]) -> Any:
@@ -45,79 +60,214 @@ def do_validate(name: str, options: dict[str, Any]) -> Result:
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
-        return 1, [f"{name}: {err.code} {err.message}"], [], False
+        return 1, [error_line(name, err)], [], False
     report = validate(data, limits=limits, max_diagnostics=options["max_diagnostics"])
     if report.valid:
-        return 0, [f"{name}: ok {report.hash}"] if options.get("verbose_ok") else [], [], False
-    lines = []
-    for d in report.diagnostics:
-        where = f"{name}:{d.line}:{d.column}:" if d.line is not None else f"{name}:"
-        at = f" (at {d.pointer or '/'})" if d.pointer is not None else ""
-        lines.append(f"{where} {d.code} {d.message}{at}")
+        return (
+            0,
+            [f"{shown(name)}: ok {report.hash}"] if options.get("verbose_ok") else [],
+            [],
+            False,
+        )
+    lines = [
+        diagnostic_line(name, d.code, d.message, d.pointer, d.line, d.column)
+        for d in report.diagnostics
+    ]
     if report.truncated:
-        lines.append(f"{name}: more diagnostics not shown (--max-diagnostics)")
+        lines.append(f"{shown(name)}: more diagnostics not shown (--max-diagnostics)")
     return 1, lines, [], False
 
 
-def do_check(name: str, options: dict[str, Any]) -> Result:
-    """canonicalize --check: list the file when it is not canonical."""
-    from nuif_core import NuifError, is_canonical
+def _canonical_of(data: bytes, options: dict[str, Any]) -> bytes:
+    """The canonical text of ``data``: of a NUIF document, or with ``options["json_text"]`` of
+    any strict I-JSON text (``nuif json``)."""
+    limits = _limits(options)
+    if options.get("json_text"):
+        from nuif_core import canonical_json
 
+        return canonical_json(data, limits=limits)
+    from nuif_core import canonicalize
+
+    return canonicalize(data, limits=limits).canonical
+
+
+def _hash_of(data: bytes, options: dict[str, Any]) -> str:
+    """``sha256:`` + the SHA-256 of the canonical text (never of the file's bytes)."""
+    if options.get("json_text"):
+        import hashlib
+
+        return "sha256:" + hashlib.sha256(_canonical_of(data, options)).hexdigest()
+    from nuif_core import document_hash
+
+    return document_hash(data, limits=_limits(options))
+
+
+# ---------------------------------------------------------------------------------------------
+# --json: one object per file, {"file", "valid", "hash", "canonical", "error", …}
+
+
+def _record(name: str) -> dict[str, Any]:
+    return {"file": name, "valid": None, "hash": None, "canonical": None, "error": None}
+
+
+def _error_dict(err: Any, data: bytes | None) -> dict[str, Any]:
+    """The error as JSON, placed by its pointer when it has no line (as :func:`error_line`)."""
+    from ._diag import pointer_position
+
+    out: dict[str, Any] = err.to_dict()
+    if out["line"] is None:
+        found = pointer_position(data, err.pointer)
+        if found is not None:
+            out["line"], out["column"] = found
+    return out
+
+
+def _io_dict(exc: OSError) -> dict[str, Any]:
+    from nuif_core._errors import error_dict
+
+    return error_dict("NUIF_IO", f"cannot read: {exc.strerror or exc}", None, None, None)
+
+
+def _json_line(record: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(record, ensure_ascii=False)
+
+
+def _file_report(
+    name: str, options: dict[str, Any], *, regular: bool = False
+) -> tuple[int, dict[str, Any], bytes | None, bytes | None]:
+    """Read and canonicalize one file for a --json report: (status, record, data, canonical)."""
+    from nuif_core import NuifError
+
+    record = _record(name)
+    limits = _limits(options)
+    try:
+        read = read_regular if regular else read_input
+        data = read(name, limits.max_document_bytes)
+    except OSError as exc:
+        record["error"] = _io_dict(exc)
+        return 2, record, None, None
+    except NuifError as err:
+        record["valid"], record["error"] = False, _error_dict(err, None)
+        return 1, record, None, None
+    try:
+        canonical = _canonical_of(data, options)
+    except NuifError as err:
+        record["valid"], record["error"] = False, _error_dict(err, data)
+        return 1, record, data, None
+    import hashlib
+
+    record["valid"] = True
+    record["hash"] = "sha256:" + hashlib.sha256(canonical).hexdigest()
+    record["canonical"] = is_canonical_file(data, canonical)
+    return 0, record, data, canonical
+
+
+# ---------------------------------------------------------------------------------------------
+# the operations
+
+
+def do_check(name: str, options: dict[str, Any]) -> Result:
+    """canonicalize --check: list the file when it is not canonical (NUIF-0 §2.4: the canonical
+    text, with or without one final line feed)."""
+    from nuif_core import NuifError
+
+    if options.get("report"):
+        status, record, _, _ = _file_report(name, options)
+        not_canonical = record["canonical"] is False
+        return max(status, int(not_canonical)), [_json_line(record)], [], not_canonical
     limits = _limits(options)
     try:
         data = read_input(name, limits.max_document_bytes)
-        canonical = is_canonical(data, limits=limits)
+        canonical = is_canonical_file(data, _canonical_of(data, options))
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
-        return 1, [], [f"nuif: {name}: {err}"], False
+        return _invalid(name, err)
     return (0, [], [], False) if canonical else (1, [name], [], True)
 
 
 def do_in_place(name: str, options: dict[str, Any]) -> Result:
-    """canonicalize --in-place: replace the file atomically when it is not canonical."""
-    from nuif_core import NuifError, canonicalize
+    """canonicalize --in-place: replace the file atomically when it is not canonical, by the
+    canonical text and one line feed (the bare text with ``no_newline``)."""
+    from nuif_core import NuifError
 
+    if options.get("report"):
+        status, record, _, canonical = _file_report(name, options, regular=True)
+        record["rewritten"] = False
+        if canonical is not None and not record["canonical"]:
+            try:
+                atomic_write(name, canonical_file(canonical, bool(options.get("no_newline"))))
+            except OSError as exc:
+                from nuif_core._errors import error_dict
+
+                reason = f"cannot rewrite the file: {exc.strerror or exc}"
+                record["error"] = error_dict("NUIF_IO", reason, None, None, None)
+                return 2, [_json_line(record)], [], False
+            record["rewritten"] = True
+        return status, [_json_line(record)], [], record["rewritten"]
     limits = _limits(options)
     try:
         data = read_regular(name, limits.max_document_bytes)
-        result = canonicalize(data, limits=limits)
-        if result.changed:
-            atomic_write(name, result.canonical)
+        canonical = _canonical_of(data, options)
+        changed = not is_canonical_file(data, canonical)
+        if changed:
+            atomic_write(name, canonical_file(canonical, bool(options.get("no_newline"))))
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
-        return 1, [], [f"nuif: {name}: {err}"], False
-    return 0, [], [], result.changed
+        return _invalid(name, err)
+    return 0, [], [], changed
+
+
+def do_canonical_text(name: str, options: dict[str, Any]) -> Result:
+    """canonicalize --json (one file): the record with the canonical text as ``text``."""
+    status, record, _, canonical = _file_report(name, options)
+    record["text"] = None if canonical is None else canonical.decode("utf-8")
+    return status, [_json_line(record)], [], False
 
 
 def do_hash(name: str, options: dict[str, Any]) -> Result:
-    from nuif_core import NuifError, document_hash
+    from nuif_core import NuifError
 
+    if options.get("report"):
+        status, record, _, _ = _file_report(name, options)
+        return status, [_json_line(record)], [], False
     limits = _limits(options)
     try:
         data = read_input(name, limits.max_document_bytes)
-        digest = document_hash(data, limits=limits)
+        digest = _hash_of(data, options)
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
-        return 1, [], [f"nuif: {name}: {err}"], False
+        return _invalid(name, err)
     return 0, [f"{digest}  {name}"], [], False
 
 
 def do_hash_check(item: tuple[str, str], options: dict[str, Any]) -> Result:
     """hash --check: one ``(expected, file)`` line of a list."""
-    from nuif_core import NuifError, document_hash
+    from nuif_core import NuifError
 
     expected, name = item
+    if options.get("report"):
+        _, record, _, _ = _file_report(name, options)
+        record["expected"] = expected
+        record["ok"] = record["hash"] == expected
+        return (0 if record["ok"] else 1), [_json_line(record)], [], False
     limits = _limits(options)
     try:
         data = read_input(name, limits.max_document_bytes)
-        digest = document_hash(data, limits=limits)
+        digest = _hash_of(data, options)
     except OSError as exc:
-        return 1, [f"{name}: FAILED open or read"], [f"nuif: {name}: {exc.strerror or exc}"], False
+        return (
+            1,
+            [f"{name}: FAILED open or read"],
+            [f"nuif: {shown(name)}: {exc.strerror or exc}"],
+            False,
+        )
     except NuifError as err:
-        return 1, [f"{name}: FAILED {err.code}"], [f"nuif: {name}: {err}"], False
+        return 1, [f"{name}: FAILED {err.code}"], [error_line(name, err)], False
     if digest == expected:
         return 0, [] if options.get("quiet") else [f"{name}: OK"], [], False
     return 1, [f"{name}: FAILED"], [], False
@@ -129,6 +279,7 @@ OPERATIONS: dict[str, Callable[[Any, dict[str, Any]], Result]] = {
     "in-place": do_in_place,
     "hash": do_hash,
     "hash-check": do_hash_check,
+    "canonical-text": do_canonical_text,
 }
 
 

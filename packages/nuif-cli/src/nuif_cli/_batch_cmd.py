@@ -42,6 +42,48 @@ _UNITS = {
 }
 
 
+#: ``--engine auto`` runs in this process below this many bytes of input (docs/cli.md, "Which
+#: engine"): benchmarks/batch_engine.py measured a pool of 2 processes slower than one process
+#: up to 4 MB of ~1 KiB files (1.07-1.36x its time) and faster from 8 MB on (0.8x, 0.69x at 16)
+POOL_MIN_BYTES = 8 * 1024 * 1024
+#: with a pool, tasks of at most total ÷ (workers × this) bytes, so that every worker has work
+POOL_TASKS_PER_WORKER = 8
+#: … and of at least this many bytes (a task's fixed cost stays small beside its work)
+POOL_MIN_PARTITION = 256 * 1024
+DEFAULT_PARTITION = "32MiB"
+
+
+def choose_engine(
+    engine: str, scheduler: str | None, total_bytes: int, jobs: int | None, cpus: int
+) -> tuple[str, int]:
+    """(engine, local worker processes) for a run: ``serial`` (this process), ``processes`` (a
+    ``concurrent.futures`` pool of that many processes) or ``dask`` (0: a scheduler is named, or
+    that many local Dask workers).
+
+    ``auto``: Dask when a scheduler is named; else this process when one CPU is to be used
+    (``-j 1``, or one CPU available) or the input is below :data:`POOL_MIN_BYTES`; else a pool
+    of ``-j N`` (default: every CPU) processes.
+    """
+    if engine == "serial":
+        return "serial", 0
+    if engine == "dask" or (engine == "auto" and scheduler):
+        return "dask", 0 if scheduler else (jobs or cpus)
+    workers = jobs or cpus
+    if engine == "processes":
+        return ("processes", workers) if workers > 1 else ("serial", 0)
+    if workers <= 1 or total_bytes < POOL_MIN_BYTES:
+        return "serial", 0
+    return "processes", workers
+
+
+def pool_partition(total_bytes: int, workers: int, partition_bytes: int) -> int:
+    """The partition size of a pool run: at most ``partition_bytes``, small enough that each of
+    ``workers`` gets about :data:`POOL_TASKS_PER_WORKER` tasks, at least
+    :data:`POOL_MIN_PARTITION`."""
+    share = -(-total_bytes // (workers * POOL_TASKS_PER_WORKER))
+    return max(1, min(partition_bytes, max(POOL_MIN_PARTITION, share)))
+
+
 def _size(value: str) -> int:
     import re
 
@@ -55,10 +97,11 @@ def _size(value: str) -> int:
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    from ._cli import _jobs, _positive
+    from ._cli import _jobs, _positive, add_report_options
 
     text = "validate, canonicalize or hash many documents on Dask, with a JSON Lines/Parquet report"
     p = sub.add_parser("batch", help=text, description=text + " (docs/scale.md)", parents=[common])
+    p.set_defaults(parser=p)  # a usage error shows this command's usage
     p.add_argument("operation", choices=["validate", "canonicalize", "hash"], help="what to run")
     p.add_argument(
         "inputs",
@@ -77,10 +120,20 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         type=_jobs,
         default=None,
         metavar="N",
-        help="worker processes of the local cluster (0 or absent: every CPU)",
+        help="local worker processes (0 or absent: every CPU; 1: this process only)",
     )
     p.add_argument(
-        "--serial", action="store_true", help="run in this process, without Dask (the reference)"
+        "--engine",
+        choices=["auto", "serial", "processes", "dask"],
+        default="auto",
+        help="auto (default): Dask when a scheduler is named, else this process for small inputs "
+        "and a process pool for large ones; serial; processes; dask (a local cluster unless "
+        "--scheduler)",
+    )
+    p.add_argument(
+        "--serial",
+        action="store_true",
+        help="run in this process (the reference report; same as --engine serial)",
     )
     p.add_argument("-o", "--output", default="-", metavar="REPORT", help="report ('-' = stdout)")
     p.add_argument(
@@ -95,13 +148,25 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="canonicalize: rewrite each non-canonical document file atomically",
     )
+    p.add_argument(
+        "--no-newline",
+        action="store_true",
+        help="with --in-place: write the bare canonical text, without the final line feed",
+    )
+    p.add_argument(
+        "--mode",
+        choices=["nuif", "json"],
+        default="nuif",
+        help="nuif: NUIF documents (default); json: any strict I-JSON text, as 'nuif json'",
+    )
     p.add_argument("--jsonl", action="store_true", help="read every file input as JSON Lines")
     p.add_argument(
         "--partition-size",
         type=_size,
-        default="32MiB",
+        default=None,
         metavar="SIZE",
-        help="bytes of input per task (default 32MiB)",
+        help=f"bytes of input per task (default {DEFAULT_PARTITION}; a process pool takes "
+        "smaller tasks unless this is given)",
     )
     p.add_argument(
         "--max-diagnostics",
@@ -120,6 +185,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-progress", action="store_true", help="never draw the progress bar on stderr"
     )
+    add_report_options(p, "print the summary on stderr as JSON instead of a line")
     p.set_defaults(run=cmd_batch)
 
 
@@ -134,6 +200,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise UsageError("nuif batch reads files (workers open them), not stdin ('-')")
     if args.in_place and args.operation != "canonicalize":
         raise UsageError("--in-place belongs to 'nuif batch canonicalize'")
+    if args.no_newline and not args.in_place:
+        raise UsageError("--no-newline says what --in-place writes; give it with --in-place")
     if args.in_place and args.jsonl:
         raise UsageError("--in-place rewrites document files; JSON Lines files are never rewritten")
     fmt = args.format or ("parquet" if args.output.lower().endswith(".parquet") else "jsonl")
@@ -144,14 +212,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
             import pyarrow  # noqa: F401
         except ImportError:
             raise UsageError(PYARROW_MISSING) from None
-    if not args.serial:
-        try:
-            import dask  # noqa: F401
-            import distributed  # noqa: F401
-        except ImportError:
-            raise UsageError(DASK_MISSING) from None
-
     from . import _batch_work as work
+    from ._batch import cpu_count
 
     items = list(work.expand(args.inputs, jsonl=args.jsonl))
     if args.in_place:
@@ -162,6 +224,21 @@ def cmd_batch(args: argparse.Namespace) -> int:
                 "rewritten (leave it out, or canonicalize it without --in-place)"
             )
     total_bytes = sum(item.size for item in items)
+    scheduler = args.scheduler or os.environ.get(ENV_SCHEDULER) or None
+    engine, args.local_workers = choose_engine(
+        "serial" if args.serial else args.engine, scheduler, total_bytes, args.jobs, cpu_count()
+    )
+    args.engine = engine
+    if engine == "dask":
+        try:
+            import dask  # noqa: F401
+            import distributed  # noqa: F401
+        except ImportError:
+            raise UsageError(DASK_MISSING) from None
+    explicit = args.partition_size is not None
+    args.partition_size = args.partition_size or _size(DEFAULT_PARTITION)
+    if engine == "processes" and not explicit:
+        args.partition_size = pool_partition(total_bytes, args.local_workers, args.partition_size)
 
     # the report file is opened first: an unwritable -o fails before any cluster starts
     writer = _writer(fmt, args.output)
@@ -205,8 +282,9 @@ def _check_address(address: str) -> None:
 
 
 class _engine:
-    """The client of the run: None for --serial, else a Client on the scheduler or on a new local
-    cluster of ``--jobs`` worker processes bound to 127.0.0.1 (closed at the end)."""
+    """The client of the run: None in this process or with a process pool, else a Client on the
+    scheduler or on a new local cluster of ``--jobs`` worker processes bound to 127.0.0.1 (closed
+    at the end).  Yields (client, workers): the pool's processes, or the cluster's threads."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -215,8 +293,8 @@ class _engine:
 
     def __enter__(self) -> tuple[Any, int]:
         args = self.args
-        if args.serial:
-            return None, 0
+        if args.engine != "dask":
+            return None, args.local_workers
         import logging
 
         from distributed import Client, LocalCluster
@@ -232,7 +310,7 @@ class _engine:
             if address:
                 self.client = Client(address, timeout=args.connect_timeout, set_as_default=False)
             else:
-                n = args.jobs or cpu_count()
+                n = args.local_workers or cpu_count()
                 self.cluster = LocalCluster(
                     n_workers=n,
                     threads_per_worker=1,
@@ -292,6 +370,9 @@ def _run(
         partition_bytes=args.partition_size,
         max_diagnostics=args.max_diagnostics,
         in_place=args.in_place,
+        processes=args.local_workers if args.engine == "processes" else 0,
+        no_newline=args.no_newline,
+        json_text=args.mode == "json",
         stats=stats,
         on_task=(lambda task, result: progress.update(result.stats[0], summary.documents))
         if progress.enabled
@@ -307,6 +388,13 @@ def _run(
             if isinstance(exc, (KeyboardInterrupt, BrokenPipeError, SystemExit)):
                 raise
             if client is None:
+                from concurrent.futures.process import BrokenProcessPool
+
+                if isinstance(exc, BrokenProcessPool):  # a pool worker died (killed, no memory)
+                    raise ClusterError(
+                        f"a worker process of the pool died ({exc}); the machine may be out of "
+                        "memory: lower --partition-size or --jobs, or run with --engine serial"
+                    ) from exc
                 raise
             raise ClusterError(_task_failure(exc)) from exc
         if record is None:
@@ -318,8 +406,13 @@ def _run(
             raise
     progress.clear()
     writer.close()
-    summary.finish(time.monotonic() - start, workers, stats)
-    print(summary.line(), file=sys.stderr)
+    summary.finish(time.monotonic() - start, workers, stats, args.engine)
+    if args.json:
+        import json
+
+        print(json.dumps(summary.to_dict(), ensure_ascii=False), file=sys.stderr)
+    elif not args.quiet:
+        print(summary.line(), file=sys.stderr)
     if args.summary:
         import json
 
@@ -379,18 +472,23 @@ class Summary:
         self.changed = self.rewrite_failed = 0
         self.bytes = 0
         self.counts: dict[bytes, int] = {}
+        #: invalid and unreadable documents by the code of their first diagnostic
+        self.codes: dict[str, int] = {}
         self.seconds = 0.0
         self.workers = 0
+        self.engine = "serial"
         self.tasks = 0
 
     def add(self, record: dict[str, Any]) -> None:
         self.documents += 1
         self.bytes += record["bytes"] or 0
-        if record["valid"] is None:
-            self.unreadable += 1
-            return
         if not record["valid"]:
-            self.invalid += 1
+            if record["valid"] is None:
+                self.unreadable += 1
+            else:
+                self.invalid += 1
+            code = record["diagnostics"][0]["code"] if record["diagnostics"] else "NUIF_IO"
+            self.codes[code] = self.codes.get(code, 0) + 1
             return
         self.valid += 1
         if record["changed"]:
@@ -400,9 +498,10 @@ class Summary:
         key = bytes.fromhex(record["hash"][7:])
         self.counts[key] = self.counts.get(key, 0) + 1
 
-    def finish(self, seconds: float, workers: int, stats: Any) -> None:
+    def finish(self, seconds: float, workers: int, stats: Any, engine: str = "dask") -> None:
         self.seconds = seconds
         self.workers = workers
+        self.engine = engine
         self.tasks = stats.tasks
 
     def duplicates(self) -> dict[str, Any]:
@@ -416,6 +515,10 @@ class Summary:
             "largest": [{"hash": "sha256:" + k.hex(), "count": n} for n, k in largest],
         }
 
+    def by_code(self) -> dict[str, int]:
+        """{code: documents}, most frequent first (ties by code)."""
+        return dict(sorted(self.codes.items(), key=lambda item: (-item[1], item[0])))
+
     def to_dict(self) -> dict[str, Any]:
         seconds = max(self.seconds, 1e-9)
         out = {
@@ -425,12 +528,14 @@ class Summary:
             "invalid": self.invalid,
             "unreadable": self.unreadable,
             "changed": self.changed,
+            "codes": self.by_code(),
             "distinct_hashes": len(self.counts),
             "duplicates": self.duplicates(),
             "bytes": self.bytes,
             "seconds": round(self.seconds, 3),
             "documents_per_second": round(self.documents / seconds, 1),
             "bytes_per_second": round(self.bytes / seconds, 1),
+            "engine": self.engine,
             "workers": self.workers,
             "tasks": self.tasks,
         }
@@ -448,14 +553,17 @@ class Summary:
             if self.in_place
             else f"{self.changed} not canonical"
         )
-        engine = (
-            f"{self.workers} worker{'s' if self.workers != 1 else ''}"
-            if self.workers
-            else "in this process"
-        )
+        plural = "s" if self.workers != 1 else ""
+        engine = {
+            "serial": "in this process",
+            "processes": f"{self.workers} worker process{'es' if plural else ''}",
+        }.get(self.engine, f"{self.workers} Dask worker{plural}")
+        codes = ", ".join(f"{code} {n}" for code, n in self.by_code().items())
         return (
             f"nuif batch {self.operation}: {self.documents} documents: {self.valid} valid "
-            f"({changed}), {self.invalid} invalid, {self.unreadable} unreadable; "
+            f"({changed}), {self.invalid} invalid, {self.unreadable} unreadable"
+            + (f" (by first problem: {codes})" if codes else "")
+            + "; "
             f"{d['distinct_hashes']} distinct hashes, {dup['documents']} duplicates in "
             f"{dup['groups']} groups; {self.bytes / 1e6:.1f} MB in {self.seconds:.1f} s "
             f"({d['documents_per_second']:,.0f} documents/s, {self.bytes / 1e6 / max(self.seconds, 1e-9):.1f} MB/s), "
@@ -623,5 +731,7 @@ def _progress(args: argparse.Namespace, total_bytes: int) -> Any:
     except (AttributeError, ValueError):
         tty = False
     return BytesProgress(
-        max(total_bytes, 1), f"batch {args.operation}", enabled=tty and not args.no_progress
+        max(total_bytes, 1),
+        f"batch {args.operation}",
+        enabled=tty and not (args.no_progress or args.quiet),
     )

@@ -111,34 +111,72 @@ def check_versions(expected: tuple[str, str] | None) -> None:
 
 
 def document_record(
-    index: int, data: bytes, limits: Any, max_diagnostics: int, in_place_path: str | None = None
+    index: int,
+    data: bytes,
+    limits: Any,
+    max_diagnostics: int,
+    in_place_path: str | None = None,
+    *,
+    as_file: bool = False,
+    no_newline: bool = False,
+    json_text: bool = False,
 ) -> Record:
     """The record of one document's bytes: one ``canonicalize`` call when it is valid (hash and
     ``changed``), and ``validate`` for every diagnostic only when it is not.
 
-    With ``in_place_path``, a valid document that is not canonical is rewritten there atomically
-    (``nuif canonicalize --in-place``'s own write).  A failed write is reported as ``NUIF_IO``
-    with ``changed`` true: the document is valid and still not canonical.
+    ``as_file``: the bytes are a whole file, canonical also with one final line feed (NUIF-0
+    §2.4); a line of JSON Lines or a text is canonical only as the bare text.  With
+    ``in_place_path``, a valid document that is not canonical is rewritten there atomically
+    (``nuif canonicalize --in-place``'s own write: the canonical text and one line feed, or the
+    bare text with ``no_newline``).  A failed write is reported as ``NUIF_IO`` with ``changed``
+    true: the document is valid and still not canonical.  ``json_text``: the bytes are any JSON
+    text (``--mode json``), valid when they are strict I-JSON, hashed over their RFC 8785 text.
     """
     from nuif_core import NuifError, canonicalize, validate
 
     try:
-        result = canonicalize(data, limits=limits)
-    except NuifError:
+        result = _json_result(data, limits) if json_text else canonicalize(data, limits=limits)
+    except NuifError as err:
+        if json_text:  # one error: JSON has no schema to report more against
+            diag = (err.code, err.message, err.pointer, err.line, err.column)
+            return (index, len(data), False, None, None, (diag,), False)
         report = validate(data, limits=limits, max_diagnostics=max_diagnostics)
         if report.valid:  # pragma: no cover - canonicalize and validate agree (core contract)
             raise
         diags = tuple((d.code, d.message, d.pointer, d.line, d.column) for d in report.diagnostics)
         return (index, len(data), False, None, None, diags, report.truncated)
-    if in_place_path is not None and result.changed:
-        from ._io import atomic_write
+    changed = result.changed
+    if as_file and changed:
+        from ._io import is_canonical_file
+
+        changed = not is_canonical_file(data, result.canonical)
+    if in_place_path is not None and changed:
+        from ._io import atomic_write, canonical_file
 
         try:
-            atomic_write(in_place_path, result.canonical)
+            atomic_write(in_place_path, canonical_file(result.canonical, no_newline))
         except OSError as exc:
             diag = (IO_CODE, f"cannot rewrite the file: {exc.strerror or exc}", None, None, None)
             return (index, len(data), True, result.hash, True, (diag,), False)
-    return (index, len(data), True, result.hash, result.changed, (), False)
+    return (index, len(data), True, result.hash, changed, (), False)
+
+
+@dataclass(frozen=True)
+class _JsonResult:
+    canonical: bytes
+    hash: str
+    changed: bool
+
+
+def _json_result(data: bytes, limits: Any) -> _JsonResult:
+    """``canonicalize``'s answer for any JSON text (``nuif_core.canonical_json``)."""
+    import hashlib
+
+    from nuif_core import canonical_json
+
+    canonical = canonical_json(data, limits=limits)
+    digest = "sha256:" + hashlib.sha256(canonical).hexdigest()
+    return _JsonResult(canonical, digest, canonical != data)
 
 
 def not_regular_message(exc: OSError) -> str:
@@ -226,7 +264,7 @@ def run_task(task: tuple[Any, ...], options: dict[str, Any]) -> TaskResult:
     stats = TaskStats()
     if task[0] == "files":
         records = [
-            _file_record(i, path, limits, max_diagnostics, bool(options.get("in_place")), stats)
+            _file_record(i, path, limits, max_diagnostics, options, stats)
             for i, path in enumerate(task[1])
         ]
         stats.records = len(records)
@@ -236,14 +274,29 @@ def run_task(task: tuple[Any, ...], options: dict[str, Any]) -> TaskResult:
     if task[0] == "lines":
         _, path, start, end, first = task
         budget = options.get("max_result_bytes", DEFAULT_MAX_RESULT_BYTES)
-        result = _run_lines(path, start, end, first, limits, max_diagnostics, budget, stats)
+        result = _run_lines(
+            path,
+            start,
+            end,
+            first,
+            limits,
+            max_diagnostics,
+            budget,
+            stats,
+            bool(options.get("json_text")),
+        )
         result.stats = stats.as_tuple()
         return result
     raise ValueError(f"unknown task kind {task[0]!r}")
 
 
 def _file_record(
-    index: int, path: str, limits: Any, max_diagnostics: int, in_place: bool, stats: TaskStats
+    index: int,
+    path: str,
+    limits: Any,
+    max_diagnostics: int,
+    options: dict[str, Any],
+    stats: TaskStats,
 ) -> Record:
     from nuif_core import NuifError
 
@@ -261,7 +314,16 @@ def _file_record(
             size = None  # it grew while being read: its size is not known
         return (index, size, False, None, None, ((err.code, err.message, None, None, None),), False)
     stats.held(len(data))
-    return document_record(index, data, limits, max_diagnostics, path if in_place else None)
+    return document_record(
+        index,
+        data,
+        limits,
+        max_diagnostics,
+        path if options.get("in_place") else None,
+        as_file=True,
+        no_newline=bool(options.get("no_newline")),
+        json_text=bool(options.get("json_text")),
+    )
 
 
 def _size(path: str) -> int | None:
@@ -280,6 +342,7 @@ def _run_lines(
     max_diagnostics: int,
     budget: int,
     stats: TaskStats,
+    json_text: bool = False,
 ) -> TaskResult:
     """The lines of ``path`` that start in ``[start, end)``, streamed one at a time."""
     from ._io import NotRegularFile, open_regular
@@ -323,7 +386,9 @@ def _run_lines(
                     if len(text) > limit:
                         record = too_large_record(index, len(text), limit)
                     else:
-                        record = document_record(index, text, limits, max_diagnostics)
+                        record = document_record(
+                            index, text, limits, max_diagnostics, json_text=json_text
+                        )
                 result.records.append(record)
                 index += 1
                 used += _record_bytes(record)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # typing costs start-up time; annotations are strings here
     from collections.abc import Sequence
     from typing import Any
 
+from ._diag import named, read_document
 from ._io import STDIO, UsageError
 
 EXIT_OK = 0
@@ -88,6 +89,17 @@ def _positive(value: str) -> int:
     return n
 
 
+def add_report_options(p: argparse.ArgumentParser, json_help: str) -> None:
+    """``-q/--quiet`` and ``--json``, the options of every command that reports."""
+    p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print no OK lines, summaries or progress: only failures, errors and data",
+    )
+    p.add_argument("--json", action="store_true", help=json_help)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="nuif",
@@ -119,7 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, help: str, *parents: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=help, description=help, parents=[common, *parents])
+        p = sub.add_parser(name, help=help, description=help, parents=[common, *parents])
+        p.set_defaults(parser=p)  # a usage error shows this command's usage
+        return p
 
     p = add(
         "validate", "report every problem of each document as FILE:LINE:COL: CODE message", batch
@@ -132,12 +146,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="at most N diagnostics per file (default 10000)",
     )
-    p.add_argument("--json", action="store_true", help="one JSON report per line instead")
+    add_report_options(p, "one JSON report per line instead")
     p.set_defaults(run=cmd_validate)
 
     p = add("inspect", "summarize a document: hash, sizes, kinds, depth, outline")
     p.add_argument("file", metavar="FILE", help="document ('-' = stdin)")
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_report_options(p, "print the summary as JSON")
     p.add_argument(
         "--outline",
         type=int,
@@ -157,12 +171,18 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument(
         "--check", action="store_true", help="list the files that are not canonical (exit 1)"
     )
+    p.add_argument(
+        "--no-newline",
+        action="store_true",
+        help="write the bare canonical text, without the final line feed",
+    )
+    add_report_options(p, "one JSON object per file (hash, canonical, error; with one FILE: text)")
     p.set_defaults(run=cmd_canonicalize)
 
     p = add("hash", "print 'sha256:<hex>  FILE' lines, or check them with --check LIST", batch)
     p.add_argument("files", nargs="*", metavar="FILE", help="documents ('-' = stdin)")
     p.add_argument("-c", "--check", metavar="LIST", help="verify the lines of LIST ('-' = stdin)")
-    p.add_argument("--quiet", action="store_true", help="with --check: print failures only")
+    add_report_options(p, "one JSON object per file (hash, valid, error; with --check: ok)")
     p.set_defaults(run=cmd_hash)
 
     p = add("apply-patch", "apply a semantic patch to a document")
@@ -172,9 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-o", "--output", default=STDIO, metavar="OUT", help="new document ('-' = stdout)"
     )
     p.add_argument("--inverse", metavar="FILE", help="also write the inverse patch to FILE")
-    p.add_argument(
-        "--json", action="store_true", help="print the whole result (hashes, counts) as JSON"
-    )
+    add_report_options(p, "print the whole result (hashes, counts) as JSON")
     p.set_defaults(run=cmd_apply_patch)
 
     p = add("diff", "print the patch that turns document A into document B")
@@ -184,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--exit-code", action="store_true", help="exit 1 when the documents differ (like git diff)"
     )
+    add_report_options(p, "print the hashes, whether they differ, and the patch as JSON")
     p.set_defaults(run=cmd_diff)
 
     p = add("pack", "build a .nuif package from a document and an assets directory")
@@ -197,22 +216,36 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("unpack", "verify a .nuif package and extract it into a new directory")
     p.add_argument("package", metavar="PKG", help="package ('-' = stdin)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="directory to create")
+    add_report_options(p, "print the hash, the directory and the asset count as JSON")
     p.set_defaults(run=cmd_unpack)
 
     p = add("verify", "check every name, size and hash of .nuif packages")
     p.add_argument("packages", nargs="+", metavar="PKG", help="packages ('-' = stdin)")
-    p.add_argument("--json", action="store_true", help="one JSON summary per line")
+    add_report_options(p, "one JSON summary per line")
     p.set_defaults(run=cmd_verify)
 
     from ._batch_cmd import add_parser as add_batch  # nuif batch: Dask (docs/scale.md)
 
     add_batch(sub, common)
 
+    from ._json_cmd import add_parser as add_json  # nuif json: RFC 8785 of any JSON
+
+    add_json(sub, common, batch)
+
     p = add("demo", "a short end-to-end run on a bundled example document")
     p.add_argument(
         "--dir", metavar="DIR", help="keep the files in DIR (default: a temporary directory)"
     )
     p.set_defaults(run=cmd_demo)
+
+    p = add("completion", "print a shell completion script for nuif (bash, zsh or fish)")
+    p.add_argument("shell", choices=["bash", "zsh", "fish"], help="the shell")
+    p.epilog = (
+        "install: bash: nuif completion bash > ~/.local/share/bash-completion/completions/nuif; "
+        "zsh: nuif completion zsh > ~/.zfunc/_nuif (with fpath+=~/.zfunc before compinit); "
+        "fish: nuif completion fish > ~/.config/fish/completions/nuif.fish"
+    )
+    p.set_defaults(run=cmd_completion)
 
     p = add("playground", "serve the NUIF playground page on 127.0.0.1 and print its address")
     p.add_argument("--port", type=int, default=8787, help="port (default 8787; 0 = any free one)")
@@ -230,7 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the ``nuif`` command line and return its exit status (never raises SystemExit)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        if extras:  # said by the command's own parser, with its usage (not the top-level one)
+            getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extras)}")
     except SystemExit as exc:  # --help, --version, usage errors
         code = exc.code
         return code if isinstance(code, int) else (EXIT_OK if code is None else EXIT_USAGE)
@@ -267,8 +302,12 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as exc:
         from nuif_core import NuifError
 
+        from ._diag import InputError
         from ._io import OutputError
 
+        if isinstance(exc, InputError):
+            _fail(args, exc.error, str(exc))
+            return EXIT_INVALID
         if isinstance(exc, NuifError):
             _fail(args, exc, f"nuif: {exc}")
             return EXIT_INVALID
@@ -326,7 +365,9 @@ def _fail(args: argparse.Namespace, exc: BaseException, line: str) -> None:
         import traceback
 
         traceback.print_exception(exc, file=sys.stderr)
-    print(line, file=sys.stderr)
+    from ._style import Painter
+
+    print(Painter.for_stream(sys.stderr).line(line), file=sys.stderr)
 
 
 def _silence_stdout() -> None:
@@ -353,8 +394,11 @@ def _run_batch(
 ) -> tuple[int, int, int]:
     """Run a batch, print its lines in input order, return (worst status, failures, changed)."""
     from ._batch import Progress, run
+    from ._style import Painter
 
-    progress = Progress.for_stderr(len(items), label, args.no_progress)
+    quiet = getattr(args, "quiet", False)
+    progress = Progress.for_stderr(len(items), label, args.no_progress or quiet)
+    paint_out, paint_err = Painter.for_stream(sys.stdout), Painter.for_stream(sys.stderr)
     worst = failures = changed = 0
     out = sys.stdout
     try:
@@ -368,11 +412,11 @@ def _run_batch(
             if err_lines or (out_lines and out_is_tty):  # the bar shares the terminal
                 progress.clear()
             for line in out_lines:
-                out.write(line + "\n")
+                out.write(paint_out.line(line) + "\n")
             if err_lines:
                 out.flush()
                 for line in err_lines:
-                    print(line, file=sys.stderr)
+                    print(paint_err.line(line), file=sys.stderr)
             worst = max(worst, status)
             failures += status != 0
             changed += did_change
@@ -382,19 +426,49 @@ def _run_batch(
     return worst, failures, changed
 
 
+def _note(args: argparse.Namespace, text: str) -> None:
+    """A summary or a note on stderr (not with -q/--quiet, nor with --json)."""
+    if not (getattr(args, "quiet", False) or getattr(args, "json", False)):
+        print(text, file=sys.stderr)
+
+
+def run_files(
+    args: argparse.Namespace, op: str, items: list[Any], options: dict[str, Any], label: str
+) -> int:
+    """The many-file commands (``_batch`` operations) with the report options: ``--json`` gives
+    one JSON object per file, ``-q`` drops the OK lines and the summary.  Returns the worst
+    status."""
+    options = {**options, "report": args.json, "quiet": args.quiet}
+    worst, failures, changed = _run_batch(args, op, items, options, label)
+    n = len(items)
+    if op == "check" and failures:
+        invalid = failures - changed
+        _note(
+            args,
+            f"nuif: {changed} of {n} files are not canonical"
+            + (f", {invalid} invalid or unreadable" if invalid else ""),
+        )
+    elif op == "in-place":
+        _note(
+            args,
+            f"nuif: {changed} file{'s' if changed != 1 else ''} canonicalized, "
+            f"{n - changed - failures} already canonical"
+            + (f", {failures} failed" if failures else ""),
+        )
+    elif op == "validate" and failures and n > 1:
+        _note(args, f"nuif: {failures} of {n} files are invalid or unreadable")
+    elif op == "hash-check" and failures:
+        _note(args, f"nuif: WARNING: {failures} of {n} computed hashes did NOT match")
+    return worst
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     _one_stdin(*args.files)
     if args.json:
         return _validate_json(args)
-    worst, failures, _ = _run_batch(
+    return run_files(
         args, "validate", list(args.files), {"max_diagnostics": args.max_diagnostics}, "validate"
     )
-    if failures and len(args.files) > 1:
-        print(
-            f"nuif: {failures} of {len(args.files)} files are invalid or unreadable",
-            file=sys.stderr,
-        )
-    return worst
 
 
 def _validate_json(args: argparse.Namespace) -> int:
@@ -402,6 +476,7 @@ def _validate_json(args: argparse.Namespace) -> int:
 
     from nuif_core import Limits, NuifError, validate
 
+    from ._diag import shown
     from ._io import read_input
 
     worst = 0
@@ -409,7 +484,7 @@ def _validate_json(args: argparse.Namespace) -> int:
         try:
             data = read_input(name, Limits.DEFAULT.max_document_bytes)
         except OSError as exc:
-            print(f"nuif: {name}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"nuif: {shown(name)}: {exc.strerror or exc}", file=sys.stderr)
             worst = max(worst, EXIT_USAGE)
             continue
         except NuifError as err:
@@ -428,37 +503,34 @@ def _validate_json(args: argparse.Namespace) -> int:
 
 
 def cmd_canonicalize(args: argparse.Namespace) -> int:
-    from ._io import read_input, write_output
+    from ._io import canonical_file, write_output
 
     files = list(args.files)
     _one_stdin(*files)
+    options = {"no_newline": args.no_newline}
     if args.check:
-        worst, failures, changed = _run_batch(args, "check", files, {}, "check")
-        if failures:
-            print(
-                f"nuif: {changed} of {len(files)} files are not canonical"
-                + (f", {failures - changed} invalid or unreadable" if failures > changed else ""),
-                file=sys.stderr,
+        if args.no_newline:
+            raise UsageError(
+                "--no-newline says what to write; --check writes nothing (a file is canonical "
+                "with or without its one final line feed)"
             )
-        return worst
+        return run_files(args, "check", files, options, "check")
     if args.in_place:
         if STDIO in files:
             raise UsageError("--in-place needs files, not stdin ('-')")
-        worst, failures, changed = _run_batch(args, "in-place", files, {}, "canonicalize")
-        print(
-            f"nuif: {changed} file{'s' if changed != 1 else ''} canonicalized, "
-            f"{len(files) - changed - failures} already canonical"
-            + (f", {failures} failed" if failures else ""),
-            file=sys.stderr,
-        )
-        return worst
+        return run_files(args, "in-place", files, options, "canonicalize")
     if len(files) != 1:
         raise UsageError("several files need --in-place or --check (one output cannot hold them)")
+    if args.json:
+        if args.output not in (None, STDIO):
+            raise UsageError("--json prints to stdout (no -o)")
+        return run_files(args, "canonical-text", files, options, "canonicalize")
     from nuif_core import Limits, canonicalize
 
-    data = read_input(files[0], Limits.DEFAULT.max_document_bytes)
-    result = canonicalize(data)
-    write_output(args.output or STDIO, result.canonical, newline_on_tty=True)
+    data = read_document(files[0], Limits.DEFAULT.max_document_bytes)
+    with named(files[0], data):
+        result = canonicalize(data)
+    write_output(args.output or STDIO, canonical_file(result.canonical, args.no_newline))
     return EXIT_OK
 
 
@@ -470,8 +542,7 @@ def cmd_hash(args: argparse.Namespace) -> int:
     if not args.files:
         raise UsageError("give at least one FILE ('-' for stdin), or --check LIST")
     _one_stdin(*args.files)
-    worst, _, _ = _run_batch(args, "hash", list(args.files), {}, "hash")
-    return worst
+    return run_files(args, "hash", list(args.files), {}, "hash")
 
 
 def parse_hash_line(line: str) -> tuple[str, str] | None:
@@ -483,13 +554,14 @@ def parse_hash_line(line: str) -> tuple[str, str] | None:
 
 
 def _hash_check(args: argparse.Namespace) -> int:
+    from ._diag import shown
     from ._io import read_input
 
     raw = read_input(args.check, 64 * 1024 * 1024, "hash list")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise UsageError(f"{args.check} is not UTF-8 text") from None
+        raise UsageError(f"{shown(args.check)} is not UTF-8 text") from None
     items: list[tuple[str, str]] = []
     bad_lines = 0
     for number, line in enumerate(text.splitlines(), 1):
@@ -498,20 +570,16 @@ def _hash_check(args: argparse.Namespace) -> int:
         parsed = parse_hash_line(line)
         if parsed is None:
             bad_lines += 1
-            print(f"nuif: {args.check}:{number}: not a 'sha256:<hex>  FILE' line", file=sys.stderr)
+            print(
+                f"nuif: {shown(args.check)}:{number}: not a 'sha256:<hex>  FILE' line",
+                file=sys.stderr,
+            )
         else:
             items.append(parsed)
     _one_stdin(args.check, *(name for _, name in items))
     if not items and not bad_lines:
-        raise UsageError(f"{args.check} lists no files")
-    worst, failures, _ = _run_batch(
-        args, "hash-check", items, {"quiet": args.quiet}, "hash --check"
-    )
-    if failures:
-        print(
-            f"nuif: WARNING: {failures} of {len(items)} computed hashes did NOT match",
-            file=sys.stderr,
-        )
+        raise UsageError(f"{shown(args.check)} lists no files")
+    worst = run_files(args, "hash-check", items, {}, "hash --check")
     return max(worst, EXIT_INVALID if bad_lines else EXIT_OK)
 
 
@@ -522,12 +590,11 @@ def _hash_check(args: argparse.Namespace) -> int:
 def cmd_inspect(args: argparse.Namespace) -> int:
     import nuif_core
 
-    from ._io import read_input
-
     if args.outline < 0:
         raise UsageError("--outline must be 0 or more")
-    data = read_input(args.file, nuif_core.Limits.DEFAULT.max_document_bytes)
-    info = nuif_core.inspect(data, max_outline_nodes=args.outline)
+    data = read_document(args.file, nuif_core.Limits.DEFAULT.max_document_bytes)
+    with named(args.file, data):
+        info = nuif_core.inspect(data, max_outline_nodes=args.outline)
     if args.json:
         import json
 
@@ -557,15 +624,22 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 def cmd_apply_patch(args: argparse.Namespace) -> int:
     import nuif_core
 
-    from ._io import read_input, write_output
+    from ._diag import InputError, first_invalid
+    from ._io import write_output
 
     _one_stdin(args.document, args.patch)
     if args.inverse == STDIO or (args.json and args.output != STDIO):
         raise UsageError("--inverse needs a file; --json prints to stdout (no -o)")
     limits = nuif_core.Limits.DEFAULT
-    document = read_input(args.document, limits.max_document_bytes)
-    patch = read_input(args.patch, limits.max_patch_bytes, "patch")
-    result = nuif_core.apply_patch(document, patch, inverse=args.inverse is not None)
+    document = read_document(args.document, limits.max_document_bytes)
+    patch = read_document(args.patch, limits.max_patch_bytes, "patch")
+    try:
+        result = nuif_core.apply_patch(document, patch, inverse=args.inverse is not None)
+    except nuif_core.NuifError as err:
+        # the document is checked first: when it is valid, the patch is at fault
+        if first_invalid([(args.document, document)]) is not None:
+            raise InputError(args.document, err, document) from None
+        raise InputError(args.patch, err, patch) from None
     if args.inverse is not None:
         from ._io import write_file
 
@@ -583,15 +657,38 @@ def cmd_apply_patch(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     import nuif_core
 
-    from ._io import read_input, write_output
+    from ._diag import InputError, first_invalid
+    from ._io import write_output
 
     _one_stdin(args.a, args.b)
     limit = nuif_core.Limits.DEFAULT.max_document_bytes
-    a = read_input(args.a, limit)
-    b = read_input(args.b, limit)
-    patch = nuif_core.diff(a, b)
-    write_output(args.output, patch, newline_on_tty=True)
-    if args.exit_code and nuif_core.document_hash(a) != nuif_core.document_hash(b):
+    a = read_document(args.a, limit)
+    b = read_document(args.b, limit)
+    if args.json and args.output != STDIO:
+        raise UsageError("--json prints to stdout (no -o)")
+    try:
+        patch = nuif_core.diff(a, b)
+    except nuif_core.NuifError as err:
+        culprit = first_invalid([(args.a, a), (args.b, b)])
+        if culprit is None:  # both valid: no patch within the limits (neither input's fault)
+            raise
+        raise InputError(culprit, err, a if culprit == args.a else b) from None
+    hash_a, hash_b = nuif_core.document_hash(a), nuif_core.document_hash(b)
+    if args.json:
+        import json
+
+        report = {
+            "a": args.a,
+            "b": args.b,
+            "base": hash_a,
+            "hash": hash_b,
+            "differ": hash_a != hash_b,
+            "patch": json.loads(patch),
+        }
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        write_output(args.output, patch, newline_on_tty=True)
+    if args.exit_code and hash_a != hash_b:
         return EXIT_INVALID
     return EXIT_OK
 
@@ -616,23 +713,45 @@ def _package_source(name: str) -> Any:
 
 
 def cmd_pack(args: argparse.Namespace) -> int:
-    from nuif_core import Limits, package
+    from nuif_core import Limits, NuifError, canonicalize, package
 
-    from ._io import read_input, write_output
+    from ._diag import InputError
+    from ._io import write_output
 
     if args.output == STDIO and sys.stdout.isatty():
         raise UsageError("refusing to write a binary package to a terminal (use -o FILE.nuif)")
-    document = read_input(args.document, Limits.DEFAULT.max_document_bytes)
-    data = package.pack_dir(document, args.assets)
+    document = read_document(args.document, Limits.DEFAULT.max_document_bytes)
+    with named(args.document, document):
+        canonical = canonicalize(document).canonical
+    try:
+        data = package.pack_dir(canonical, args.assets)
+    except NuifError as err:  # the document is valid: the assets are at fault
+        raise InputError(args.assets or args.document, err) from None
     write_output(args.output, data)
     return EXIT_OK
 
 
 def cmd_unpack(args: argparse.Namespace) -> int:
-    from nuif_core import package
+    from nuif_core import NuifError, package
 
-    result = package.unpack(_package_source(args.package), args.output)
-    print(f"{result.hash}  {args.output} ({len(result.assets)} assets)")
+    from ._diag import InputError, package_error_line
+
+    try:
+        result = package.unpack(_package_source(args.package), args.output)
+    except NuifError as err:
+        raise InputError(args.package, err, text=package_error_line(args.package, err)) from None
+    if args.json:
+        import json
+
+        report = {
+            "file": args.package,
+            "directory": args.output,
+            "hash": result.hash,
+            "assets": len(result.assets),
+        }
+        print(json.dumps(report, ensure_ascii=False))
+    elif not args.quiet:
+        print(f"{result.hash}  {args.output} ({len(result.assets)} assets)")
     return EXIT_OK
 
 
@@ -641,22 +760,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     from nuif_core import NuifError, package
 
+    from ._diag import package_error_line, shown
+    from ._style import Painter
+
     _one_stdin(*args.packages)
+    paint = Painter.for_stream(sys.stderr)
     worst = 0
     for name in args.packages:
         try:
             summary = package.verify(_package_source(name))
         except NuifError as err:
-            print(f"nuif: {name}: {err}", file=sys.stderr)
+            print(paint.line(package_error_line(name, err)), file=sys.stderr)
             worst = max(worst, EXIT_INVALID)
             continue
         except OSError as exc:
-            print(f"nuif: {name}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"nuif: {shown(name)}: {exc.strerror or exc}", file=sys.stderr)
             worst = max(worst, EXIT_USAGE)
             continue
         if args.json:
             print(json.dumps({"file": name, **summary.to_dict()}, ensure_ascii=False))
-        else:
+        elif not args.quiet:
             n = len(summary.manifest["assets"])
             print(
                 f"{name}: OK {summary.hash} ({n} asset{'s' if n != 1 else ''}, "
@@ -669,6 +792,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from ._demo import run_demo
 
     return run_demo(args.dir)
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    from ._completion import cmd_completion as run
+
+    return run(args)
 
 
 def cmd_playground(args: argparse.Namespace) -> int:

@@ -139,6 +139,24 @@ def _read_bounded(fh: IO[bytes], name: str, limit: int, what: str) -> bytes:
     return data
 
 
+#: what ends a written canonical text unless --no-newline (NUIF-0 §2.4)
+FINAL_NEWLINE = b"\n"
+
+
+def is_canonical_file(data: bytes, canonical: bytes) -> bool:
+    """Whether a file's bytes are canonical (NUIF-0 §2.4): the canonical text itself, or the
+    canonical text followed by exactly one line feed."""
+    n = len(canonical)
+    if len(data) == n:
+        return data == canonical
+    return len(data) == n + 1 and data.endswith(FINAL_NEWLINE) and data.startswith(canonical)
+
+
+def canonical_file(canonical: bytes, no_newline: bool = False) -> bytes:
+    """The bytes written for a canonical text: the text and one line feed, or the bare text."""
+    return canonical if no_newline else canonical + FINAL_NEWLINE
+
+
 def write_stdout(data: bytes, *, newline_on_tty: bool = False) -> None:
     """Raw bytes to stdout (a newline is added only when a person reads a terminal)."""
     sys.stdout.flush()

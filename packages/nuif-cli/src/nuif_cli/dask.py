@@ -166,6 +166,9 @@ def run_batch(
     max_diagnostics: int = 100,
     limits: Any = None,
     in_place: bool = False,
+    processes: int = 0,
+    no_newline: bool = False,
+    json_text: bool = False,
     jsonl: bool = False,
     max_result_bytes: int = work.DEFAULT_MAX_RESULT_BYTES,
     window: int | None = None,
@@ -178,11 +181,16 @@ def run_batch(
     With a ``distributed.Client``, tasks run on its cluster, at most ``window`` at a time
     (default: four per worker thread) so that the client holds a bounded number of results;
     with ``client=None`` they run one after another in this process (the ``--serial`` run, the
-    reference the cluster's report must equal).  A worker that dies is replaced and its tasks are
+    reference the cluster's report must equal), or with ``processes`` > 1 on a
+    ``concurrent.futures`` pool of that many processes, at most ``window`` (default four per
+    process) at a time.  A worker that dies is replaced and its tasks are
     run again by Dask; each task's records are taken once, in order, so nothing is lost or
     repeated.  ``in_place`` rewrites non-canonical document files (JSON Lines are never
     rewritten: a JSON Lines input with ``in_place`` is a ``ValueError``, raised before anything
-    runs).  ``items`` replaces ``inputs`` with inputs already expanded (``_batch_work.expand``).
+    runs); a rewrite writes the canonical text and one line feed, or the bare text with
+    ``no_newline``, and a document file is canonical with or without one final line feed (NUIF-0
+    §2.4).  ``json_text``: every input is any JSON text, not a NUIF document (``nuif json``'s
+    reading and hash).  ``items`` replaces ``inputs`` with inputs already expanded (``_batch_work.expand``).
     """
     if items is None:
         items = list(work.expand(inputs, jsonl=jsonl))
@@ -194,11 +202,15 @@ def run_batch(
         "limits": limits,
         "max_diagnostics": max_diagnostics,
         "in_place": in_place,
+        "no_newline": no_newline,
+        "json_text": json_text,
         "max_result_bytes": max_result_bytes,
         "versions": work.versions() if client is not None else None,
     }
     tasks = work.plan(items, partition_bytes)
-    if client is None:
+    if client is None and processes > 1:
+        results = _on_pool(processes, tasks, options, window)
+    elif client is None:
         results = _serial(tasks, options)
     else:
         results = _on_cluster(client, tasks, options, window, key_prefix)
@@ -236,6 +248,42 @@ def _serial(
         if follow is not None:
             pending.appendleft(follow)
         yield task, result
+
+
+def _on_pool(
+    processes: int,
+    tasks: Iterator[tuple[Any, ...]],
+    options: dict[str, Any],
+    window: int | None,
+) -> Iterator[tuple[tuple[Any, ...], work.TaskResult]]:
+    """Tasks on a local process pool, results in task order (as :func:`_on_cluster`)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ._batch import _worker_start
+
+    window = window or 4 * processes
+    pending: deque[tuple[tuple[Any, ...], Any]] = deque()
+    exhausted = False
+    with ProcessPoolExecutor(max_workers=processes, initializer=_worker_start) as pool:
+        try:
+            while True:
+                while not exhausted and len(pending) < window:
+                    task = next(tasks, None)
+                    if task is None:
+                        exhausted = True
+                    else:
+                        pending.append((task, pool.submit(work.run_task, task, options)))
+                if not pending:
+                    return
+                task, future = pending.popleft()
+                result = future.result()
+                follow = _continuation(task, result)
+                if follow is not None:
+                    pending.appendleft((follow, pool.submit(work.run_task, follow, options)))
+                yield task, result
+        finally:
+            for _, future in pending:
+                future.cancel()
 
 
 def _on_cluster(
