@@ -52,7 +52,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser, batch: argparse.Argume
     cmds = group.add_subparsers(dest="json_command", metavar="COMMAND")
 
     def add(name: str, help: str) -> argparse.ArgumentParser:
-        p = cmds.add_parser(
+        p: argparse.ArgumentParser = cmds.add_parser(
             name,
             help=help,
             description=help + "\n\n" + DESCRIPTION,
