@@ -45,8 +45,8 @@ FILE_MODE = stat.S_IFREG | 0o644
 def _document_canonical(document: Any, limits: Limits) -> tuple[bytes, str]:
     result = canonicalize(document, limits=limits)
     if result.changed:
-        # a double in [2^53, 1e21) is written as an integer literal that the strict reader
-        # refuses (docs/canonical-json.md): such a package could never be read back
+        # the writer holds itself to the reader: a canonical text the reader refused would
+        # make a package that could never be read back (docs/package.md, "Writing (deterministic)")
         try:
             canonicalize(result.canonical, limits=limits)
         except NuifError as err:

@@ -2,15 +2,14 @@
 #
 # A text is written into a scratch buffer that the module keeps between calls (up to
 # SCRATCH_KEEP bytes), and copied once into a bytes object of its exact size at the end.  Writing
-# straight into a bytes object allocated for the largest possible text and shrunk afterwards (as
-# before) defeated glibc's reuse of freed memory: the shrunk result, once freed, set malloc's
-# mmap threshold just below the next call's allocation, so every call of 128 KiB and more got
-# fresh pages from the kernel, and each first write into one of them faulted (~2 us per 4 KiB
-# page on the machines we measure: ~0.4 ms of the ~1.7 ms of canonicalizing 1 MiB of `strings`,
-# for a ~15 us copy).  Texts larger than SCRATCH_KEEP are written straight into their bytes
-# object as before (a copy would double the peak memory of a large call); those of 4 MiB and more
-# ask for transparent huge pages (csrc/nuif_scan.h): ~1,340 faults per call for 16 MiB of `ui`,
-# 5 with the hint.
+# straight into a bytes object allocated for the largest possible text and shrunk afterwards
+# defeats glibc's reuse of freed memory: the shrunk result, once freed, sets malloc's mmap
+# threshold just below the next call's allocation, so every call of 128 KiB and more gets fresh
+# pages from the kernel, and each first write into one of them faults (docs/format.md, "The two
+# codecs", has the figures; ``_settings(scratch_keep=0)`` shows the difference).  Texts larger
+# than SCRATCH_KEEP are written straight into their bytes object (a copy would double the peak
+# memory of a large call); those of 4 MiB and more ask for transparent huge pages
+# (csrc/nuif_scan.h).
 #: the largest scratch buffer kept for the next call
 cdef Py_ssize_t SCRATCH_KEEP = 4 << 20
 # the kept scratch buffer (owned by the module while no _Buf has it), or NULL

@@ -3,9 +3,9 @@
 The SDK's stdio transport parses a line with ``jsonrpc_message_adapter.validate_json``, a union of
 the four message models that ignores unknown members. A request whose ``id`` is null, a float, a
 boolean, an object or an array fails ``JSONRPCRequest`` but still passes ``JSONRPCNotification``
-(its ``id`` ignored as an unknown member), so it was dispatched as a notification and never
-answered: the client waited forever. And every parser failure was reported as "not valid UTF-8
-JSON", whether the line was cut short, had a BOM, or nested 100,000 arrays.
+(its ``id`` ignored as an unknown member), so that transport dispatches it as a notification and
+never answers it: the client waits forever. And it reports every parser failure as "not valid
+UTF-8 JSON", whether the line is cut short, has a BOM, or nests 100,000 arrays.
 
 Here the line is parsed once with the same parser (pydantic-core's ``from_json``, NaN and Infinity
 refused), the envelope is checked member by member in Python, and only a well-formed request or
