@@ -69,7 +69,7 @@ from nuif_core import Limits
 MiB = 1024 * 1024
 #: the longest JSON-RPC line the server reads (packages/nuif-mcp/README.md)
 LINE_LIMIT = 4 * MiB
-#: issue 14's done-when
+#: the bound each case must meet
 WALL_LIMIT_S = 2.0
 RSS_LIMIT_BYTES = 300 * 1000 * 1000
 #: the bounded wait for an answer to an invalid-id request (today: none comes)
@@ -128,7 +128,7 @@ class Case:
     line sent as is (``raw``, for the protocol cases)."""
 
     name: str
-    klass: str  # the item of issue 14 it belongs to
+    klass: str  # the class of attack it belongs to
     title: str
     expect: tuple[str, ...]  # the answers the issue accepts (labels, see ``classify``)
     tool: str | None = None
@@ -968,7 +968,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(table(outcomes))
     met = sum(o.met for o in outcomes)
     print(
-        f"\n{met} of {len(outcomes)} cases meet issue 14's done-when "
+        f"\n{met} of {len(outcomes)} cases meet their bound "
         f"(≤ {WALL_LIMIT_S:g} s, < 300 MB, next request served)"
     )
     if args.json:

@@ -1,4 +1,4 @@
-"""Fuzz target 6: the cost of a patch is bounded by the size of what was handed in (issue 14).
+"""Fuzz target 6: the cost of a patch is bounded by the size of what was handed in.
 
 Input: ``document`` 0x1E ``patch`` (two texts), as for the patch target.  An input starting with
 NUL is a recipe; its last byte picks one of (atheris reads numbers from the end):
@@ -63,7 +63,7 @@ bytes + patch bytes) + 32 MiB``, which this target checks too.  So the cost is l
 input.  The form above is much tighter than a plain ``A * n + B``: the meter's 32 MiB floor
 lets a 1.3 KB patch do 32 MiB of metered work, and operations at the bottom of a 62-node chain
 cost 5 times what shallow ones do per byte, so a plain bound loose enough for both would hide a
-quadratic term at fuzz sizes; this one catches exactly the bug class of issue 14, work that
+quadratic term at fuzz sizes; this one catches exactly the bug class of unbounded patch cost, work that
 grows faster than the input *and is not metered*.
 
 The constants were measured with ``python fuzz/fuzz_cost.py --calibrate`` over the seeds of the

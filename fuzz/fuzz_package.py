@@ -147,7 +147,7 @@ HOSTILE_NAMES = [
     "document.json",
     "other.txt",
     "assets/a\nb",
-    # issue 14: names Windows cannot hold, or that are one file there or on macOS
+    # names Windows cannot hold, or that are one file there or on macOS
     "assets/a.",
     "assets/a ",
     "assets/NUL.txt",
@@ -267,7 +267,7 @@ def structured(data: bytes) -> tuple[bytes, bool, object, bool]:
             struct_field = fdp.ConsumeBytes(4).ljust(4, b"\xff")
             buf[at : at + 4] = struct_field
     unpack = fdp.ConsumeIntInRange(0, 7) == 0
-    # issue 14: a flag (encryption, data descriptor, UTF-8...) set in one local header only
+    # a flag (encryption, data descriptor, UTF-8...) set in one local header only
     locals_at: list[int] = []
     at = buf.find(b"PK\x03\x04")
     while 0 <= at < len(buf) - 8:

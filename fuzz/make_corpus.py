@@ -234,7 +234,7 @@ def main() -> None:
     )
     _write(HERE / "corpus" / "patch", pairs + _recipes("patch", 14))
 
-    # cost: the patch pairs, the shapes of issue 14 small enough for -max_len, and five recipes
+    # cost: the patch pairs, the adversarial shapes small enough for -max_len, and five recipes
     # per generator of fuzz_cost.py (the last byte picks the generator: atheris reads numbers
     # from the end of the input)
     small = b'{"nuif":0,"root":{"id":"r","kind":"k","attrs":{"x":[0]}}}'

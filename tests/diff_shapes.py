@@ -1,4 +1,4 @@
-"""The worst shapes found for ``diff`` (issue 14), as pairs of documents of about *n* nodes.
+"""The worst shapes found for ``diff``, as pairs of documents of about *n* nodes.
 
 Shared by tests/core/test_diff_cost.py (growth and correctness at n and 4n) and
 tests/core/test_diff_compat.py (the same bytes as the replaced algorithm, at small n).  Each

@@ -1,4 +1,4 @@
-"""benchmarks/adversarial.py: issue 14's adversarial cases through a real ``nuif-mcp``.
+"""benchmarks/adversarial.py: the adversarial cases through a real ``nuif-mcp``.
 
 The cases run here at 1/16 of their size (64 KiB documents, 256 operations; the copy-doubling
 and past-the-limit cases keep theirs, their point is a limit of the server), each on a fresh
@@ -251,4 +251,4 @@ def test_the_command_writes_json_whose_verdicts_match_its_exit_status(tmp_path, 
     assert status == (0 if all(r["met"] for r in rows) else 1)
     assert data["sizes"]["document"] == adv.MiB and data["limits"]["wall_s"] == 2.0
     printed = capsys.readouterr().out
-    assert "copy-doubling-meta" in printed and "cases meet issue 14's done-when" in printed
+    assert "copy-doubling-meta" in printed and "cases meet their bound" in printed

@@ -1,4 +1,4 @@
-"""``nuif batch`` on a Dask LocalCluster: 2 worker processes bound to 127.0.0.1 (issue 20).
+"""``nuif batch`` on a Dask LocalCluster: 2 worker processes bound to 127.0.0.1.
 
 One cluster serves the module. The report of a few thousand generated documents (valid,
 invalid, not canonical, duplicates, unreadable, JSON Lines with bad lines) must equal the

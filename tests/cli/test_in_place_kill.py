@@ -1,4 +1,4 @@
-"""``nuif canonicalize --in-place`` killed with SIGKILL at random points (issue 7).
+"""``nuif canonicalize --in-place`` killed with SIGKILL at random points.
 
 The installed ``nuif`` script rewrites a ~6 MiB pretty document; each of 30 runs (seeded) is
 killed after a random delay drawn uniformly from 0 to a little past the time an uninterrupted

@@ -1,4 +1,4 @@
-"""Hostile ``.nuif`` packages, mutated, through ``nuif verify`` and ``nuif unpack`` (issue 7).
+"""Hostile ``.nuif`` packages, mutated, through ``nuif verify`` and ``nuif unpack``.
 
 Seeds: two valid packages (with and without assets, one with a non-ASCII name) and every hostile
 archive of ``tests/core/test_package.py`` (traversal, absolute and drive-letter names, symbolic

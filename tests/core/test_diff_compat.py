@@ -1,4 +1,4 @@
-"""The O(n log n) diff gives byte for byte the patch of the diff it replaced (issue 14).
+"""The O(n log n) diff gives byte for byte the patch of the diff it replaced.
 
 The replaced algorithm is kept here, and only here, as the oracle (``_oracle_diff``): it
 simulated child lists with ``list.index``/``insert`` (quadratic in reordered children), checked
@@ -32,7 +32,7 @@ from nuif_core._values import json_equal, value_depth
 _WRAP_DEPTH = 16  # the slack patch text is written with (nuif_core._patch)
 
 
-# -- the oracle: the diff before issue 14 --------------------------------------------------------
+# -- the oracle: the quadratic diff --------------------------------------------------------------
 
 
 class _TooMany(Exception):

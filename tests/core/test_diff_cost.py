@@ -1,4 +1,4 @@
-"""The cost of ``diff`` (issue 14): near-linear growth on the worst shapes, the budget checked
+"""The cost of ``diff``: near-linear growth on the worst shapes, the budget checked
 while the patch is built, and a correct patch for every shape.
 
 Growth is measured without timers, on three deterministic counts: the diff's own work counter

@@ -70,7 +70,7 @@ def _es_text(x: float) -> str:
     return rfc8785.dumps(x).decode()
 
 
-# -- the examples of issue 15, through both codecs -----------------------------------------------
+# -- the examples of NUIF 0.1's numbers, through both codecs -----------------------------------
 
 
 @pytest.mark.parametrize("literal", ACCEPTED)

@@ -357,15 +357,15 @@ def _hostile() -> dict[str, tuple[bytes, str]]:
             build_package({"assets/a.png": b"1", "assets/A.png": b"2"}),
             "NUIF_PACKAGE",
         ),
-        "windows trailing dot and space twins (issue 14)": (
+        "windows trailing dot and space twins": (
             build_package({"assets/a": b"1", "assets/a.": b"2", "assets/a ": b"3"}),
             "NUIF_PACKAGE",
         ),
-        "windows device names (issue 14)": (
+        "windows device names": (
             build_package({"assets/con": b"1", "assets/NUL.txt": b"2"}),
             "NUIF_PACKAGE",
         ),
-        "encrypted in the local header only (issue 14)": (
+        "encrypted in the local header only": (
             set_local_flags(build_package(GOOD_ASSETS), "assets/logo.png", 0x1),
             "NUIF_PACKAGE",
         ),

@@ -1,4 +1,4 @@
-"""The local headers of a package must say what its central directory says (issue 14).
+"""The local headers of a package must say what its central directory says.
 
 ``zipfile`` reads the central directory and, of each local header, only the name; tools that
 stream an archive read the local headers only.  An archive on which the two disagree (an entry
@@ -306,7 +306,7 @@ def test_packages_python_writes_to_a_pipe_or_with_zip64_are_accepted(tmp_path: P
 
 def test_an_entry_encrypted_only_in_its_local_header_is_refused(tmp_path: Path) -> None:
     data = build(entries(logo={"local_flags": 0x1}))
-    # the differential of issue 14: zipfile reads it as a plain entry
+    # the differential: zipfile reads it as a plain entry
     assert zipfile.ZipFile(io.BytesIO(data)).read("assets/logo.png") == LOGO
     err = refused(
         data,

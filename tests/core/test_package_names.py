@@ -1,4 +1,4 @@
-"""Package entry names that Windows or macOS cannot hold as written (issue 14, Packages).
+"""Package entry names that Windows or macOS cannot hold as written.
 
 Every rule is applied by the writer (``pack`` refuses to create the package) and by the reader
 (``read``, ``verify`` and ``unpack`` refuse an archive made by another tool), with the code
@@ -85,7 +85,7 @@ def accepted_everywhere(names: list[str], tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# the examples of issue 14
+# the examples: names that collide or cannot be created
 
 
 def test_a_name_and_its_trailing_dot_and_space_twins_are_refused_together(tmp_path: Path) -> None:

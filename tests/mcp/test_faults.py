@@ -1,4 +1,4 @@
-"""Faults and floods against the real ``nuif-mcp`` process over stdio (issue 7).
+"""Faults and floods against the real ``nuif-mcp`` process over stdio.
 
 What each test shows, and the behaviour chosen where the profile leaves a choice:
 

@@ -303,7 +303,7 @@ def test_envelope_client_info_is_optional():
 
 
 # ---------------------------------------------------------------------------------------------
-# issue 14: no line is dropped silently (the rules in detail: test_wire.py, in process)
+# no line is dropped silently (the rules in detail: test_wire.py, in process)
 
 BAD_ID_LINES = [
     b'{"jsonrpc":"2.0","id":null,"method":"tools/list"}',
@@ -416,7 +416,7 @@ def test_a_bad_line_is_answered_at_once_and_the_next_call_on_the_open_stream_too
 
 
 # ---------------------------------------------------------------------------------------------
-# issue 17: every refusal of another protocol era explains itself, on the wire and on stderr
+# every refusal of another protocol era explains itself, on the wire and on stderr
 
 SPEAKS = "this server speaks MCP 2026-07-28 only (a params._meta envelope on every request, no initialize)"
 FLAG_OFF = (

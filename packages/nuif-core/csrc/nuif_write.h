@@ -7,9 +7,9 @@
  * or for a double
  * that only Python prints (NUIF_W_VALUE: the libraries are off or declined it; the caller
  * writes token `t` and resumes with `after` set).  Each step tests its room before it writes
- * or moves anything, so a return leaves the writer where it can resume.  It was Cython: there
- * every byte written through the buffer object's pointer made the compiler load the object's
- * length and pointers again, token after token; here they stay in registers.
+ * or moves anything, so a return leaves the writer where it can resume.  It is C, not Cython:
+ * in Cython every byte written through the buffer object's pointer makes the compiler load the
+ * object's length and pointers again, token after token; here they stay in registers.
  *
  * nuif_write_literals: an array's elements from token t (its first: t is just past the array's
  * token) that are numbers whose canonical text is their literal (an integer but "-0", or a
