@@ -7,14 +7,17 @@ virtual environment under the system's temporary directory (``nuif-compare/``, k
 while the core's tree is unchanged: two commits with the same core share one build).  The two
 builds then take turns, A B, then B A, ..., each turn a fresh process held to one CPU
 (``taskset``) measuring every selected case on the same input files; a process times a case in
-batches of at least 10 ms and keeps the median batch.  Round *i* of A and round *i* of B ran
+batches of at least 10 ms of CPU time and keeps the median batch.  The clock is the process's
+CPU time (``--clock cpu``, the default): on a shared machine, other processes taking turns on
+the same CPU stretch wall time several-fold and leave CPU time nearly alone (the calls start no
+thread); ``--clock wall`` times wall time instead.  Round *i* of A and round *i* of B ran
 side by side, so the machine's load hits both alike, and their ratio is one paired sample.
 
-Per case the table gives B's time ÷ A's time (the geometric mean of the per-round ratios) with
-its 95 % confidence interval (a t-test on the log ratios, ``benchmarks.stats.paired``), each
-side's throughput, and the verdict: ``slower`` when the whole interval lies above
-``1 + threshold`` (default 5 %), ``faster`` when it lies below ``1 / (1 + threshold)``, else
-``same``.  The exit status is 1 when one of nuif's cases is ``slower``, else 0; the peers
+Per case the table gives B's time ÷ A's time (the median of the per-round ratios) with its 95 %
+confidence interval (a bootstrap of that median, ``benchmarks.stats.paired``), each side's
+throughput (from its median round), and the verdict: ``slower`` when the whole interval lies
+above ``1 + threshold`` (default 5 %) and Wilcoxon's signed-rank test rejects "no change" at the
+same level, ``faster`` likewise below ``1 / (1 + threshold)``, else ``same``.  The exit status is 1 when one of nuif's cases is ``slower``, else 0; the peers
 (``--peers``: the same code on both sides) are a control and never fail the comparison.
 
 Cases are named ``"{op} {shape} {size} {impl}"`` (``canonicalize ui 1KiB nuif``); ``-k`` selects
@@ -253,6 +256,7 @@ def measure(
     cases: Sequence[Case],
     *,
     cpu: int | None = 0,
+    clock: str = "cpu",
     min_batch_s: float = MIN_BATCH_S,
     batches: int = BATCHES,
 ) -> dict[str, Any]:
@@ -263,6 +267,7 @@ def measure(
         "cases": [c.name for c in cases],
         "min_batch_s": min_batch_s,
         "batches": batches,
+        "clock": clock,
     }
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(spec, f)
@@ -283,6 +288,7 @@ def interleaved(
     rounds: int,
     *,
     cpu: int | None = 0,
+    clock: str = "cpu",
     measure_fn: Callable[..., dict[str, Any]] = measure,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
@@ -298,7 +304,7 @@ def interleaved(
         load.append(round(os.getloadavg()[0], 2))
         order = list(builds) if k % 2 == 0 else list(reversed(builds))
         for label, py in order:
-            got = measure_fn(py, folder, cases, cpu=cpu)
+            got = measure_fn(py, folder, cases, cpu=cpu, clock=clock)
             where[label] = (got["nuif_core"], got["codec"])
             for c in cases:
                 samples[label][c.name].append(float(got["seconds"][c.name]))
@@ -394,6 +400,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--confidence", type=float, default=stats.CONFIDENCE)
     ap.add_argument("--cpu", type=int, default=0, help="the CPU both are held to (default 0)")
+    ap.add_argument(
+        "--clock", choices=["cpu", "wall"], default="cpu", help="what a batch is timed with"
+    )
     ap.add_argument("--list", action="store_true", help="list the selected cases and stop")
     ap.add_argument("--json", metavar="FILE", help="also write the samples and verdicts")
     args = ap.parse_args(argv)
@@ -420,7 +429,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     folder = write_inputs(cases)
     py_a, py_b = environment(args.a), environment(args.b)
     print(f"A = {args.a} ({commits[0][:10]}), B = {args.b} ({commits[1][:10]}): {len(cases)} cases")
-    got = interleaved([("a", py_a), ("b", py_b)], folder, cases, args.rounds, cpu=args.cpu)
+    got = interleaved(
+        [("a", py_a), ("b", py_b)], folder, cases, args.rounds, cpu=args.cpu, clock=args.clock
+    )
     sizes = {c.name: input_bytes(folder, c) for c in cases}
     result = rows(
         cases,
@@ -432,9 +443,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     load = got["load"]
     print(
-        f"\nB ÷ A, time per call (below 1: B is faster); {args.rounds} interleaved rounds on CPU "
+        f"\nB ÷ A, {args.clock} time per call (below 1: B is faster); {args.rounds} interleaved "
+        f"rounds on CPU "
         f"{args.cpu}, load average {min(load):.2f}–{max(load):.2f}; a case is slower or faster "
-        f"when its whole {args.confidence * 100:g}% interval is beyond ±{args.threshold * 100:g}%"
+        f"when its whole {args.confidence * 100:g}% interval is beyond ±{args.threshold * 100:g}% "
+        "and the signed-rank test rejects no change"
     )
     print(table(result))
     bad = regressions(result)
@@ -451,6 +464,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "a": {"rev": args.a, "commit": commits[0], "where": got["where"]["a"]},
                     "b": {"rev": args.b, "commit": commits[1], "where": got["where"]["b"]},
                     "threshold": args.threshold,
+                    "clock": args.clock,
                     "confidence": args.confidence,
                     "load": load,
                     "cases": {

@@ -3,8 +3,9 @@
     uv run python -m benchmarks.history REV [REV ...] [-k EXPR] [--rounds 11] [-o benchmarks/results]
 
 Every revision is built as ``benchmarks.compare`` builds it, and the builds take turns in the
-same rounds (in the given order, then reversed), each turn a fresh process held to one CPU, so
-that a busy machine slows them all alike.  Naming a revision twice measures that build twice:
+same rounds (in the given order, then reversed), each turn a fresh process held to one CPU and
+timed with its CPU time (``--clock``, as in ``benchmarks.compare``), so that a busy machine
+touches them all alike.  Naming a revision twice measures that build twice:
 two runs of one build, the dashboard's check of its own noise.  Each revision's run is written
 as one file in pytest-benchmark's layout, small enough to keep in the repository: per case the
 median as ``stats.median`` and every round's figure in ``extra_info.samples`` (seconds per call),
@@ -167,6 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("-k", dest="expr", default=HISTORY_CASES, help="select cases (pytest -k)")
     ap.add_argument("--rounds", type=int, default=11, help="interleaved rounds (default 11)")
     ap.add_argument("--cpu", type=int, default=0, help="the CPU every build is held to")
+    ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu", help="see compare")
     ap.add_argument("-o", "--output", type=Path, default=RESULTS, help="folder of the runs")
     args = ap.parse_args(argv)
     if args.rounds < 3:
@@ -189,7 +191,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = _dt.datetime.now(_dt.UTC)
     print(f"session {session_id}: {len(cases)} cases × {len(labels)} builds × {args.rounds} rounds")
     got = compare.interleaved(
-        list(zip(labels, pys, strict=True)), folder, cases, args.rounds, cpu=args.cpu
+        list(zip(labels, pys, strict=True)),
+        folder,
+        cases,
+        args.rounds,
+        cpu=args.cpu,
+        clock=args.clock,
     )
     sizes = {c.name: compare.input_bytes(folder, c) for c in cases}
     machine = machine_info(got["load"])
@@ -202,6 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "this": label,
             "rounds": args.rounds,
             "cpu": args.cpu,
+            "clock": args.clock,
             "min_batch_s": compare.MIN_BATCH_S,
             "batches": compare.BATCHES,
             "selection": args.expr,

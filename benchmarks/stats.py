@@ -2,23 +2,26 @@
 
 A measurement of one case is a list of *samples*: seconds per call, one per fresh process (a
 round).  Two builds are compared on the logarithm of their times, so that a change reads as a
-ratio (B's time ÷ A's time: above 1, B is slower) and a process that ran twice as long weighs
-the same as one that ran half as long.
+ratio (B's time ÷ A's time: above 1, B is slower).  Medians, not means: on a shared machine the
+noise is a few busy rounds that run long, and a median does not follow them.
 
 * **Paired** (``paired``): the two builds were measured in the same rounds, alternating (A B,
-  then B A), so round *i* of A and round *i* of B saw the same machine.  The per-round log
-  ratios are tested with a one-sample t-test (``scipy.stats.ttest_1samp``); the ratio is their
-  geometric mean, with its confidence interval.
-* **Unpaired** (``unpaired``): the runs were measured at different times.  Welch's t-test on the
-  log samples (``scipy.stats.ttest_ind(equal_var=False)``) gives the ratio of geometric means
-  and its confidence interval.
+  then B A), so round *i* of A and round *i* of B saw the same machine.  The ratio is the median
+  of the per-round ratios; its confidence interval is a bootstrap of that median
+  (``scipy.stats.bootstrap``, percentile method, seeded so a run always reads the same); the
+  p-value is Wilcoxon's signed-rank test of "no change" (``scipy.stats.wilcoxon``).
+* **Unpaired** (``unpaired``): the runs were measured at different times.  The ratio is B's
+  median ÷ A's median, its interval a two-sample bootstrap of that ratio, the p-value the
+  Mann-Whitney U test (``scipy.stats.mannwhitneyu``).
 
 **The verdict** (``Change.verdict``): a case is ``slower`` when the whole confidence interval
-(95 % by default) lies above ``1 + threshold``, ``faster`` when it lies below
-``1 / (1 + threshold)``, and ``same`` otherwise.  That is a one-sided test at 2.5 % of "the
-slowdown is at most the threshold": a change smaller than the threshold is never flagged, and
-neither is a larger one the noise cannot tell from no change.  With too few samples to estimate
-the noise (fewer than 2 on a side) the verdict is ``untested``.
+(95 % by default) lies above ``1 + threshold`` *and* the rank test rejects "no change" at the
+same level (p < 0.05), ``faster`` when the interval lies below ``1 / (1 + threshold)`` and the
+test rejects, and ``same`` otherwise: a change smaller than the threshold is never flagged, and
+neither is a larger one the noise cannot tell from no change.  The rank test keeps a handful of
+rounds from deciding anything (a bootstrap of 3 samples is as narrow as their range; Wilcoxon's
+test needs 6 pairs, Mann-Whitney's 4 samples a side, before it can reject at 5 %).  With fewer
+than 2 samples on a side the noise is unknown and the verdict is ``untested``.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy import stats as _stats
@@ -57,6 +61,8 @@ class Change:
             math.isfinite(self.low) and math.isfinite(self.high)
         ):
             return "untested"
+        if not self.pvalue < 1 - self.confidence:
+            return "same"  # the rank test cannot tell it from no change (few samples, or noise)
         if self.low > 1 + self.threshold:
             return "slower"
         if self.high < 1 / (1 + self.threshold):
@@ -85,6 +91,30 @@ def _check(threshold: float, confidence: float) -> None:
         raise ValueError("confidence must be between 0 and 1")
 
 
+#: bootstrap resamples, and the seed that makes a comparison read the same every time
+RESAMPLES = 4999
+SEED = 20261206
+
+
+def _median_diff(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.median(b, axis=axis) - np.median(a, axis=axis)  # type: ignore[no-any-return]
+
+
+def _interval(
+    data: tuple[np.ndarray, ...], statistic: Any, confidence: float
+) -> tuple[float, float]:
+    res = _stats.bootstrap(
+        data,
+        statistic,
+        n_resamples=RESAMPLES,
+        confidence_level=confidence,
+        method="percentile",
+        vectorized=True,
+        rng=np.random.default_rng(SEED),
+    )
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
 def paired(
     a: Sequence[float],
     b: Sequence[float],
@@ -98,27 +128,19 @@ def paired(
     if len(la) != len(lb):
         raise ValueError(f"paired samples differ in number: A {len(la)}, B {len(lb)}")
     d = lb - la
-    mean = float(np.mean(d))
+    mid = float(np.median(d))
+    nan = math.nan
     if len(d) < 2:
-        nan = math.nan
-        return Change(math.exp(mean), nan, nan, nan, 1, 1, True, threshold, confidence)
+        return Change(math.exp(mid), nan, nan, nan, 1, 1, True, threshold, confidence)
     if float(np.ptp(d)) == 0.0:  # no noise at all: the interval is the point itself
-        low = high = mean
-        pvalue = 1.0 if mean == 0 else 0.0
+        low = high = mid
+        pvalue = 1.0 if mid == 0 else 0.0
     else:
-        res = _stats.ttest_1samp(d, 0.0)
-        ci = res.confidence_interval(confidence)
-        low, high, pvalue = float(ci.low), float(ci.high), float(res.pvalue)
+        low, high = _interval((d,), np.median, confidence)
+        pvalue = float(_stats.wilcoxon(d).pvalue) if np.any(d != 0) else 1.0
+    n = len(d)
     return Change(
-        math.exp(mean),
-        math.exp(low),
-        math.exp(high),
-        pvalue,
-        len(la),
-        len(lb),
-        True,
-        threshold,
-        confidence,
+        math.exp(mid), math.exp(low), math.exp(high), pvalue, n, n, True, threshold, confidence
     )
 
 
@@ -129,20 +151,19 @@ def unpaired(
     threshold: float = THRESHOLD,
     confidence: float = CONFIDENCE,
 ) -> Change:
-    """B against A from samples taken at different times (Welch's t-test on the logarithms)."""
+    """B against A from samples taken at different times (medians, two-sample bootstrap)."""
     _check(threshold, confidence)
     la, lb = _logs(a, "A"), _logs(b, "B")
-    diff = float(np.mean(lb) - np.mean(la))
+    diff = float(np.median(lb) - np.median(la))
+    nan = math.nan
     if min(len(la), len(lb)) < 2:
-        nan = math.nan
         return Change(math.exp(diff), nan, nan, nan, len(la), len(lb), False, threshold, confidence)
     if float(np.ptp(la)) == 0.0 and float(np.ptp(lb)) == 0.0:
         low = high = diff
         pvalue = 1.0 if diff == 0 else 0.0
     else:
-        res = _stats.ttest_ind(lb, la, equal_var=False)
-        ci = res.confidence_interval(confidence)
-        low, high, pvalue = float(ci.low), float(ci.high), float(res.pvalue)
+        low, high = _interval((la, lb), _median_diff, confidence)
+        pvalue = float(_stats.mannwhitneyu(lb, la).pvalue)
     return Change(
         math.exp(diff),
         math.exp(low),
@@ -167,6 +188,5 @@ def spread(samples: Sequence[float], low: float = 10, high: float = 90) -> tuple
 
 
 def centre(samples: Sequence[float]) -> float:
-    """The geometric mean of the samples: the figure a run reports for a case (it is what the
-    tests above compare)."""
-    return float(math.exp(np.mean(_logs(samples, "samples"))))
+    """The figure a run reports for a case: the median of its samples."""
+    return float(np.median(np.asarray(samples, dtype=float)))

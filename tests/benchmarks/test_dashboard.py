@@ -166,21 +166,27 @@ def test_the_page_shows_the_latest_medians_as_mb_per_s_and_the_history_of_both(t
     mem = {a["data-impl"]: float(a["data-ratio"]) for a in page.find("td", "mem")}
     assert mem == {"nuif": pytest.approx(0.125), "json": pytest.approx(0.375)}
 
+    # the history: one point per run (these are outside a git checkout), every implementation
     history = [a for a in page.find("td", "rate") if a.get("data-run")]
     runs = {a["data-run"] for a in history}
     assert runs == {p.stem for p in two_runs}
     for path in two_runs:
         for e in _entries(path):
             info = e["extra_info"]
-            if info["impl"] != "nuif" or info.get("metric") == "memory":
+            if info.get("metric") == "memory":
                 continue
             cell = next(
-                a for a in history if a["data-run"] == path.stem and a["data-size"] == info["size"]
+                a
+                for a in history
+                if a["data-run"] == path.stem
+                and a["data-size"] == info["size"]
+                and a["data-impl"] == info["impl"]
             )
-            assert float(cell["data-mbps"]) == pytest.approx(
+            assert float(cell["data-value"]) == pytest.approx(
                 info["input_bytes"] / e["stats"]["median"] / 1e6, rel=1e-6
             )
-    assert page.find("table", "targets")  # the issue's targets, evaluated on the latest run
+            assert cell["data-verdict"] in ("", "untested")  # no repeated measurements
+    assert page.find("table", "targets")  # the targets, evaluated on the latest run
     # the codec nuif_core ran on is on the page, so nobody credits the wrong code
     from benchmarks.harness import nuif_codec
 
@@ -206,7 +212,7 @@ def test_by_default_it_reads_the_runs_saved_under_the_storage_directory(two_runs
         (storage / p.name).write_bytes(p.read_bytes())
     out = tmp_path / "r.html"
     assert dashboard.main(["--storage", str(tmp_path / ".benchmarks"), "-o", str(out)]) == 0
-    assert "History (2 saved runs)" in out.read_text(encoding="utf-8")
+    assert "History (2 saved runs, 1 machine)" in out.read_text(encoding="utf-8")
     assert dashboard.main(["--storage", str(tmp_path / "nothing")]) == 2
 
 
@@ -288,7 +294,7 @@ def test_a_target_measured_as_interleaved_pairs_replaces_the_medians_figure():
     assert "interleaved (pairs 1.40–1.90)" in page
 
 
-def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
+def test_the_sha256_targets_read_canonicalize_time_over_the_sha256_baselines():
     """canonicalize's median ÷ the sha256 baseline's median of the same group, ≤ 2× at 64 KiB
     and 1 MiB, ≤ 2.5× at 16 MiB; an interleaved figure replaces it; the baseline has MB/s and
     no ratio column."""
@@ -305,7 +311,7 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
         entries.append(_entry("canonicalize", "sha256", "baseline", 1e-3, 1 << 20, size, shape))
         entries.append(_entry("canonicalize", "orjson", "peer", 4e-3, 1 << 20, size, shape))
     run = dashboard.Run.from_entries(entries, name="r")
-    got = {t.label: t for t in dashboard.targets(run) if t.issue == 21}
+    got = {t.label: t for t in dashboard.targets(run) if t.group == dashboard.GROUP_SHA256}
     want = {
         "canonicalize ui 64KiB: time ÷ hashlib.sha256 time ≤ 2×": (1.9, 2.0, True),
         "canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×": (2.05, 2.0, False),
@@ -325,18 +331,20 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
         assert t.higher_is_better is False
 
     text = dashboard.text_table([run])
-    issue21 = text[text.index("targets (issue 21)") :]
+    heading = f"targets: {dashboard.GROUP_SHA256}"
+    sha_part = text[text.index(heading) :]
     assert (
         "[met    ] canonicalize ui 64KiB: time ÷ hashlib.sha256 time ≤ 2×: measured 1.90, "
-        "medians" in issue21
+        "medians" in sha_part
     )
     assert (
-        "[NOT met] canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×: measured 2.05" in issue21
+        "[NOT met] canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×: measured 2.05" in sha_part
     )
-    assert "[NOT met] canonicalize strings 16MiB: time ÷ hashlib.sha256 time ≤ 2.5×" in issue21
-    # issue 6's targets keep their own heading, before issue 21's
-    assert text.index("targets (issue 6)") < text.index("targets (issue 21)")
-    assert "time ÷ hashlib.sha256" not in text[: text.index("targets (issue 21)")]
+    assert "[NOT met] canonicalize strings 16MiB: time ÷ hashlib.sha256 time ≤ 2.5×" in sha_part
+    # the targets against the peers keep their own plainly named heading, before these
+    assert text.index(f"targets: {dashboard.GROUP_PEERS}") < text.index(heading)
+    assert "time ÷ hashlib.sha256" not in text[: text.index(heading)]
+    assert "issue" not in text
     # the baseline is a column of MB/s (1 MiB / 1 ms), not a "nuif vs" ratio
     header = next(line for line in text.splitlines() if line.startswith("shape"))
     assert header.split()[:5] == ["shape", "size", "nuif", "orjson", "sha256"]
@@ -346,7 +354,7 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
     page = _Page()
     page.feed(dashboard.render_html([run]))
     rows = {a["data-target"]: a for a in page.find("tr") if a.get("data-target")}
-    assert {k for k, a in rows.items() if a["data-issue"] == "21"} == set(want)
+    assert {k for k, a in rows.items() if a["data-group"] == dashboard.GROUP_SHA256} == set(want)
     html_text = dashboard.render_html([run])
     for label, (measured, _, met) in want.items():
         row = html_text[html_text.index(f'data-target="{label}"') :]
@@ -357,7 +365,7 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
     assert [
         a["data-mbps"]
         for a in page.find("td", "rate")
-        if a.get("data-impl") == "sha256" and a["data-size"] == "1MiB"
+        if a.get("data-impl") == "sha256" and a["data-size"] == "1MiB" and not a.get("data-run")
     ] == ["1048.576000"]
 
     # measured as interleaved pairs, the figure replaces the medians' one, and decides met
