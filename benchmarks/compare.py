@@ -289,7 +289,7 @@ def interleaved(
     *,
     cpu: int | None = 0,
     clock: str = "cpu",
-    measure_fn: Callable[..., dict[str, Any]] = measure,
+    measure_fn: Callable[..., dict[str, Any]] | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """``rounds`` rounds over every build, in the given order on even rounds and the reverse on
@@ -304,7 +304,7 @@ def interleaved(
         load.append(round(os.getloadavg()[0], 2))
         order = list(builds) if k % 2 == 0 else list(reversed(builds))
         for label, py in order:
-            got = measure_fn(py, folder, cases, cpu=cpu, clock=clock)
+            got = (measure_fn or measure)(py, folder, cases, cpu=cpu, clock=clock)
             where[label] = (got["nuif_core"], got["codec"])
             for c in cases:
                 samples[label][c.name].append(float(got["seconds"][c.name]))
