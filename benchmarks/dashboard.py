@@ -712,8 +712,8 @@ def history_html(runs: Sequence[Run], threshold: float = stats.THRESHOLD) -> str
         "measurements lie (each a fresh process). A point is ringed, with its change, only when "
         "the change from the previous commit is outside the noise: the whole "
         f"{stats.CONFIDENCE * 100:g} % confidence interval of the ratio of median times "
-        f"beyond ±{threshold * 100:g} %, and a rank test rejecting no change (paired round by "
-        "round when both were measured in one session). Runs without repeated measurements are "
+        f"beyond ±{threshold * 100:g} % (paired round by round when both were measured in one "
+        "session; at least 6 rounds a side). Runs without repeated measurements are "
         "shown, never flagged. Axes start at 0.</p>",
     ]
     for machine, points in machines.items():
@@ -840,8 +840,7 @@ def compare_text(a: Run, b: Run, changes: Sequence[CaseChange]) -> str:
     if th is not None:
         lines.append(
             f"a change counts when the whole {th.confidence * 100:g}% interval of B's time ÷ "
-            f"A's lies beyond ±{th.threshold * 100:g}% and a rank test rejects no change "
-            "(benchmarks.stats)"
+            f"A's lies beyond ±{th.threshold * 100:g}% (benchmarks.stats)"
         )
     if moved:
         body = [

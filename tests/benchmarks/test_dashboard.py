@@ -14,6 +14,7 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from benchmarks import dashboard
@@ -376,3 +377,82 @@ def test_the_sha256_targets_read_canonicalize_time_over_the_sha256_baselines():
     run = dashboard.Run.from_entries(entries, name="s")
     t = {t.label: t for t in dashboard.targets(run)}[label]
     assert (t.measured, t.how, t.spread, t.met) == (1.97, "interleaved", (1.9, 2.3), True)
+
+
+def test_bars_start_at_zero_so_their_heights_keep_the_values_proportions():
+    run = dashboard.Run.from_entries(
+        [
+            _entry("canonicalize", "nuif", "ours", 1024 / 660e6, 1024),
+            _entry("canonicalize", "rfc8785", "peer", 1024 / 112e6, 1024),
+        ],
+        name="r",
+    )
+    page = _Page()
+    page.feed(dashboard.render_html([run]))
+    bars = {a["data-series"]: float(a["height"]) for a in page.find("rect") if a.get("data-value")}
+    assert bars["nuif"] / bars["rfc8785"] == pytest.approx(660 / 112, rel=0.02)
+    assert dashboard.nice_ticks(660)[0] == 0 and dashboard.nice_ticks(660)[-1] >= 660
+
+
+def test_small_memory_rows_read_as_pages_not_as_ratios():
+    small = _entry(
+        "memory", "nuif", "ours", 1.0, 1024, metric="memory", extra_rss_bytes=24576,
+        extra_rss_ratio=24.0,
+    )  # fmt: skip
+    zero = _entry(
+        "memory", "json", "peer", 1.0, 1024, metric="memory", extra_rss_bytes=0, extra_rss_ratio=0.0
+    )
+    run = dashboard.Run.from_entries([small, zero], name="r")
+    text = dashboard.text_table([run])
+    assert "24.0 KiB (6 pages)" in text and "< 1 page" in text
+    assert "24.00" not in text and "0.00" not in text
+    page = _Page()
+    page.feed(dashboard.render_html([run]))
+    assert {a["data-impl"]: a["data-ratio"] for a in page.find("td", "mem")} == {
+        "nuif": "",
+        "json": "",
+    }
+
+
+def _history_entries(median_s: float, samples: list[float]) -> list[dict]:
+    e = _entry("canonicalize", "nuif", "ours", median_s, 1 << 20)
+    e["extra_info"]["samples"] = samples
+    return [e]
+
+
+def test_the_history_flags_a_commit_only_outside_the_noise():
+    from tests.benchmarks import noise
+
+    rng = np.random.default_rng(3)
+    machine = "Test CPU, 2 CPUs"
+    runs = []
+    for i, factor in enumerate([1.0, 1.02, 1.3]):  # +2 %: noise; then 30 % slower
+        s = noise.samples(rng, 1e-3 * factor, 11, spike_p=0.0)
+        runs.append(
+            dashboard.Run.from_entries(
+                _history_entries(sorted(s)[5], s),
+                name=f"r{i}",
+                when=f"2026-12-0{i + 1}",
+                commit=f"{i}" * 10,
+                commit_id=f"{i}" * 40,
+                commit_time=f"2026-11-0{i + 1}",
+                machine_id=machine,
+            )
+        )
+    runs.reverse()  # the history is ordered by the commits' dates, not by the files' order
+    (points,) = dashboard.history(runs).values()
+    assert [p.commit for p in points] == ["0" * 10, "1" * 10, "2" * 10]
+    page = _Page()
+    page.feed(dashboard.render_html(runs))
+    cells = {
+        a["data-run"]: a["data-verdict"]
+        for a in page.find("td")
+        if a.get("data-run") and a.get("data-impl") == "nuif"
+    }
+    assert cells == {"0" * 10: "", "1" * 10: "same", "2" * 10: "slower"}
+    flagged = [a for a in page.find("circle") if a.get("data-flag")]
+    assert [(a["data-x"], a["data-flag"]) for a in flagged] == [("2222222", "slower")]
+    assert page.find("polygon", "band")  # the noise band is drawn
+    text = dashboard.text_table(runs)
+    line = next(x for x in text.splitlines() if x.startswith("canonicalize ui 1KiB nuif"))
+    assert line.split()[-1] != "same" and " slower (time ×" in line
