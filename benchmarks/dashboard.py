@@ -716,7 +716,8 @@ def history_html(runs: Sequence[Run], threshold: float = stats.THRESHOLD) -> str
         "session; at least 6 rounds a side). Runs without repeated measurements are "
         "shown, never flagged. Axes start at 0.</p>",
     ]
-    for machine, points in machines.items():
+    # machines with the longest history first
+    for machine, points in sorted(machines.items(), key=lambda kv: -len(kv[1])):
         mruns = [r for pt in points for r in pt.runs]
         load = [x for r in mruns for x in r.load_average]
         p.append(f'<h3 class="machine"{_attrs(machine=machine)}>{e(machine)}</h3>')
@@ -762,6 +763,8 @@ def history_html(runs: Sequence[Run], threshold: float = stats.THRESHOLD) -> str
                     series[k[3]] = marks
                 charts.append(history_chart(" ".join(group), xl, xt, series, unit, list(series)))
             p.append('<div class="charts">' + "".join(charts) + "</div>")
+        if len(points) < 2:  # the figures of one commit: folded away, they are no history
+            p.append(f"<details><summary>the figures of this commit ({len(keys)} cases)</summary>")
         p.append(
             f'<table class="history"{_attrs(machine=machine)}><tr><th>case</th><th>unit</th>'
             + "".join(f"<th><code>{e(pt.short)}</code></th>" for pt in points)
@@ -792,6 +795,8 @@ def history_html(runs: Sequence[Run], threshold: float = stats.THRESHOLD) -> str
                 f"<tr><td>{e(' '.join(key))}</td><td>{e(unit)}</td>{''.join(cells)}{last}</tr>"
             )
         p.append("</table>")
+        if len(points) < 2:
+            p.append("</details>")
     return "\n".join(p)
 
 
