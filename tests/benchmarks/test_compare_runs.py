@@ -391,3 +391,22 @@ def test_compare_refuses_settings_it_cannot_use(capsys):
             compare.main(["A", "B", *bad])
         assert exc.value.code == 2
     assert "selects no case" in capsys.readouterr().err
+
+
+def test_an_unknown_revision_is_refused_before_anything_is_built(capsys):
+    assert compare.main(["no-such-revision-anywhere", "HEAD", "-k", "canonicalize and 1KiB"]) == 2
+    assert "compare: unknown revision" in capsys.readouterr().err
+    assert history.main(["no-such-revision-anywhere", "-k", "canonicalize and 1KiB"]) == 2
+    assert "history: unknown revision" in capsys.readouterr().err
+
+
+def test_a_run_records_its_commit_and_its_machine_without_a_host_name():
+    import platform
+
+    head = compare.commit_of("HEAD")
+    info = history.commit_info(head)
+    assert info["id"] == head and info["time"][:4].isdigit() and info["subject"]
+    machine = history.machine_info([1.5, 2.5])
+    assert machine["load_average"] == [1.5, 2.5]
+    assert platform.node() not in json.dumps(machine)
+    assert machine["machine_id"].endswith(f"CPython {platform.python_version()}")
