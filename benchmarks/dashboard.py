@@ -531,8 +531,9 @@ def text_table(runs: Sequence[Run]) -> str:
             _table(header, body),
         ]
     for machine, points in history(runs).items():
-        out += ["", f"history on {machine} (oldest commit first)"]
-        out.append(history_text(points))
+        if len(points) > 1:  # one commit is no history (its figures are the tables above)
+            out += ["", f"history on {machine} (oldest commit first)"]
+            out.append(history_text(points))
     ts = targets(run)
     for group in TARGET_GROUPS:
         if not any(t.group == group for t in ts):
