@@ -106,7 +106,7 @@ class Row:
 
     @property
     def mbps(self) -> float | None:
-        if self.memory or self.latency or not self.median:
+        if self.memory or self.latency or not self.median or not self.input_bytes:
             return None
         return mb_per_s(self.input_bytes, self.median)
 
@@ -440,7 +440,7 @@ def memory_figure(r: Row) -> tuple[float | None, str]:
     extra = r.info.get("extra_rss_bytes")
     ratio = r.info.get("extra_rss_ratio")
     if r.input_bytes and r.input_bytes >= MEMORY_RATIO_MIN_INPUT and _positive(ratio):
-        return float(ratio), f"{ratio:.2f}"
+        return float(ratio), f"{float(ratio):.2f}"  # type: ignore[arg-type]
     if isinstance(extra, (int, float)) and extra >= 0:
         pages = round(extra / PAGE)
         if not pages:
@@ -727,7 +727,7 @@ def history_html(runs: Sequence[Run], threshold: float = stats.THRESHOLD) -> str
             "<th>rounds</th><th>load average</th><th>nuif codec</th></tr>"
         )
         for pt in points:
-            rounds = sorted({r.session.get("rounds") for r in pt.runs if r.session.get("rounds")})
+            rounds = sorted({int(r.session["rounds"]) for r in pt.runs if r.session.get("rounds")})
             pl = [x for r in pt.runs for x in r.load_average]
             p.append(
                 f"<tr{_attrs(commit=pt.commit_id)}><td><code>{e(pt.commit[:10])}</code></td>"

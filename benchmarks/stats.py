@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats as _stats
+from scipy import stats as _stats  # type: ignore[import-untyped]
 
 #: the default threshold: a slowdown must be surely beyond 5 % to count
 THRESHOLD = 0.05
