@@ -19,7 +19,7 @@ Canonicalize (text → canonical bytes + hash):
                   ensure_ascii=False)`` (not JCS: Python float repr, code-point key order; no hash);
 * ``orjson``      ``orjson.dumps(orjson.loads(t), option=orjson.OPT_SORT_KEYS)`` (not JCS; no hash);
 * ``sha256``      baseline: ``hashlib.sha256(t).digest()`` over the input itself, no parsing — the
-                  floor of issue 21's targets (canonicalize's time ÷ this time ≤ 2× at 64 KiB and
+                  floor of the SHA-256 targets (canonicalize's time ÷ this time ≤ 2× at 64 KiB and
                   1 MiB, ≤ 2.5× at 16 MiB).
 
 Validate and inspect have one peer each, what a user would write without NUIF: ``orjson`` parse

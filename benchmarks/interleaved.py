@@ -1,4 +1,4 @@
-"""The time targets of issues 6 and 21, measured interleaved in one process.
+"""The dashboard's time targets, measured interleaved in one process.
 
     uv run python -m benchmarks.interleaved                  # every time target (~2.5 min)
     uv run python -m benchmarks.interleaved --sizes 1KiB,1MiB --rounds 21
@@ -14,7 +14,7 @@ targets from there; this command runs the same measurement alone.  Same callable
 (``benchmarks.impls``), same documents.
 
 Ratios read as the dashboard's: "nuif vs X" = X's time ÷ nuif's (> 1: nuif is faster); for
-validate, validate's time ÷ canonicalize's (≤ 1.2 required); for issue 21, canonicalize's time ÷
+validate, validate's time ÷ canonicalize's (≤ 1.2 required); for the SHA-256 targets, canonicalize's time ÷
 the time of ``hashlib.sha256`` over the same input bytes (≤ 2× at 64 KiB and 1 MiB, ≤ 2.5× at
 16 MiB).  Memory targets are not timed and stay with ``bench_memory.py``.
 """
@@ -85,7 +85,7 @@ class Outcome:
 
 
 def pairs(sizes: Sequence[str]) -> list[Pair]:
-    """The time targets of issues 6 and 21 (the dashboard's ``targets`` list, minus memory)."""
+    """The time targets (the dashboard's ``targets`` list, minus memory)."""
     nuif, orjson, rfc = impls.nuif_canonicalize, impls.peer_orjson, impls.peer_rfc8785
     validate = next(i.fn for i in impls.VALIDATE if i.name == "nuif")
     out: list[Pair] = []
@@ -132,7 +132,7 @@ def pairs(sizes: Sequence[str]) -> list[Pair]:
     for shape in _docs.SHAPES:
         for size, limit in SHA256_LIMITS:  # the dashboard's list and wording
             # ours = the hash alone, other = canonicalize: other ÷ ours is canonicalize's time in
-            # hash times (issue 21); recorded on the canonicalize entry of nuif
+            # hash times; recorded on the canonicalize entry of nuif
             out.append(
                 Pair(
                     sha256_label(shape, size, limit),
@@ -274,8 +274,8 @@ def report(outcomes: Sequence[Outcome]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.interleaved",
-        description="The time targets of issues 6 and 21, each measured as interleaved pairs in "
-        "one process.",
+        description="The dashboard's time targets, each measured as interleaved pairs in one "
+        "process.",
     )
     parser.add_argument(
         "--sizes", default=",".join(_docs.SIZES), help="comma-separated size labels (default: all)"

@@ -14,6 +14,7 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from benchmarks import dashboard
@@ -166,21 +167,27 @@ def test_the_page_shows_the_latest_medians_as_mb_per_s_and_the_history_of_both(t
     mem = {a["data-impl"]: float(a["data-ratio"]) for a in page.find("td", "mem")}
     assert mem == {"nuif": pytest.approx(0.125), "json": pytest.approx(0.375)}
 
+    # the history: one point per run (these are outside a git checkout), every implementation
     history = [a for a in page.find("td", "rate") if a.get("data-run")]
     runs = {a["data-run"] for a in history}
     assert runs == {p.stem for p in two_runs}
     for path in two_runs:
         for e in _entries(path):
             info = e["extra_info"]
-            if info["impl"] != "nuif" or info.get("metric") == "memory":
+            if info.get("metric") == "memory":
                 continue
             cell = next(
-                a for a in history if a["data-run"] == path.stem and a["data-size"] == info["size"]
+                a
+                for a in history
+                if a["data-run"] == path.stem
+                and a["data-size"] == info["size"]
+                and a["data-impl"] == info["impl"]
             )
-            assert float(cell["data-mbps"]) == pytest.approx(
+            assert float(cell["data-value"]) == pytest.approx(
                 info["input_bytes"] / e["stats"]["median"] / 1e6, rel=1e-6
             )
-    assert page.find("table", "targets")  # the issue's targets, evaluated on the latest run
+            assert cell["data-verdict"] in ("", "untested")  # no repeated measurements
+    assert page.find("table", "targets")  # the targets, evaluated on the latest run
     # the codec nuif_core ran on is on the page, so nobody credits the wrong code
     from benchmarks.harness import nuif_codec
 
@@ -206,7 +213,7 @@ def test_by_default_it_reads_the_runs_saved_under_the_storage_directory(two_runs
         (storage / p.name).write_bytes(p.read_bytes())
     out = tmp_path / "r.html"
     assert dashboard.main(["--storage", str(tmp_path / ".benchmarks"), "-o", str(out)]) == 0
-    assert "History (2 saved runs)" in out.read_text(encoding="utf-8")
+    assert "History (2 saved runs, 1 machine)" in out.read_text(encoding="utf-8")
     assert dashboard.main(["--storage", str(tmp_path / "nothing")]) == 2
 
 
@@ -288,7 +295,7 @@ def test_a_target_measured_as_interleaved_pairs_replaces_the_medians_figure():
     assert "interleaved (pairs 1.40–1.90)" in page
 
 
-def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
+def test_the_sha256_targets_read_canonicalize_time_over_the_sha256_baselines():
     """canonicalize's median ÷ the sha256 baseline's median of the same group, ≤ 2× at 64 KiB
     and 1 MiB, ≤ 2.5× at 16 MiB; an interleaved figure replaces it; the baseline has MB/s and
     no ratio column."""
@@ -305,7 +312,7 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
         entries.append(_entry("canonicalize", "sha256", "baseline", 1e-3, 1 << 20, size, shape))
         entries.append(_entry("canonicalize", "orjson", "peer", 4e-3, 1 << 20, size, shape))
     run = dashboard.Run.from_entries(entries, name="r")
-    got = {t.label: t for t in dashboard.targets(run) if t.issue == 21}
+    got = {t.label: t for t in dashboard.targets(run) if t.group == dashboard.GROUP_SHA256}
     want = {
         "canonicalize ui 64KiB: time ÷ hashlib.sha256 time ≤ 2×": (1.9, 2.0, True),
         "canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×": (2.05, 2.0, False),
@@ -325,18 +332,20 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
         assert t.higher_is_better is False
 
     text = dashboard.text_table([run])
-    issue21 = text[text.index("targets (issue 21)") :]
+    heading = f"targets: {dashboard.GROUP_SHA256}"
+    sha_part = text[text.index(heading) :]
     assert (
         "[met    ] canonicalize ui 64KiB: time ÷ hashlib.sha256 time ≤ 2×: measured 1.90, "
-        "medians" in issue21
+        "medians" in sha_part
     )
     assert (
-        "[NOT met] canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×: measured 2.05" in issue21
+        "[NOT met] canonicalize ui 1MiB: time ÷ hashlib.sha256 time ≤ 2×: measured 2.05" in sha_part
     )
-    assert "[NOT met] canonicalize strings 16MiB: time ÷ hashlib.sha256 time ≤ 2.5×" in issue21
-    # issue 6's targets keep their own heading, before issue 21's
-    assert text.index("targets (issue 6)") < text.index("targets (issue 21)")
-    assert "time ÷ hashlib.sha256" not in text[: text.index("targets (issue 21)")]
+    assert "[NOT met] canonicalize strings 16MiB: time ÷ hashlib.sha256 time ≤ 2.5×" in sha_part
+    # the targets against the peers keep their own plainly named heading, before these
+    assert text.index(f"targets: {dashboard.GROUP_PEERS}") < text.index(heading)
+    assert "time ÷ hashlib.sha256" not in text[: text.index(heading)]
+    assert "issue" not in text
     # the baseline is a column of MB/s (1 MiB / 1 ms), not a "nuif vs" ratio
     header = next(line for line in text.splitlines() if line.startswith("shape"))
     assert header.split()[:5] == ["shape", "size", "nuif", "orjson", "sha256"]
@@ -346,7 +355,7 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
     page = _Page()
     page.feed(dashboard.render_html([run]))
     rows = {a["data-target"]: a for a in page.find("tr") if a.get("data-target")}
-    assert {k for k, a in rows.items() if a["data-issue"] == "21"} == set(want)
+    assert {k for k, a in rows.items() if a["data-group"] == dashboard.GROUP_SHA256} == set(want)
     html_text = dashboard.render_html([run])
     for label, (measured, _, met) in want.items():
         row = html_text[html_text.index(f'data-target="{label}"') :]
@@ -357,7 +366,7 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
     assert [
         a["data-mbps"]
         for a in page.find("td", "rate")
-        if a.get("data-impl") == "sha256" and a["data-size"] == "1MiB"
+        if a.get("data-impl") == "sha256" and a["data-size"] == "1MiB" and not a.get("data-run")
     ] == ["1048.576000"]
 
     # measured as interleaved pairs, the figure replaces the medians' one, and decides met
@@ -368,3 +377,82 @@ def test_issue_21s_targets_read_canonicalize_time_over_the_sha256_baselines():
     run = dashboard.Run.from_entries(entries, name="s")
     t = {t.label: t for t in dashboard.targets(run)}[label]
     assert (t.measured, t.how, t.spread, t.met) == (1.97, "interleaved", (1.9, 2.3), True)
+
+
+def test_bars_start_at_zero_so_their_heights_keep_the_values_proportions():
+    run = dashboard.Run.from_entries(
+        [
+            _entry("canonicalize", "nuif", "ours", 1024 / 660e6, 1024),
+            _entry("canonicalize", "rfc8785", "peer", 1024 / 112e6, 1024),
+        ],
+        name="r",
+    )
+    page = _Page()
+    page.feed(dashboard.render_html([run]))
+    bars = {a["data-series"]: float(a["height"]) for a in page.find("rect") if a.get("data-value")}
+    assert bars["nuif"] / bars["rfc8785"] == pytest.approx(660 / 112, rel=0.02)
+    assert dashboard.nice_ticks(660)[0] == 0 and dashboard.nice_ticks(660)[-1] >= 660
+
+
+def test_small_memory_rows_read_as_pages_not_as_ratios():
+    small = _entry(
+        "memory", "nuif", "ours", 1.0, 1024, metric="memory", extra_rss_bytes=24576,
+        extra_rss_ratio=24.0,
+    )  # fmt: skip
+    zero = _entry(
+        "memory", "json", "peer", 1.0, 1024, metric="memory", extra_rss_bytes=0, extra_rss_ratio=0.0
+    )
+    run = dashboard.Run.from_entries([small, zero], name="r")
+    text = dashboard.text_table([run])
+    assert "24.0 KiB (6 pages)" in text and "< 1 page" in text
+    assert "24.00" not in text and "0.00" not in text
+    page = _Page()
+    page.feed(dashboard.render_html([run]))
+    assert {a["data-impl"]: a["data-ratio"] for a in page.find("td", "mem")} == {
+        "nuif": "",
+        "json": "",
+    }
+
+
+def _history_entries(median_s: float, samples: list[float]) -> list[dict]:
+    e = _entry("canonicalize", "nuif", "ours", median_s, 1 << 20)
+    e["extra_info"]["samples"] = samples
+    return [e]
+
+
+def test_the_history_flags_a_commit_only_outside_the_noise():
+    from tests.benchmarks import noise
+
+    rng = np.random.default_rng(3)
+    machine = "Test CPU, 2 CPUs"
+    runs = []
+    for i, factor in enumerate([1.0, 1.02, 1.3]):  # +2 %: noise; then 30 % slower
+        s = noise.samples(rng, 1e-3 * factor, 11, spike_p=0.0)
+        runs.append(
+            dashboard.Run.from_entries(
+                _history_entries(sorted(s)[5], s),
+                name=f"r{i}",
+                when=f"2026-12-0{i + 1}",
+                commit=f"{i}" * 10,
+                commit_id=f"{i}" * 40,
+                commit_time=f"2026-11-0{i + 1}",
+                machine_id=machine,
+            )
+        )
+    runs.reverse()  # the history is ordered by the commits' dates, not by the files' order
+    (points,) = dashboard.history(runs).values()
+    assert [p.commit for p in points] == ["0" * 10, "1" * 10, "2" * 10]
+    page = _Page()
+    page.feed(dashboard.render_html(runs))
+    cells = {
+        a["data-run"]: a["data-verdict"]
+        for a in page.find("td")
+        if a.get("data-run") and a.get("data-impl") == "nuif"
+    }
+    assert cells == {"0" * 10: "", "1" * 10: "same", "2" * 10: "slower"}
+    flagged = [a for a in page.find("circle") if a.get("data-flag")]
+    assert [(a["data-x"], a["data-flag"]) for a in flagged] == [("2222222", "slower")]
+    assert page.find("polygon", "band")  # the noise band is drawn
+    text = dashboard.text_table(runs)
+    line = next(x for x in text.splitlines() if x.startswith("canonicalize ui 1KiB nuif"))
+    assert line.split()[-1] != "same" and " slower (time ×" in line
