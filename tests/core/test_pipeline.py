@@ -133,3 +133,36 @@ def test_a_failed_update_of_the_writers_hash_leaves_the_text_to_be_hashed_after(
         assert compiled._counters()["hashed_while_writing"] == before
     finally:
         compiled._settings(**old)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"scratch_keep": 0},
+        {"hash_fault": True},
+        {"hash_while_writing": False},
+        {"openssl": False},
+    ],
+    ids=["scratch", "own-bytes", "failed-update", "hashed-after", "hashlib"],
+)
+@pytest.mark.parametrize("size", ["1KiB", "64KiB", "1MiB"])
+def test_validate_hashes_the_text_it_does_not_keep(settings: dict[str, Any], size: str) -> None:
+    """validate asks the pipeline for the digest alone (the text is not copied out of the
+    writer's scratch once it is hashed); its hash is the canonical text's SHA-256 whether the
+    text stayed in the scratch, was written into its own bytes object, or had to be hashed
+    afterwards because the writer could not hash it."""
+    data = corpus.load("ui", size)
+    canonical = compiled.canonical_json(data, LIMITS.max_depth)
+    want = "sha256:" + hashlib.sha256(canonical).hexdigest()
+    old = compiled._settings(**settings)
+    try:
+        before = compiled._counters()["hashed_while_writing"]
+        report = nuif_core.validate(data)
+        hashed = compiled._counters()["hashed_while_writing"] - before
+    finally:
+        compiled._settings(**old)
+    assert (report.valid, report.hash, report.diagnostics) == (True, want, ())
+    # the writer hashed it unless a setting kept it from doing so
+    writer_hashes = not settings.get("hash_fault") and settings.get("hash_while_writing", True)
+    assert hashed == (1 if writer_hashes and settings.get("openssl", True) else 0)

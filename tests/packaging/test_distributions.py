@@ -2,9 +2,9 @@
 
 ``NUIF_NO_EXTENSIONS=1`` at build time makes ``nuif_core-<v>-py3-none-any.whl`` (the pure-Python
 twin only, no compiler needed); the sdist builds the compiled codec.  Each is installed with the
-nuif-cli wheel into its own new venv from the built files only (``--offline --no-index``), and a
-smoke check — canonicalize, validate, apply_patch with its inverse, ``nuif --version``, ``nuif
-demo`` — must give the same hashes everywhere: pure wheel, wheel built from the sdist, and the
+nuif-cli wheel into its own new venv offline (``--offline``: the built files, and nuif-cli's
+third-party dependency from uv's cache), and a smoke check — canonicalize, validate, apply_patch
+with its inverse, ``nuif --version``, ``nuif demo`` — must give the same hashes everywhere: pure wheel, wheel built from the sdist, and the
 build these tests run on.  A missing C compiler fails the build with a message naming the switch.
 """
 
@@ -87,8 +87,9 @@ def _fresh_venv_with(tmp_path: Path, *wheels: Path, **env: str) -> dict:
             "-q",
             "--python",
             str(py),
+            # the built files, and nuif-cli's one third-party dependency (shtab, pure Python)
+            # from uv's cache: the test command's own sync put it there
             "--offline",
-            "--no-index",
             *links,
             *[str(w) for w in wheels],
         ],

@@ -6,7 +6,9 @@
  *                                                                  + SHA-256 (nuif_sha256.h)
  *
  * Every call runs the same steps, whatever the input's size; only a document's check and hash
- * are the caller's choice (`mode`).  The answer is the text, or NULL with `*status`:
+ * are the caller's choice (`mode`).  The answer is the text (in mode DIGEST, where only the hash
+ * is wanted, the empty bytes object once the digest is made: no text is copied out of the
+ * scratch), or NULL with `*status`:
  *
  *   NUIF_DOC_TEXT    the input is not strict I-JSON, or nests deeper than max_depth: the caller
  *                    reads it with the one-pass parser, which raises the error with its location
@@ -47,7 +49,9 @@ enum { NUIF_DOC_OK = 0, NUIF_DOC_TEXT = 1, NUIF_DOC_SCHEMA = 2, NUIF_DOC_ERROR =
 
 /* what the caller asks for: the canonical text of any JSON value; of a valid document; of a
  * valid document, with its SHA-256 */
-enum { NUIF_DOC_JSON = 0, NUIF_DOC_CHECK = 1, NUIF_DOC_HASH = 2 };
+/* the modes: a JSON text; a document (the §3 check); a document and its digest; a document's
+ * digest alone (the text is returned only when no digest could be made) */
+enum { NUIF_DOC_JSON = 0, NUIF_DOC_CHECK = 1, NUIF_DOC_HASH = 2, NUIF_DOC_DIGEST = 3 };
 
 /* the largest output scratch kept between calls by default (scratch_keep); longer texts go
  * straight into their bytes object */
@@ -172,9 +176,10 @@ static int nuif_doc_check(nuif_doc *st, const uint8_t *p, size_t n, size_t max_n
 }
 
 /* The writer over the tape into a new bytes object (hashing it when `hash` and libcrypto is
- * linked: st->has_digest); NULL with a Python exception set. */
-static PyObject *nuif_doc_write(nuif_doc *st, const uint8_t *p, size_t n, int float_libs,
-                                int hash) {
+ * linked: st->has_digest); with `digest_only`, the empty bytes object instead once the digest is
+ * made; NULL with a Python exception set. */
+static PyObject *nuif_doc_write(nuif_doc *st, const uint8_t *p, size_t n, int float_libs, int hash,
+                                int digest_only) {
     nuif_walk *s = &st->s;
     nuif_writer w;
     nuif_doc_out out;
@@ -217,6 +222,10 @@ static PyObject *nuif_doc_write(nuif_doc *st, const uint8_t *p, size_t n, int fl
         st->has_digest = w.sha_update(sha, out.b + w.hashed, (size_t)on - w.hashed) == 1 &&
                          nuif_sha256_final(sha, st->digest) == 1;
     }
+    if (digest_only && st->has_digest) {
+        Py_XDECREF(out.ob);
+        return PyBytes_FromStringAndSize(NULL, 0);
+    }
     return nuif_doc_finish(&out, (size_t)on);
 fail:
     Py_XDECREF(out.ob);
@@ -252,7 +261,7 @@ static PyObject *nuif_doc_run(nuif_doc *st, const uint8_t *p, size_t n, size_t m
             return NULL;
         }
     }
-    text = nuif_doc_write(st, p, n, float_libs, mode == NUIF_DOC_HASH);
+    text = nuif_doc_write(st, p, n, float_libs, mode >= NUIF_DOC_HASH, mode == NUIF_DOC_DIGEST);
     *status = text != NULL ? NUIF_DOC_OK : NUIF_DOC_ERROR;
     return text;
 }

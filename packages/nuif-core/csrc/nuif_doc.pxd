@@ -12,8 +12,11 @@ cdef extern from "nuif_doc.h":
         NUIF_DOC_JSON
         NUIF_DOC_CHECK
         NUIF_DOC_HASH
+        NUIF_DOC_DIGEST
     ctypedef struct nuif_doc:
         Walk s
+        uint64_t* ids
+        size_t ids_alloc
         uint64_t ids_gen
         char* scratch
         size_t scratch_cap

@@ -220,11 +220,12 @@ cdef object _valid_report(bytes data, object max_depth, size_t depth, size_t nod
                           object make):
     cdef unsigned char digest[32]
     cdef bint hashed = False
-    canonical = _run(data, max_depth, depth, nodes, NUIF_DOC_HASH, digest, &hashed)
+    # only the hash is wanted: the text stays in the writer's scratch once it is hashed
+    canonical = _run(data, max_depth, depth, nodes, NUIF_DOC_DIGEST, digest, &hashed)
     if canonical is None:
         return None
-    return _filled(make, _REPORT_FIELDS, (True, _hash_text(canonical, digest if hashed else NULL),
-                                          (), False))
+    return _made4(make, _REPORT_FIELDS, True, _hash_text(canonical, digest if hashed else NULL),
+                  (), False)
 
 
 def inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref):

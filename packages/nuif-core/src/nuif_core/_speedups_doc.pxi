@@ -41,15 +41,16 @@ cdef object _run_on(nuif_doc* st, bytes data, object max_depth, size_t depth, si
                     int mode, unsigned char* digest, bint* hashed):
     """The pipeline on ``data``, nesting at most ``depth`` deep, a document of at most ``nodes``
     nodes (``_c_depth``, ``_c_nodes``; ``max_depth`` as given, for the error): its canonical
-    text; None when ``mode`` asks for a document and the text is valid JSON but not a valid
-    document; raises the error of a text it refuses."""
+    text (``b""`` in mode NUIF_DOC_DIGEST when the digest was made: only the hash is wanted);
+    None when ``mode`` asks for a document and the text is valid JSON but not a valid document;
+    raises the error of a text it refuses."""
     global _doc_hashed
     cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(data)
     cdef Py_ssize_t n = PyBytes_GET_SIZE(data)
     cdef int status = NUIF_DOC_TEXT
     cdef PyObject* r = NULL
     # hashlib hashes it afterwards (_settings(openssl=False))
-    if mode == NUIF_DOC_HASH and not _openssl:
+    if mode >= NUIF_DOC_HASH and not _openssl:
         mode = NUIF_DOC_CHECK
     if _utf8_ok(p, n):
         r = nuif_doc_run(st, p, <size_t>n, depth, nodes, _float_libs, mode, &status)

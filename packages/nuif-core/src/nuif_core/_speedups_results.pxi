@@ -73,6 +73,19 @@ cdef object _made3(object cls, tuple names, object a, object b, object c):
     return r
 
 
+cdef object _made4(object cls, tuple names, object a, object b, object c, object d):
+    """``_filled(cls, names, (a, b, c, d))`` without the tuple (a valid report's four fields)."""
+    plan = _slot_plan(cls, names)
+    if plan is None:
+        return cls(a, b, c, d)
+    r = nuif_type_alloc(cls)
+    nuif_slot_put((<tuple>plan)[0], r, a)
+    nuif_slot_put((<tuple>plan)[1], r, b)
+    nuif_slot_put((<tuple>plan)[2], r, c)
+    nuif_slot_put((<tuple>plan)[3], r, d)
+    return r
+
+
 cdef tuple _RESULT_FIELDS = ("canonical", "hash", "changed")
 cdef tuple _REPORT_FIELDS = ("valid", "hash", "diagnostics", "truncated")
 cdef tuple _INSPECTION_FIELDS = ("hash", "is_canonical", "input_bytes", "canonical_bytes",

@@ -58,7 +58,11 @@ def _settings(**changes):
         PyMem_Free(_doc.scratch)
         _doc.scratch, _doc.scratch_cap = NULL, 0
     if "id_generation" in changes:
+        # on a cleared id set: entries stamped with the generations to come would otherwise read
+        # as ids already seen (the real wrap clears it too: nuif_doc_check)
         _doc.ids_gen = <uint64_t>changes["id_generation"]
+        if _doc.ids != NULL:
+            memset(_doc.ids, 0, _doc.ids_alloc * sizeof(uint64_t))
     return {name: now[name] for name in changes} if changes else now
 
 
