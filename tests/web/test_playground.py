@@ -15,6 +15,7 @@ import json
 import re
 import select
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -103,8 +104,14 @@ def server() -> Iterator[str]:
         assert match, line
         yield match.group(1)
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        # Ctrl+C, as the page says: the server stops and the process exits by itself (so its
+        # coverage data is written, too)
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=30)
         for stream in (proc.stdout, proc.stderr):
             if stream:
                 stream.close()
