@@ -59,6 +59,7 @@ __all__ = [
     "ERROR_CODES",
     "IMPLEMENTATION",
     "CanonicalResult",
+    "Catalog",
     "Diagnostic",
     "Inspection",
     "Limits",
@@ -85,10 +86,15 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # ``nuif_core.package`` is imported on first use, so zipfile is not paid at start-up (a lazy
-    # import: laziness is the point)
-    if name == "package":
+    # ``nuif_core.package``, ``nuif_core.catalogs`` and ``Catalog`` are imported on first use, so
+    # zipfile and the JSON Schema compiler are not paid at start-up (a lazy import: laziness is
+    # the point)
+    if name in ("package", "catalogs"):
         import importlib
 
-        return importlib.import_module(".package", __name__)
+        return importlib.import_module("." + name, __name__)
+    if name == "Catalog":
+        from ._catalog import Catalog
+
+        return Catalog
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
