@@ -508,3 +508,21 @@ def test_names_and_values_cannot_inject_code(name: str) -> None:
     pointers = [d.pointer for d in nuif_core.validate(bad, catalog=cat).diagnostics]
     escaped = name.replace("~", "~0").replace("/", "~1")
     assert f"/root/attrs/v/{escaped}" in pointers and "/root/attrs/v/zzz" in pointers
+
+
+def test_catalog_problems_follow_the_members_in_text_order() -> None:
+    """A node's children written before its attrs: their problems come first (document order)."""
+    text = (
+        '{"nuif": 0, "root": {"id": "r", "kind": "screen",\n'
+        ' "children": [{"id": "c", "kind": "widget"}],\n'
+        ' "attrs": {"title": 5}}}'
+    )
+    found = [
+        (d.code, d.pointer, d.line)
+        for d in nuif_core.validate(text, catalog=catalogs.basic()).diagnostics
+    ]
+    assert found == [
+        ("NUIF_CATALOG_KIND", "/root/children/0/kind", 2),
+        ("NUIF_CATALOG_CHILDREN", "/root/children/0/kind", 2),
+        ("NUIF_CATALOG_ATTRS", "/root/attrs/title", 3),
+    ]

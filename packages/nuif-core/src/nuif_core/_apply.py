@@ -51,7 +51,7 @@ def apply_patch(
     cat = as_catalog(catalog)
     result = apply_measured(document, patch, inverse, limits)[0]
     lim = resolve_limits(limits)
-    for code, message, pointer, _ in cat.findings(_codec.loads(result.canonical, lim.max_depth), 1):
+    for code, message, pointer, _ in cat.findings(_codec.loads(result.canonical, lim.max_depth)):
         raise NuifError(code, "the patched document: " + message, pointer=pointer)
     return result
 

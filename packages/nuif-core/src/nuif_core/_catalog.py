@@ -711,24 +711,12 @@ class Catalog:
         return hash(self.canonical)
 
     # -- checking a document -------------------------------------------------------------------
-    def findings(self, doc: Any, budget: int) -> Iterator[tuple[str, str, str, bool]]:
+    def findings(self, doc: Any) -> Iterator[tuple[str, str, str, bool]]:
         """Catalog problems of a parsed document, in document order, as ``(code, message,
-        pointer, at_key)``; nodes a document problem made unusable are skipped (they have
-        their diagnostic already).  ``budget`` is advisory: the caller stops reading."""
-        if not isinstance(doc, dict):
-            return
-        root = doc.get("root")
-        if not isinstance(root, dict):
-            return
-        # (node, pointer, the parent's kind and spec or None), in document pre-order
-        stack: list[tuple[Any, str, str | None, dict[str, Any] | None]] = [
-            (root, "/root", None, None)
-        ]
-        while stack:
-            node, pointer, parent_kind, parent_spec = stack.pop()
-            if not isinstance(node, dict):
-                continue
-            yield from self._node(node, pointer, parent_kind, parent_spec, stack)
+        pointer, at_key)`` (a generator: the caller stops reading when it has enough).  Nodes a
+        document problem made unusable are skipped: they have their diagnostic already."""
+        if isinstance(doc, dict) and isinstance(doc.get("root"), dict):
+            yield from self._node(doc["root"], "/root", None, None)
 
     def _node(
         self,
@@ -736,8 +724,9 @@ class Catalog:
         pointer: str,
         parent_kind: str | None,
         parent_spec: dict[str, Any] | None,
-        stack: list[tuple[Any, str, str | None, dict[str, Any] | None]],
     ) -> Iterator[tuple[str, str, str, bool]]:
+        """One node's problems, then its children's, in the order of its members in the text
+        (the nesting of nodes is bounded by ``max_depth``, so the recursion is too)."""
         kind = node.get("kind")
         if not isinstance(kind, str) or kind_problem(kind) is not None:
             kind = None
@@ -754,7 +743,6 @@ class Catalog:
                     pointer,
                     False,
                 )
-        pending: list[tuple[Any, str, str | None, dict[str, Any] | None]] = []
         for key, value in node.items():
             if key == "kind" and kind is not None:
                 at = pointer + "/kind"
@@ -801,8 +789,9 @@ class Catalog:
                             at,
                             False,
                         )
-                pending = [(child, f"{at}/{i}", kind, spec) for i, child in enumerate(value)]
-        stack.extend(reversed(pending))
+                for i, child in enumerate(value):
+                    if isinstance(child, dict):
+                        yield from self._node(child, f"{at}/{i}", kind, spec)
 
     def _attrs_findings(
         self, kind: str, attrs: dict[str, Any], at: str

@@ -242,7 +242,7 @@ def _validate_with_catalog(
     value = _codec.loads(data, lim.max_depth)
     checker = Checker(lim.max_nodes, max_diagnostics)
     room = max_diagnostics - len(report.diagnostics)
-    for finding in cat.findings(value, room):
+    for finding in cat.findings(value):
         if len(checker.found) >= room:
             checker.truncated = True
             break
