@@ -46,7 +46,12 @@ def do_validate(name: str, options: dict[str, Any]) -> Result:
         return _io_error(name, exc)
     except NuifError as err:
         return 1, [f"{name}: {err.code} {err.message}"], [], False
-    report = validate(data, limits=limits, max_diagnostics=options["max_diagnostics"])
+    report = validate(
+        data,
+        limits=limits,
+        max_diagnostics=options["max_diagnostics"],
+        catalog=options.get("catalog"),
+    )
     if report.valid:
         return 0, [f"{name}: ok {report.hash}"] if options.get("verbose_ok") else [], [], False
     lines = []

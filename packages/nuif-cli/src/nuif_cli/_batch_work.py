@@ -111,16 +111,31 @@ def check_versions(expected: tuple[str, str] | None) -> None:
 
 
 def document_record(
-    index: int, data: bytes, limits: Any, max_diagnostics: int, in_place_path: str | None = None
+    index: int,
+    data: bytes,
+    limits: Any,
+    max_diagnostics: int,
+    in_place_path: str | None = None,
+    catalog: bytes | None = None,
 ) -> Record:
     """The record of one document's bytes: one ``canonicalize`` call when it is valid (hash and
     ``changed``), and ``validate`` for every diagnostic only when it is not.
 
     With ``in_place_path``, a valid document that is not canonical is rewritten there atomically
     (``nuif canonicalize --in-place``'s own write).  A failed write is reported as ``NUIF_IO``
-    with ``changed`` true: the document is valid and still not canonical.
+    with ``changed`` true: the document is valid and still not canonical.  With ``catalog`` (a
+    catalog's text), a document is valid only when the catalog accepts it too: ``validate`` with
+    the catalog runs first, and its diagnostics are the record's when it is not.
     """
     from nuif_core import NuifError, canonicalize, validate
+
+    if catalog is not None:
+        report = validate(data, limits=limits, max_diagnostics=max_diagnostics, catalog=catalog)
+        if not report.valid:
+            diags = tuple(
+                (d.code, d.message, d.pointer, d.line, d.column) for d in report.diagnostics
+            )
+            return (index, len(data), False, None, None, diags, report.truncated)
 
     try:
         result = canonicalize(data, limits=limits)
@@ -216,17 +231,19 @@ def run_task(task: tuple[Any, ...], options: dict[str, Any]) -> TaskResult:
 
     ``options``: ``limits`` (a ``nuif_core.Limits`` or None), ``max_diagnostics``, ``in_place``
     (rewrite non-canonical files; never JSON Lines), ``versions`` (the client's, checked first),
-    ``max_result_bytes``.
+    ``max_result_bytes``, ``catalog`` (a catalog's text, or None).
     """
     check_versions(options.get("versions"))
     from nuif_core import Limits
 
     limits = options.get("limits") or Limits.DEFAULT
     max_diagnostics = options.get("max_diagnostics", 100)
+    catalog = options.get("catalog")
     stats = TaskStats()
     if task[0] == "files":
+        in_place = bool(options.get("in_place"))
         records = [
-            _file_record(i, path, limits, max_diagnostics, bool(options.get("in_place")), stats)
+            _file_record(i, path, limits, max_diagnostics, in_place, stats, catalog)
             for i, path in enumerate(task[1])
         ]
         stats.records = len(records)
@@ -236,14 +253,22 @@ def run_task(task: tuple[Any, ...], options: dict[str, Any]) -> TaskResult:
     if task[0] == "lines":
         _, path, start, end, first = task
         budget = options.get("max_result_bytes", DEFAULT_MAX_RESULT_BYTES)
-        result = _run_lines(path, start, end, first, limits, max_diagnostics, budget, stats)
+        result = _run_lines(
+            path, start, end, first, limits, max_diagnostics, budget, stats, catalog
+        )
         result.stats = stats.as_tuple()
         return result
     raise ValueError(f"unknown task kind {task[0]!r}")
 
 
 def _file_record(
-    index: int, path: str, limits: Any, max_diagnostics: int, in_place: bool, stats: TaskStats
+    index: int,
+    path: str,
+    limits: Any,
+    max_diagnostics: int,
+    in_place: bool,
+    stats: TaskStats,
+    catalog: bytes | None = None,
 ) -> Record:
     from nuif_core import NuifError
 
@@ -261,7 +286,9 @@ def _file_record(
             size = None  # it grew while being read: its size is not known
         return (index, size, False, None, None, ((err.code, err.message, None, None, None),), False)
     stats.held(len(data))
-    return document_record(index, data, limits, max_diagnostics, path if in_place else None)
+    return document_record(
+        index, data, limits, max_diagnostics, path if in_place else None, catalog
+    )
 
 
 def _size(path: str) -> int | None:
@@ -280,6 +307,7 @@ def _run_lines(
     max_diagnostics: int,
     budget: int,
     stats: TaskStats,
+    catalog: bytes | None = None,
 ) -> TaskResult:
     """The lines of ``path`` that start in ``[start, end)``, streamed one at a time."""
     from ._io import NotRegularFile, open_regular
@@ -323,7 +351,9 @@ def _run_lines(
                     if len(text) > limit:
                         record = too_large_record(index, len(text), limit)
                     else:
-                        record = document_record(index, text, limits, max_diagnostics)
+                        record = document_record(
+                            index, text, limits, max_diagnostics, catalog=catalog
+                        )
                 result.records.append(record)
                 index += 1
                 used += _record_bytes(record)

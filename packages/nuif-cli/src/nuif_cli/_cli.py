@@ -133,6 +133,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="at most N diagnostics per file (default 10000)",
     )
     p.add_argument("--json", action="store_true", help="one JSON report per line instead")
+    p.add_argument(
+        "--catalog",
+        metavar="FILE",
+        help="also check each document against this kind catalog (NUIF-0 §9; '-' = stdin)",
+    )
     p.set_defaults(run=cmd_validate)
 
     p = add("inspect", "summarize a document: hash, sizes, kinds, depth, outline")
@@ -172,6 +177,11 @@ def build_parser() -> argparse.ArgumentParser:
         "-o", "--output", default=STDIO, metavar="OUT", help="new document ('-' = stdout)"
     )
     p.add_argument("--inverse", metavar="FILE", help="also write the inverse patch to FILE")
+    p.add_argument(
+        "--catalog",
+        metavar="FILE",
+        help="refuse a patch whose result breaks this kind catalog (NUIF-0 §9; '-' = stdin)",
+    )
     p.add_argument(
         "--json", action="store_true", help="print the whole result (hashes, counts) as JSON"
     )
@@ -254,6 +264,9 @@ def _run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         _fail(args, exc, f"nuif: error: {exc}")
         return EXIT_USAGE
+    except CatalogError as exc:
+        _fail(args, exc, f"nuif: {exc}")
+        return EXIT_USAGE
     except BrokenPipeError:
         # the reader went away (`nuif hash * | head`): stop quietly, as cat does
         _silence_stdout()
@@ -321,6 +334,34 @@ class _TerminateAsInterrupt:
             signal.signal(signal.SIGTERM, previous)
 
 
+class CatalogError(Exception):
+    """The ``--catalog`` FILE is not a valid catalog (exit 2): reads
+    ``FILE:LINE:COL: NUIF_CATALOG message (at POINTER)``, as a diagnostic of a document does."""
+
+    def __init__(self, name: str, error: Any) -> None:
+        self.error = error
+        where = f"{name}:{error.line}:{error.column}:" if error.line is not None else f"{name}:"
+        at = f" (at {error.pointer or '/'})" if error.pointer is not None else ""
+        super().__init__(f"{where} {error.code} {error.message}{at}")
+
+
+def read_catalog(name: str) -> bytes:
+    """The text of the ``--catalog`` FILE (``-`` = stdin), checked: a catalog that is not valid
+    raises :class:`CatalogError`.  The text is what is passed on (workers compile it once each)."""
+    from nuif_core import Catalog, NuifError
+
+    from ._io import read_input
+
+    try:
+        data = read_input(name, Catalog.BOUNDS["max_catalog_bytes"], "catalog")
+        Catalog(data)
+    except NuifError as err:
+        if err.code != "NUIF_CATALOG":  # the file is longer than a catalog may be
+            err = NuifError("NUIF_CATALOG", "catalog: " + err.message)
+        raise CatalogError(name, err) from None
+    return data
+
+
 def _fail(args: argparse.Namespace, exc: BaseException, line: str) -> None:
     if getattr(args, "verbose", 0):
         import traceback
@@ -383,12 +424,12 @@ def _run_batch(
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    _one_stdin(*args.files)
+    _one_stdin(*args.files, args.catalog)
+    catalog = read_catalog(args.catalog) if args.catalog is not None else None
     if args.json:
-        return _validate_json(args)
-    worst, failures, _ = _run_batch(
-        args, "validate", list(args.files), {"max_diagnostics": args.max_diagnostics}, "validate"
-    )
+        return _validate_json(args, catalog)
+    options = {"max_diagnostics": args.max_diagnostics, "catalog": catalog}
+    worst, failures, _ = _run_batch(args, "validate", list(args.files), options, "validate")
     if failures and len(args.files) > 1:
         print(
             f"nuif: {failures} of {len(args.files)} files are invalid or unreadable",
@@ -397,7 +438,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return worst
 
 
-def _validate_json(args: argparse.Namespace) -> int:
+def _validate_json(args: argparse.Namespace, catalog: bytes | None = None) -> int:
     import json
 
     from nuif_core import Limits, NuifError, validate
@@ -420,7 +461,7 @@ def _validate_json(args: argparse.Namespace) -> int:
                 "truncated": False,
             }
         else:
-            report = validate(data, max_diagnostics=args.max_diagnostics).to_dict()
+            report = validate(data, max_diagnostics=args.max_diagnostics, catalog=catalog).to_dict()
         if not report["valid"]:
             worst = max(worst, EXIT_INVALID)
         print(json.dumps({"file": name, **report}, ensure_ascii=False))
@@ -559,13 +600,16 @@ def cmd_apply_patch(args: argparse.Namespace) -> int:
 
     from ._io import read_input, write_output
 
-    _one_stdin(args.document, args.patch)
+    _one_stdin(args.document, args.patch, args.catalog)
     if args.inverse == STDIO or (args.json and args.output != STDIO):
         raise UsageError("--inverse needs a file; --json prints to stdout (no -o)")
+    catalog = read_catalog(args.catalog) if args.catalog is not None else None
     limits = nuif_core.Limits.DEFAULT
     document = read_input(args.document, limits.max_document_bytes)
     patch = read_input(args.patch, limits.max_patch_bytes, "patch")
-    result = nuif_core.apply_patch(document, patch, inverse=args.inverse is not None)
+    result = nuif_core.apply_patch(
+        document, patch, inverse=args.inverse is not None, catalog=catalog
+    )
     if args.inverse is not None:
         from ._io import write_file
 

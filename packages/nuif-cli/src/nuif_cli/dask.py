@@ -172,6 +172,7 @@ def run_batch(
     stats: BatchStats | None = None,
     on_task: Callable[[tuple[Any, ...], work.TaskResult], None] | None = None,
     key_prefix: str = "nuif-batch",
+    catalog: bytes | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The report's records for ``inputs``, in input order, one per document.
 
@@ -183,6 +184,8 @@ def run_batch(
     repeated.  ``in_place`` rewrites non-canonical document files (JSON Lines are never
     rewritten: a JSON Lines input with ``in_place`` is a ``ValueError``, raised before anything
     runs).  ``items`` replaces ``inputs`` with inputs already expanded (``_batch_work.expand``).
+    ``catalog`` (a catalog's text, checked by the caller) also validates every document against
+    that catalog (NUIF-0 §9): a document it refuses is invalid, with its catalog diagnostics.
     """
     if items is None:
         items = list(work.expand(inputs, jsonl=jsonl))
@@ -196,6 +199,7 @@ def run_batch(
         "in_place": in_place,
         "max_result_bytes": max_result_bytes,
         "versions": work.versions() if client is not None else None,
+        "catalog": catalog,
     }
     tasks = work.plan(items, partition_bytes)
     if client is None:

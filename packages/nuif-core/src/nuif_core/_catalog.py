@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 import fastjsonschema
 from fastjsonschema.draft07 import CodeGeneratorDraft07
@@ -646,6 +647,9 @@ class Catalog:
     """
 
     __slots__ = ("_attrs", "_patterns", "_sources", "_specs", "canonical", "closed", "hash")
+
+    #: the fixed bounds of a catalog (NUIF-0 §9.6), by name
+    BOUNDS: ClassVar[Mapping[str, int]] = MappingProxyType(BOUNDS)
 
     canonical: bytes
     hash: str
