@@ -526,3 +526,28 @@ def test_catalog_problems_follow_the_members_in_text_order() -> None:
         ("NUIF_CATALOG_CHILDREN", "/root/children/0/kind", 2),
         ("NUIF_CATALOG_ATTRS", "/root/attrs/title", 3),
     ]
+
+
+def test_without_the_catalogs_extra_everything_else_works() -> None:
+    """fastjsonschema is the catalogs extra: without it, catalogs say what to install and every
+    other operation runs as before (the core has no required dependency)."""
+    script = (
+        "import sys\n"
+        "class Hide:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'fastjsonschema':\n"
+        "            raise ModuleNotFoundError(name, name=name)\n"
+        "sys.meta_path.insert(0, Hide())\n"
+        "import nuif_core\n"
+        'assert nuif_core.validate(\'{"nuif": 0, "root": {"id": "r", "kind": "x"}}\').valid\n'
+        "try:\n"
+        "    nuif_core.validate('{}', catalog='{}')\n"
+        "except ModuleNotFoundError as err:\n"
+        "    print(err.name, '|', err)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    name, message = done.stdout.strip().split(" | ")
+    assert name == "fastjsonschema"
+    assert "pip install 'nuif-core[catalogs]'" in message

@@ -334,6 +334,13 @@ class _TerminateAsInterrupt:
             signal.signal(signal.SIGTERM, previous)
 
 
+#: what --catalog says when the catalogs extra is not installed
+CATALOGS_MISSING = (
+    "--catalog needs kind catalogs, which need fastjsonschema: "
+    "pip install 'nuif-cli[catalogs]' (or 'nuif-core[catalogs]')"
+)
+
+
 class CatalogError(Exception):
     """The ``--catalog`` FILE is not a valid catalog (exit 2): reads
     ``FILE:LINE:COL: NUIF_CATALOG message (at POINTER)``, as a diagnostic of a document does."""
@@ -348,10 +355,14 @@ class CatalogError(Exception):
 def read_catalog(name: str) -> bytes:
     """The text of the ``--catalog`` FILE (``-`` = stdin), checked: a catalog that is not valid
     raises :class:`CatalogError`.  The text is what is passed on (workers compile it once each)."""
-    from nuif_core import Catalog, NuifError
+    from nuif_core import NuifError
 
     from ._io import read_input
 
+    try:
+        from nuif_core import Catalog
+    except ModuleNotFoundError:
+        raise UsageError(CATALOGS_MISSING) from None
     try:
         data = read_input(name, Catalog.BOUNDS["max_catalog_bytes"], "catalog")
         Catalog(data)

@@ -20,9 +20,16 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-import fastjsonschema
-from fastjsonschema.draft07 import CodeGeneratorDraft07
-from fastjsonschema.ref_resolver import RefResolver
+try:
+    import fastjsonschema
+    from fastjsonschema.draft07 import CodeGeneratorDraft07
+    from fastjsonschema.ref_resolver import RefResolver
+except ImportError as exc:  # the catalogs extra is not installed
+    raise ModuleNotFoundError(
+        "kind catalogs need fastjsonschema: install nuif-core[catalogs] "
+        "(pip install 'nuif-core[catalogs]')",
+        name="fastjsonschema",
+    ) from exc
 
 from . import _codec
 from ._catalog_regex import MAX_STATES, Pattern, PatternError, compile_pattern
