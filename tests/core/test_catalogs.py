@@ -430,13 +430,11 @@ def test_a_one_mebibyte_enum_is_refused() -> None:
     over = _catalog({"t": {"attrs": {"properties": {"s": {"enum": values}}}}})
     assert len(over) > BOUNDS["max_catalog_bytes"]
     err = _catalog_error(over)
-    assert (
-        f"the limit is {BOUNDS['max_catalog_bytes']} bytes" in err.message and err.pointer is None
+    size = len(over.encode())
+    assert err.message == (
+        f"catalog: the catalog text is {size} bytes; the limit is {BOUNDS['max_catalog_bytes']} bytes"
     )
-    assert _catalog_error(over.encode()).to_dict() == {
-        **err.to_dict(),
-        "message": err.message.replace("longer than that", f"{len(over.encode())} bytes"),
-    }
+    assert err.pointer is None and _catalog_error(over.encode()).to_dict() == err.to_dict()
     under = _catalog({"t": {"attrs": {"properties": {"s": {"enum": values[:60_000]}}}}})
     assert len(under) < BOUNDS["max_catalog_bytes"]
     err = _catalog_error(under)

@@ -18,7 +18,7 @@ Quick tour::
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # The facade: every public name is owned by one private module below (docs/architecture.md, "The
 # Python layers"); this module only gathers them.
@@ -49,6 +49,9 @@ from ._results import (
     ValidationReport,
 )
 from ._session import Session
+
+if TYPE_CHECKING:  # imported on first use (``__getattr__`` below)
+    from ._catalog import Catalog
 
 __version__ = "0.1.0"
 

@@ -669,8 +669,6 @@ class Catalog:
             except NuifError as err:
                 raise _catalog_error(err.message, err.pointer) from None
         elif isinstance(text, str):
-            if len(text) > BOUNDS["max_catalog_bytes"]:
-                raise _too_large(None)
             data = text.encode("utf-8", "surrogatepass")
         elif isinstance(text, (bytes, bytearray, memoryview)):
             data = bytes(text)
@@ -907,10 +905,9 @@ class Catalog:
         return [(path, f"{subject} {_describe(rule, definition, value, self._sources)}", False)]
 
 
-def _too_large(size: int | None) -> NuifError:
-    has = f"{size} bytes" if size is not None else "longer than that"
+def _too_large(size: int) -> NuifError:
     limit = BOUNDS["max_catalog_bytes"]
-    return _catalog_error(f"the catalog text is {has}; the limit is {limit} bytes")
+    return _catalog_error(f"the catalog text is {size} bytes; the limit is {limit} bytes")
 
 
 def _located(err: NuifError, data: bytes) -> NuifError:
@@ -1075,9 +1072,10 @@ def as_catalog(catalog: Any) -> Catalog:
     if isinstance(catalog, Catalog):
         return catalog
     if isinstance(catalog, str):
-        if len(catalog) > BOUNDS["max_catalog_bytes"]:
-            raise _too_large(None)
-        return _cached(catalog.encode("utf-8", "surrogatepass"))
+        data = catalog.encode("utf-8", "surrogatepass")
+        if len(data) > BOUNDS["max_catalog_bytes"]:
+            raise _too_large(len(data))  # (before the cache: a text this long is not kept)
+        return _cached(data)
     if isinstance(catalog, (bytes, bytearray, memoryview)):
         data = bytes(catalog)
         if len(data) > BOUNDS["max_catalog_bytes"]:
