@@ -24,8 +24,10 @@ __all__ = ["MAX_STATES", "Pattern", "PatternError", "compile_pattern"]
 
 #: automaton states a pattern may compile to (counted repetition multiplies its operand)
 MAX_STATES = 1000
-#: cached DFA transitions per pattern before the cache starts over (bounds memory, not time)
+#: DFA transitions, and automaton states in all the DFA's state sets, a pattern keeps before it
+#: starts over (they bound memory, not time)
 _CACHE_MAX = 16384
+_HELD_MAX = 200_000
 _MAX_CODE_POINT = 0x10FFFF
 
 # ECMA-262 classes (the ``u`` flag, no ``i``)
@@ -415,17 +417,39 @@ class _Builder:
 
 @dataclass(eq=False)
 class Pattern:
-    """A compiled catalog pattern: :meth:`search` says whether it matches anywhere in a string."""
+    """A compiled catalog pattern: :meth:`search` says whether it matches anywhere in a string.
+
+    The sets of automaton states met while matching are kept once each, numbered, with the
+    transitions between them (a DFA built as it is needed).  What is kept is bounded
+    (``_HELD_MAX`` states in all the sets, ``_CACHE_MAX`` transitions): past either bound it is
+    forgotten and built again, so memory stays bounded and time stays linear in the string.
+    """
 
     source: str
     _states: tuple[tuple, ...]
     _start: int
 
     def __post_init__(self) -> None:
-        self._cache: dict[tuple[frozenset[int], str, bool], frozenset[int]] = {}
         self._match = len(self._states) - 1
         self._begin = self._closure((self._start,), True, False)
-        self._middle = self._closure((self._start,), False, False)
+        self._forget()
+
+    def _forget(self) -> None:
+        self._ids: dict[frozenset[int], int] = {}
+        self._sets: list[frozenset[int]] = []
+        self._accepts: list[bool] = []
+        self._held = 0
+        self._next: dict[tuple[int, str, bool], int] = {}
+
+    def _intern(self, states: frozenset[int]) -> int:
+        found = self._ids.get(states)
+        if found is None:
+            found = len(self._sets)
+            self._ids[states] = found
+            self._sets.append(states)
+            self._accepts.append(self._match in states)
+            self._held += len(states)
+        return found
 
     def _closure(
         self, seeds: tuple[int, ...] | list[int], at_start: bool, at_end: bool
@@ -447,15 +471,15 @@ class Pattern:
                 stack.append(state[1])
         return frozenset(seen)
 
-    def _step(self, current: frozenset[int], char: str, at_end: bool) -> frozenset[int]:
+    def _step(self, current: int, char: str, at_end: bool) -> int:
         key = (current, char, at_end)
-        found = self._cache.get(key)
+        found = self._next.get(key)
         if found is not None:
             return found
         code = ord(char)
         states = self._states
         moved = []
-        for s in current:
+        for s in self._sets[current]:
             state = states[s]
             if state[0] == "set":
                 for lo, hi in state[1]:
@@ -464,22 +488,27 @@ class Pattern:
                         break
         moved.append(self._start)  # a match may also start at the next position
         result = self._closure(moved, False, at_end)
-        if len(self._cache) >= _CACHE_MAX:
-            self._cache.clear()
-        self._cache[key] = result
-        return result
+        if self._held + len(result) > _HELD_MAX or len(self._next) >= _CACHE_MAX:
+            held = self._sets[current]
+            self._forget()
+            key = (self._intern(held), char, at_end)
+        found = self._intern(result)
+        self._next[key] = found
+        return found
 
     def search(self, text: str) -> bool:
         """Whether the pattern matches somewhere in ``text`` (ECMA-262 ``RegExp.test``)."""
-        match = self._match
-        n = len(text)
-        current = self._closure((self._start,), True, n == 0) if n == 0 else self._begin
-        if match in current:
+        if not text:
+            return self._match in self._closure((self._start,), True, True)
+        current = self._intern(self._begin)
+        accepts = self._accepts
+        if accepts[current]:
             return True
-        last = n - 1
+        last = len(text) - 1
+        step = self._step
         for i, char in enumerate(text):
-            current = self._step(current, char, i == last)
-            if match in current:
+            current = step(current, char, i == last)
+            if self._accepts[current]:
                 return True
         return False
 
