@@ -12,6 +12,7 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parent / "data"
 MANIFEST = DATA / "MANIFEST.sha256"
 SUITES = [
+    "JSON-Schema-Test-Suite",
     "JSONTestSuite",
     "jcs-cyberphone",
     "jcs-es6-numbers",

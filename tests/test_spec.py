@@ -1,7 +1,7 @@
 """The specification (docs/spec/) and the code define the same contract.
 
 A document may span several pages: NUIF-0 is docs/spec/nuif-0.1.md (conventions, §1–§4, §6, the
-appendices), nuif-0.1-patches.md (§5, §8) and nuif-0.1-packages.md (§7).  A document's sections
+appendices), nuif-0.1-patches.md (§5, §8), nuif-0.1-packages.md (§7) and nuif-0.1-catalogs.md (§9).  A document's sections
 are the numbered headings of all its pages, each number on exactly one page, and each table below
 is read from the page that holds its section.
 
@@ -45,10 +45,11 @@ SPEC = ROOT / "docs" / "spec"
 NUIF_PAGE = SPEC / "nuif-0.1.md"  # the main page: conventions, §1–§4, §6, the appendices
 NUIF_PATCHES_PAGE = SPEC / "nuif-0.1-patches.md"  # §5, §8
 NUIF_PACKAGES_PAGE = SPEC / "nuif-0.1-packages.md"  # §7
+NUIF_CATALOGS_PAGE = SPEC / "nuif-0.1-catalogs.md"  # §9
 MCP_PAGE = SPEC / "mcp-profile-0.md"
 #: each document → its pages, the main one first
 PAGES_OF = {
-    "NUIF-0": (NUIF_PAGE, NUIF_PATCHES_PAGE, NUIF_PACKAGES_PAGE),
+    "NUIF-0": (NUIF_PAGE, NUIF_PATCHES_PAGE, NUIF_PACKAGES_PAGE, NUIF_CATALOGS_PAGE),
     "MCP-PROFILE-0": (MCP_PAGE,),
 }
 DOCUMENT_OF = {page: doc for doc, pages in PAGES_OF.items() for page in pages}
@@ -681,7 +682,7 @@ def test_the_section_checker_catches_a_missing_page() -> None:
 @pytest.mark.parametrize(
     "planted",
     [
-        "See NUIF-0 §9 for more.",
+        "See NUIF-0 §10 for more.",
         "Limits: NUIF-0 §4 and §4.9.",
         "MCP-PROFILE-0 §3.9 says so.",
         "[the limits](spec/nuif-0.1.md#4-limitz)",

@@ -144,9 +144,15 @@ def test_pure_wheel_is_py3_none_any_with_the_twin_only(dists: Dists) -> None:
         if n.endswith((".so", ".pyd", ".dylib", ".pyx", ".pxd", ".pxi", ".pyi", ".c"))
     ]
     shipped = {n.removeprefix("nuif_core/") for n in members if n.startswith("nuif_core/")}
-    sources = {
-        p.name for p in (CORE / "src" / "nuif_core").iterdir() if p.suffix in (".py", ".typed")
+    package = CORE / "src" / "nuif_core"
+    sources = {p.name for p in package.iterdir() if p.suffix in (".py", ".typed")}
+    # and the shipped kind catalogs (nuif_core.catalogs: its module and the catalog files)
+    sources |= {
+        f"catalogs/{p.name}"
+        for p in (package / "catalogs").iterdir()
+        if p.suffix in (".py", ".json")
     }
+    assert "catalogs/basic.json" in sources
     assert shipped == sources
     # built from the sdist (pip without a compiler) it is the same wheel, file for file
     assert _members(dists.pure_from_sdist) == members
@@ -158,6 +164,7 @@ def test_compiled_wheel_is_platform_specific(dists: Dists) -> None:
     # the module and its type stub, never the Cython or C sources it is built from
     members = _members(dists.compiled)
     assert "nuif_core/_speedups.pyi" in members and "nuif_core/py.typed" in members
+    assert "nuif_core/catalogs/basic.json" in members
     assert not [n for n in members if n.endswith((".pyx", ".pxd", ".pxi", ".c", ".h"))]
 
 

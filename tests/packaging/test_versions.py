@@ -51,6 +51,18 @@ def test_the_core_has_no_runtime_dependencies() -> None:
     assert _project("nuif-core").get("dependencies", []) == []
 
 
+def test_the_catalogs_extra_is_pinned_alike_everywhere() -> None:
+    """Kind catalogs need fastjsonschema: nuif-core's extra pins it, nuif-cli's extra takes that
+    extra, and nuif-mcp (whose tools take a catalog) pins the same version."""
+    version = _project("nuif-core")["version"]
+    (pin,) = _project("nuif-core")["optional-dependencies"]["catalogs"]
+    assert re.fullmatch(r"fastjsonschema==\d+(\.\d+)+", pin)
+    assert _project("nuif-cli")["optional-dependencies"]["catalogs"] == [
+        f"nuif-core[catalogs]=={version}"
+    ]
+    assert pin in _project("nuif-mcp")["dependencies"]
+
+
 def test_package_module_is_reachable_as_an_attribute_and_lazily() -> None:
     import subprocess
     import sys

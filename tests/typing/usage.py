@@ -8,6 +8,7 @@ import io
 from typing import Any, assert_type
 
 import nuif_core
+import nuif_core.catalogs
 import nuif_core.package
 from nuif_core import (
     CanonicalResult,
@@ -85,6 +86,18 @@ def main() -> None:
     except NuifError as exc:
         assert_type(exc.code, str)
         assert_type(exc.line, int | None)
+
+    catalog = nuif_core.catalogs.basic()
+    assert_type(catalog, nuif_core.Catalog)
+    assert_type(catalog.hash, str)
+    screen = (
+        '{"nuif": 0, "root": {"id": "home", "kind": "screen", "attrs": {"title": "Home"},'
+        ' "children": [{"id": "go", "kind": "button", "attrs": {"label": "Start"}}]}}'
+    )
+    checked = nuif_core.validate(screen, catalog=catalog)
+    assert_type(checked, ValidationReport)
+    assert checked.valid, checked.diagnostics
+    assert_type(nuif_core.apply_patch(screen, PATCH, catalog=catalog), PatchResult)
 
     archive = nuif_core.package.pack(DOC, {"assets/logo.svg": b"<svg/>"})
     assert_type(archive, bytes)

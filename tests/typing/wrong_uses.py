@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import nuif_core
+import nuif_core.catalogs
 import nuif_core.package
 
 DOC = '{"nuif": 0, "root": {"id": "home", "kind": "screen"}}'
@@ -29,4 +30,5 @@ def wrong() -> None:
     nuif_core.node_hash(DOC)  # E: call-arg
     nuif_core.package.pack(DOC, {"assets/a.txt": "text"})  # E: dict-item
     nuif_core.Session(DOC).apply(PATCH, inverse=1.5)  # E: arg-type
+    nuif_core.validate(DOC, catalog=nuif_core.catalogs.basic)  # E: arg-type
     print(text)

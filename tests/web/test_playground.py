@@ -228,10 +228,20 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     # keyboard: Tab walks the controls in reading order, Enter folds an outline node
     page.focus("#example")
     order = []
-    for _ in range(6):
+    for _ in range(9):
         page.keyboard.press("Tab")
         order.append(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
-    assert order == ["doc-file", "doc", "A", "apply", "patch", "diff"]
+    assert order == [
+        "doc-file",
+        "doc",
+        "A",
+        "apply",
+        "patch",
+        "basic-catalog",
+        "no-catalog",
+        "catalog",
+        "diff",
+    ]
     page.focus("#outline summary")
     page.keyboard.press("Enter")
     assert page.locator("#outline details[open]").count() == 1
@@ -338,6 +348,41 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     assert json.loads(page.text_content("#diff-out")) == json.loads(nuif_core.diff(VALID, OTHER))
     shot("07-diff")
 
+    # --- a kind catalog: the basic one refuses the unknown kind; a broken one is marked in it ---
+    page.click("#basic-catalog")
+    page.wait_for_function(
+        "document.querySelector('#verdict').classList.contains('bad')", timeout=WAIT_MS
+    )
+    basic = nuif_core.catalogs.basic_text()
+    assert page.input_value("#catalog") == basic
+    checked = nuif_core.validate(VALID, catalog=basic, max_diagnostics=200)
+    shown = [(d["code"], d["line"], d["column"]) for d in _diagnostics(page)]
+    assert shown == [(d.code, d.line, d.column) for d in checked.diagnostics]
+    assert "NUIF_CATALOG_KIND" in {d.code for d in checked.diagnostics}
+    assert page.text_content("#catalog-verdict") == (
+        "The document is also checked against this catalog."
+    )
+    shot("08-catalog")
+    _paste(
+        page,
+        "#catalog",
+        '{"nuif_catalog": 0,\n "kinds": {"x": {"attrs": {"$ref": "https://e.x"}}}}',
+    )
+    page.wait_for_function(
+        "document.querySelector('#catalog-verdict').textContent.includes('not valid')",
+        timeout=WAIT_MS,
+    )
+    (refused,) = _diagnostics(page)
+    assert refused["code"] == "NUIF_CATALOG" and refused["line"] == 2
+    assert page.eval_on_selector_all(
+        "#catalog-editor .gutter .bad", "els => els.map(e => e.textContent)"
+    ) == ["2"]
+    page.click("#no-catalog")
+    page.wait_for_function(
+        "document.querySelector('#verdict').classList.contains('good')", timeout=WAIT_MS
+    )
+    assert page.input_value("#catalog") == ""
+
     # --- a file dropped on the editor, and one opened with the file picker ----------------------
     page.evaluate(
         """([text]) => {
@@ -366,7 +411,7 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_timeout(200)  # layout settles (no assertion depends on the time)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    shot("08-phone")
+    shot("09-phone")
     page.set_viewport_size({"width": 1280, "height": 800})
 
     assert errors == []
@@ -381,7 +426,8 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
         "05-patched.png",
         "06-patch-error.png",
         "07-diff.png",
-        "08-phone.png",
+        "08-catalog.png",
+        "09-phone.png",
     ]
     assert all(p.stat().st_size > 10_000 for p in shot.taken)
 
@@ -395,7 +441,7 @@ def test_a_start_that_fails_says_why(server: str, browser_context: Any, tmp_path
     assert text.startswith("The playground could not start: loadNuif: the wheel ")
     assert "could not be fetched (HTTP 404)" in text
     assert page.is_disabled("#apply") and page.is_disabled("#example")
-    Shots(page, tmp_path)("09-start-failed", full_page=False)
+    Shots(page, tmp_path)("10-start-failed", full_page=False)
     page.close()
 
 

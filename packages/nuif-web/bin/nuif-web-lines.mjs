@@ -3,10 +3,10 @@
 // requests). Used by the test suite (tests/web) and the benchmark (benchmarks/bench_web.py);
 // also a way for any program to reach the Pyodide build of nuif-core.
 //
-//   node bin/nuif-web-lines.mjs WHEEL
+//   node bin/nuif-web-lines.mjs WHEEL [DEPENDENCY_WHEEL…]
 //
 // First line out: {"ready": {"version", "implementation", "pyodide", "start_ms"}}.
-// Each line in: {"id": any, "op": "validate"|"inspect"|"canonicalize"|"applyPatch"|"diff",
+// Each line in: {"id": any, "op": "validate"|"inspect"|"canonicalize"|"applyPatch"|"diff"|"basicCatalog",
 //                "args": [...]}
 //            or {"id": any, "op": "store", "args": [NAME, TEXT]} (keep a text here), then
 //               {"id": any, "op": "repeat", "args": [OP, NAME, N]}: N calls of OP on the stored
@@ -19,22 +19,25 @@ import { performance } from "node:perf_hooks";
 
 import { PYODIDE_VERSION, NuifError, loadNuif } from "../src/nuif.mjs";
 
-const OPS = ["validate", "inspect", "canonicalize", "applyPatch", "diff"];
+const OPS = ["validate", "inspect", "canonicalize", "applyPatch", "diff", "basicCatalog"];
 const stored = new Map();
 
 function write(message) {
   process.stdout.write(JSON.stringify(message) + "\n");
 }
 
-const [wheel] = process.argv.slice(2);
+const [wheel, ...dependencies] = process.argv.slice(2);
 if (!wheel) {
-  process.stderr.write("usage: nuif-web-lines.mjs WHEEL (the pure nuif-core wheel)\n");
+  process.stderr.write(
+    "usage: nuif-web-lines.mjs WHEEL [DEPENDENCY_WHEEL...] (the pure nuif-core wheel, and its " +
+      "dependencies' wheels)\n",
+  );
   process.exit(2);
 }
 const started = performance.now();
 let nuif;
 try {
-  nuif = await loadNuif({ wheel });
+  nuif = await loadNuif({ wheel, dependencies });
 } catch (err) {
   process.stderr.write(`nuif-web-lines: ${err.message}\n`);
   process.exit(1);

@@ -174,8 +174,14 @@ class Editor {
 const editors = {
   doc: new Editor($("doc-editor")),
   patch: new Editor($("patch-editor")),
+  catalog: new Editor($("catalog-editor")),
   other: new Editor($("other-editor")),
 };
+
+/** The catalog's text, or undefined when the catalog editor is empty (no catalog). */
+function catalogText() {
+  return editors.catalog.value.trim() ? editors.catalog.value : undefined;
+}
 let nuif = null;
 
 function setStatus(stage, message, failed = false) {
@@ -218,9 +224,14 @@ function diagnosticItem(d, editor) {
   return li;
 }
 
+/** NUIF_CATALOG is located in the catalog's text; every other diagnostic in the document's. */
+function editorOf(d) {
+  return d.code === "NUIF_CATALOG" ? editors.catalog : editors.doc;
+}
+
 function showDiagnostics(diagnostics, truncated) {
   const list = $("diagnostics");
-  list.replaceChildren(...diagnostics.map((d) => diagnosticItem(d, editors.doc)));
+  list.replaceChildren(...diagnostics.map((d) => diagnosticItem(d, editorOf(d))));
   $("no-diagnostics").hidden = diagnostics.length > 0;
   $("no-diagnostics").textContent = "None.";
   if (truncated) {
@@ -229,9 +240,11 @@ function showDiagnostics(diagnostics, truncated) {
     li.textContent = `Only the first ${MAX_DIAGNOSTICS} problems are listed.`;
     list.append(li);
   }
-  editors.doc.mark(diagnostics);
+  const ownDiagnostics = diagnostics.filter((d) => editorOf(d) === editors.doc);
+  editors.doc.mark(ownDiagnostics);
+  editors.catalog.mark(diagnostics.filter((d) => editorOf(d) === editors.catalog));
   // a text put in (a file, an example, a link) shows its first problem; typing keeps its place
-  const first = diagnostics.find((d) => d.line !== null);
+  const first = ownDiagnostics.find((d) => d.line !== null);
   if (first && document.activeElement !== editors.doc.textarea) {
     editors.doc.reveal(first.line, first.column);
   }
@@ -297,8 +310,14 @@ function check() {
     clearDocumentResults("—");
     return;
   }
-  const report = nuif.validate(text, { maxDiagnostics: MAX_DIAGNOSTICS });
+  const catalog = catalogText();
+  const report = nuif.validate(text, { maxDiagnostics: MAX_DIAGNOSTICS, catalog });
   showDiagnostics(report.diagnostics, report.truncated);
+  $("catalog-verdict").textContent = !catalog
+    ? "No catalog: only the rules of NUIF-0 apply."
+    : report.diagnostics.some((d) => d.code === "NUIF_CATALOG")
+      ? "The catalog is not valid: see Diagnostics."
+      : "The document is also checked against this catalog.";
   if (!report.valid) {
     const n = report.diagnostics.length;
     verdict.textContent = `Invalid: ${n}${report.truncated ? "+" : ""} problem${n === 1 ? "" : "s"}.`;
@@ -338,12 +357,16 @@ function applyPatch() {
   $("inverse-check").textContent = "";
   out.className = "quiet";
   if (!nuif.validate(editors.doc.value, { maxDiagnostics: 1 }).valid) {
+    // (the catalog is not asked here: a patch may repair what the catalog refuses)
     out.textContent = "The document is invalid: fix it before applying a patch.";
     out.className = "verdict bad";
     return;
   }
   try {
-    const result = nuif.applyPatch(editors.doc.value, editors.patch.value, { inverse: true });
+    const result = nuif.applyPatch(editors.doc.value, editors.patch.value, {
+      inverse: true,
+      catalog: catalogText(),
+    });
     const c = result.counts;
     out.textContent =
       `Applied: ${c.transactions} transaction(s), ${c.operations} operation(s)` +
@@ -513,10 +536,20 @@ window.addEventListener("hashchange", openLink);
 // --- wiring ----------------------------------------------------------------------------------
 
 let timer = null;
-editors.doc.textarea.addEventListener("input", () => {
-  clearTimeout(timer);
-  // a check of a large text takes a while (the pure twin): wait longer for typing to pause
-  timer = setTimeout(check, Math.min(2000, 250 + editors.doc.value.length / 1000));
+for (const editor of [editors.doc, editors.catalog]) {
+  editor.textarea.addEventListener("input", () => {
+    clearTimeout(timer);
+    // a check of a large text takes a while (the pure twin): wait longer for typing to pause
+    timer = setTimeout(check, Math.min(2000, 250 + editors.doc.value.length / 1000));
+  });
+}
+$("basic-catalog").addEventListener("click", () => {
+  editors.catalog.value = nuif.basicCatalog();
+  check();
+});
+$("no-catalog").addEventListener("click", () => {
+  editors.catalog.value = "";
+  check();
 });
 $("apply").addEventListener("click", applyPatch);
 $("diff").addEventListener("click", runDiff);
@@ -546,7 +579,7 @@ $("collapse").addEventListener("click", () => {
 
 async function load(file, editor) {
   editor.value = await file.text();
-  if (editor === editors.doc) check();
+  if (editor === editors.doc || editor === editors.catalog) check();
 }
 $("doc-file").addEventListener("change", (e) => {
   if (e.target.files[0]) load(e.target.files[0], editors.doc);
@@ -565,13 +598,15 @@ for (const editor of Object.values(editors)) {
   });
 }
 
-for (const id of ["apply", "diff", "example"]) $(id).disabled = true;
+const BUTTONS = ["apply", "diff", "example", "basic-catalog", "no-catalog"];
+for (const id of BUTTONS) $(id).disabled = true;
 
 async function start() {
   try {
     const config = await (await fetch("playground.json")).json();
     nuif = await loadNuif({
       wheel: config.wheel,
+      dependencies: config.dependencies ?? [], // fastjsonschema: kind catalogs
       indexURL: config.pyodide, // relative to this page
       onProgress: ({ stage, message }) => setStatus(stage, message),
     });
@@ -579,7 +614,7 @@ async function start() {
     setStatus("failed", `The playground could not start: ${err.message}`, true);
     return;
   }
-  for (const id of ["apply", "diff", "example"]) $(id).disabled = false;
+  for (const id of BUTTONS) $(id).disabled = false;
   $("about").textContent =
     `nuif-core ${nuif.version} (${nuif.implementation} codec) in WebAssembly (Pyodide). ` +
     "Reference: docs/web.md.";

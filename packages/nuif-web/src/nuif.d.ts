@@ -103,6 +103,8 @@ export interface Progress {
 export interface LoadOptions {
   /** The pure wheel nuif_core-<v>-py3-none-any.whl: a URL, a file path (Node) or its bytes. */
   wheel: string | URL | Uint8Array | ArrayBuffer;
+  /** The wheels of nuif-core's dependencies (fastjsonschema, which kind catalogs need), each as `wheel`. */
+  dependencies?: Array<string | URL | Uint8Array | ArrayBuffer>;
   /** The folder URL Pyodide's files are served from (in a page: relative to it); omitted: `import("pyodide")`. */
   indexURL?: string;
   onProgress?: (progress: Progress) => void;
@@ -113,13 +115,24 @@ export interface Nuif {
   readonly version: string;
   /** "python": the pure-Python twin. */
   readonly implementation: string;
-  /** Every problem of a document (never throws a NuifError). */
-  validate(text: string, options?: { maxDiagnostics?: number }): ValidationReport;
+  /** Every problem of a document (never throws a NuifError); with `catalog` (a kind catalog's
+   * text, NUIF-0 §9) the catalog's problems too. */
+  validate(
+    text: string,
+    options?: { maxDiagnostics?: number; catalog?: string | null },
+  ): ValidationReport;
   inspect(text: string, options?: { maxOutlineNodes?: number }): Inspection;
   canonicalize(text: string): CanonicalResult;
-  applyPatch(text: string, patch: string, options?: { inverse?: boolean }): PatchResult;
+  /** With `catalog`, a patch whose result breaks that kind catalog throws (nothing applied). */
+  applyPatch(
+    text: string,
+    patch: string,
+    options?: { inverse?: boolean; catalog?: string | null },
+  ): PatchResult;
   /** The canonical text of the patch that turns `a` into `b`. */
   diff(a: string, b: string): string;
+  /** The text of the basic kind catalog nuif-core ships (a starting point to copy). */
+  basicCatalog(): string;
 }
 
 /** Start Pyodide, unpack the pure nuif-core wheel into it and import it. */

@@ -3,6 +3,7 @@
 //   import { loadNuif } from "nuif-web";
 //   const nuif = await loadNuif({ wheel: "/nuif_core-0.1.0-py3-none-any.whl" });
 //   nuif.canonicalize('{"nuif": 0, "root": {"id": "r", "kind": "screen"}}').hash
+//   nuif.validate(text, { catalog }).diagnostics   // with a kind catalog's text (NUIF-0 §9)
 //
 // Strings and plain objects in and out. A NUIF failure throws NuifError (code, message,
 // pointer, line, column); its toJSON() is the plain object every other surface reports.
@@ -25,10 +26,14 @@ def _answer(fn):
         return _json.dumps({"ok": fn()}, ensure_ascii=False)
     except _NuifError as err:
         return _json.dumps({"error": err.to_dict()}, ensure_ascii=False)
+    except ModuleNotFoundError as err:  # a dependency whose wheel was not given to loadNuif
+        return _json.dumps({"missing": err.name})
 
 
-def validate(text, max_diagnostics):
-    return _answer(lambda: _core.validate(text, max_diagnostics=max_diagnostics).to_dict())
+def validate(text, max_diagnostics, catalog):
+    return _answer(
+        lambda: _core.validate(text, max_diagnostics=max_diagnostics, catalog=catalog).to_dict()
+    )
 
 
 def inspect(text, max_outline_nodes):
@@ -41,8 +46,16 @@ def canonicalize(text):
     return _answer(lambda: _core.canonicalize(text).to_dict())
 
 
-def apply_patch(text, patch, inverse):
-    return _answer(lambda: _core.apply_patch(text, patch, inverse=inverse).to_dict())
+def apply_patch(text, patch, inverse, catalog):
+    return _answer(
+        lambda: _core.apply_patch(text, patch, inverse=inverse, catalog=catalog).to_dict()
+    )
+
+
+def basic_catalog():
+    from nuif_core import catalogs as _catalogs
+
+    return _catalogs.basic_text()
 
 
 def diff(a, b):
@@ -127,17 +140,25 @@ function requirePositiveInt(name, value, min) {
  * Start Pyodide, unpack the pure nuif-core wheel into its site-packages and import it.
  *
  * options.wheel       the pure wheel (nuif_core-<v>-py3-none-any.whl): URL, path (Node) or bytes
+ * options.dependencies  the wheels of nuif-core's dependencies (fastjsonschema-<v>-py3-none-any.whl,
+ *                     which kind catalogs need), each a URL, a path (Node) or bytes, unpacked
+ *                     beside it; without them everything but catalogs works
  * options.indexURL    where Pyodide's files are served (a folder URL ending in "/"); without it
  *                     the "pyodide" package is imported (Node, or a bundler that resolves it)
  * options.onProgress  called with {stage, message} at each step of the start
  */
-export async function loadNuif({ wheel, indexURL, onProgress } = {}) {
+export async function loadNuif({ wheel, dependencies = [], indexURL, onProgress } = {}) {
   if (wheel === undefined) {
     throw new TypeError("loadNuif: `wheel` (the pure nuif-core wheel) is required");
+  }
+  if (!Array.isArray(dependencies)) {
+    throw new TypeError("loadNuif: `dependencies` is an array of wheels (URLs, paths or bytes)");
   }
   report(onProgress, "runtime", `Loading the Python runtime (Pyodide ${PYODIDE_VERSION})…`);
   const wheelPromise = wheelBytes(wheel);
   wheelPromise.catch(() => {}); // handled by Promise.all below (not "unhandled" meanwhile)
+  const dependencyPromise = Promise.all(dependencies.map(wheelBytes));
+  dependencyPromise.catch(() => {});
   let loadPyodide;
   if (indexURL !== undefined) {
     let base = String(indexURL).endsWith("/") ? String(indexURL) : `${indexURL}/`;
@@ -149,7 +170,7 @@ export async function loadNuif({ wheel, indexURL, onProgress } = {}) {
     ({ loadPyodide } = await import("pyodide"));
   }
   // the wheel is fetched while the runtime starts; a wheel that cannot be had fails at once
-  const [pyodide, bytes] = await Promise.all([
+  const [pyodide, bytes, dependencyBytes] = await Promise.all([
     loadPyodide({
       indexURL,
       stdout: () => {},
@@ -161,6 +182,7 @@ export async function loadNuif({ wheel, indexURL, onProgress } = {}) {
       report(onProgress, "wheel", `Fetched the nuif-core wheel (${wheelData.length} bytes)`);
       return wheelData;
     }),
+    dependencyPromise,
   ]);
   if (pyodide.version !== PYODIDE_VERSION) {
     throw new Error(
@@ -170,6 +192,9 @@ export async function loadNuif({ wheel, indexURL, onProgress } = {}) {
   report(onProgress, "install", "Unpacking the nuif-core wheel into Pyodide's file system…");
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
+  for (const dependency of dependencyBytes) {
+    pyodide.unpackArchive(dependency, "wheel", { extractDir: sitePackages });
+  }
   report(onProgress, "import", "Importing nuif_core…");
   const bridge = pyodide.runPython(
     `import types\n_nuif_web = types.ModuleType("_nuif_web")\n` +
@@ -184,7 +209,19 @@ export async function loadNuif({ wheel, indexURL, onProgress } = {}) {
 function unwrap(answer) {
   const result = JSON.parse(answer);
   if ("error" in result) throw new NuifError(result.error);
+  if ("missing" in result) {
+    throw new Error(
+      `nuif-core needs the Python package ${result.missing} for this (kind catalogs): ` +
+        "pass its wheel in loadNuif({ dependencies: [...] }) (docs/web.md)",
+    );
+  }
   return result.ok;
+}
+
+function optionalString(name, value) {
+  if (value === undefined || value === null) return undefined; // Python's None
+  requireString(name, value);
+  return value;
 }
 
 function makeApi(bridge, about) {
@@ -194,10 +231,11 @@ function makeApi(bridge, about) {
     /** "python": the pure-Python twin (the only codec that runs in Pyodide). */
     implementation: about.implementation,
 
-    validate(text, { maxDiagnostics = 100 } = {}) {
+    validate(text, { maxDiagnostics = 100, catalog } = {}) {
       requireString("validate: text", text);
       requirePositiveInt("validate: maxDiagnostics", maxDiagnostics, 1);
-      return unwrap(bridge.validate(text, maxDiagnostics));
+      const catalogText = optionalString("validate: catalog", catalog);
+      return unwrap(bridge.validate(text, maxDiagnostics, catalogText));
     },
 
     inspect(text, { maxOutlineNodes = 100 } = {}) {
@@ -211,16 +249,22 @@ function makeApi(bridge, about) {
       return unwrap(bridge.canonicalize(text));
     },
 
-    applyPatch(text, patch, { inverse = false } = {}) {
+    applyPatch(text, patch, { inverse = false, catalog } = {}) {
       requireString("applyPatch: text", text);
       requireString("applyPatch: patch", patch);
-      return unwrap(bridge.apply_patch(text, patch, !!inverse));
+      const catalogText = optionalString("applyPatch: catalog", catalog);
+      return unwrap(bridge.apply_patch(text, patch, !!inverse, catalogText));
     },
 
     diff(a, b) {
       requireString("diff: a", a);
       requireString("diff: b", b);
       return unwrap(bridge.diff(a, b));
+    },
+
+    /** The text of the basic kind catalog nuif-core ships (nuif_core.catalogs.basic_text()). */
+    basicCatalog() {
+      return bridge.basic_catalog();
     },
   });
 }

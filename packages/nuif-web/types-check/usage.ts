@@ -12,6 +12,7 @@ async function use(): Promise<void> {
     wheel: new Uint8Array(0),
     indexURL: "/pyodide/",
     onProgress: (p: Progress) => stages.push(p.stage),
+    dependencies: ["/fastjsonschema-2.22.3-py3-none-any.whl", new Uint8Array(0)],
   });
   const report: ValidationReport = nuif.validate("{}", { maxDiagnostics: 10 });
   const first: Diagnostic | undefined = report.diagnostics[0];
@@ -22,6 +23,8 @@ async function use(): Promise<void> {
   const result: PatchResult = nuif.applyPatch("{}", "{}", { inverse: true });
   const inverse: string | null = result.inverse;
   const patch: string = nuif.diff("{}", "{}");
+  const checked: ValidationReport = nuif.validate("{}", { catalog: '{"nuif_catalog": 0, "kinds": {}}' });
+  nuif.applyPatch("{}", "{}", { catalog: null });
   try {
     nuif.canonicalize("{");
   } catch (err) {
@@ -39,9 +42,11 @@ async function use(): Promise<void> {
   await loadNuif({});
   // @ts-expect-error: no such option
   nuif.validate("{}", { maxDiagnostic: 1 });
+  // @ts-expect-error: a catalog is its text, not an object
+  nuif.validate("{}", { catalog: { nuif_catalog: 0 } });
   // @ts-expect-error: the result is read-only data, not a promise
   await nuif.diff("{}", "{}").then(() => {});
-  console.log(version, line, depth, hash, inverse, patch);
+  console.log(version, line, depth, hash, inverse, patch, checked.valid);
 }
 
 void use();

@@ -61,7 +61,12 @@ def do_validate(name: str, options: dict[str, Any]) -> Result:
         return _io_error(name, exc)
     except NuifError as err:
         return 1, [error_line(name, err)], [], False
-    report = validate(data, limits=limits, max_diagnostics=options["max_diagnostics"])
+    report = validate(
+        data,
+        limits=limits,
+        max_diagnostics=options["max_diagnostics"],
+        catalog=options.get("catalog"),
+    )
     if report.valid:
         return (
             0,

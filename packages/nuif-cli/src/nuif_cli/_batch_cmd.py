@@ -176,6 +176,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         help="at most N diagnostics per document (default 100)",
     )
     p.add_argument(
+        "--catalog",
+        metavar="FILE",
+        help="validate: also check every document against this kind catalog (NUIF-0 §9)",
+    )
+    p.add_argument(
         "--connect-timeout",
         type=float,
         default=30.0,
@@ -202,6 +207,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise UsageError("--in-place belongs to 'nuif batch canonicalize'")
     if args.no_newline and not args.in_place:
         raise UsageError("--no-newline says what --in-place writes; give it with --in-place")
+    if args.catalog is not None and (args.operation != "validate" or args.mode == "json"):
+        raise UsageError("--catalog belongs to 'nuif batch validate' of NUIF documents")
+    from ._cli import read_catalog
+
+    catalog = read_catalog(args.catalog) if args.catalog is not None else None
     if args.in_place and args.jsonl:
         raise UsageError("--in-place rewrites document files; JSON Lines files are never rewritten")
     fmt = args.format or ("parquet" if args.output.lower().endswith(".parquet") else "jsonl")
@@ -244,7 +254,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     writer = _writer(fmt, args.output)
     try:
         with _engine(args) as (client, workers):
-            status = _run(args, writer, items, total_bytes, client, workers)
+            status = _run(args, writer, items, total_bytes, client, workers, catalog)
     except ClusterError as exc:
         writer.abort()
         _cluster_fail(args, exc)
@@ -357,6 +367,7 @@ def _run(
     total_bytes: int,
     client: Any,
     workers: int,
+    catalog: bytes | None = None,
 ) -> int:
     from . import dask as nuif_dask
 
@@ -378,6 +389,7 @@ def _run(
         if progress.enabled
         else None,
         items=items,
+        catalog=catalog,
     )
     counted = _counted(records, summary)
     while True:

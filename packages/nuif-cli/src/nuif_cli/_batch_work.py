@@ -120,6 +120,7 @@ def document_record(
     as_file: bool = False,
     no_newline: bool = False,
     json_text: bool = False,
+    catalog: bytes | None = None,
 ) -> Record:
     """The record of one document's bytes: one ``canonicalize`` call when it is valid (hash and
     ``changed``), and ``validate`` for every diagnostic only when it is not.
@@ -131,8 +132,19 @@ def document_record(
     bare text with ``no_newline``).  A failed write is reported as ``NUIF_IO`` with ``changed``
     true: the document is valid and still not canonical.  ``json_text``: the bytes are any JSON
     text (``--mode json``), valid when they are strict I-JSON, hashed over their RFC 8785 text.
+    With ``catalog`` (a catalog's text), a document is valid only when the catalog accepts it
+    too: ``validate`` with the catalog runs first, and its diagnostics are the record's when it
+    is not.
     """
     from nuif_core import NuifError, canonicalize, validate
+
+    if catalog is not None:
+        report = validate(data, limits=limits, max_diagnostics=max_diagnostics, catalog=catalog)
+        if not report.valid:
+            diags = tuple(
+                (d.code, d.message, d.pointer, d.line, d.column) for d in report.diagnostics
+            )
+            return (index, len(data), False, None, None, diags, report.truncated)
 
     try:
         result = _json_result(data, limits) if json_text else canonicalize(data, limits=limits)
@@ -254,13 +266,14 @@ def run_task(task: tuple[Any, ...], options: dict[str, Any]) -> TaskResult:
 
     ``options``: ``limits`` (a ``nuif_core.Limits`` or None), ``max_diagnostics``, ``in_place``
     (rewrite non-canonical files; never JSON Lines), ``versions`` (the client's, checked first),
-    ``max_result_bytes``.
+    ``max_result_bytes``, ``catalog`` (a catalog's text, or None).
     """
     check_versions(options.get("versions"))
     from nuif_core import Limits
 
     limits = options.get("limits") or Limits.DEFAULT
     max_diagnostics = options.get("max_diagnostics", 100)
+    catalog = options.get("catalog")
     stats = TaskStats()
     if task[0] == "files":
         records = [
@@ -284,6 +297,7 @@ def run_task(task: tuple[Any, ...], options: dict[str, Any]) -> TaskResult:
             budget,
             stats,
             bool(options.get("json_text")),
+            catalog,
         )
         result.stats = stats.as_tuple()
         return result
@@ -323,6 +337,7 @@ def _file_record(
         as_file=True,
         no_newline=bool(options.get("no_newline")),
         json_text=bool(options.get("json_text")),
+        catalog=options.get("catalog"),
     )
 
 
@@ -343,6 +358,7 @@ def _run_lines(
     budget: int,
     stats: TaskStats,
     json_text: bool = False,
+    catalog: bytes | None = None,
 ) -> TaskResult:
     """The lines of ``path`` that start in ``[start, end)``, streamed one at a time."""
     from ._io import NotRegularFile, open_regular
@@ -387,7 +403,12 @@ def _run_lines(
                         record = too_large_record(index, len(text), limit)
                     else:
                         record = document_record(
-                            index, text, limits, max_diagnostics, json_text=json_text
+                            index,
+                            text,
+                            limits,
+                            max_diagnostics,
+                            json_text=json_text,
+                            catalog=catalog,
                         )
                 result.records.append(record)
                 index += 1

@@ -147,6 +147,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="at most N diagnostics per file (default 10000)",
     )
     add_report_options(p, "one JSON report per line instead")
+    p.add_argument(
+        "--catalog",
+        metavar="FILE",
+        help="also check each document against this kind catalog (NUIF-0 §9; '-' = stdin)",
+    )
     p.set_defaults(run=cmd_validate)
 
     p = add("inspect", "summarize a document: hash, sizes, kinds, depth, outline")
@@ -192,6 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
         "-o", "--output", default=STDIO, metavar="OUT", help="new document ('-' = stdout)"
     )
     p.add_argument("--inverse", metavar="FILE", help="also write the inverse patch to FILE")
+    p.add_argument(
+        "--catalog",
+        metavar="FILE",
+        help="refuse a patch whose result breaks this kind catalog (NUIF-0 §9; '-' = stdin)",
+    )
     add_report_options(p, "print the whole result (hashes, counts) as JSON")
     p.set_defaults(run=cmd_apply_patch)
 
@@ -289,6 +299,9 @@ def _run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         _fail(args, exc, f"nuif: error: {exc}")
         return EXIT_USAGE
+    except CatalogError as exc:
+        _fail(args, exc, f"nuif: {exc}")
+        return EXIT_USAGE
     except BrokenPipeError:
         # the reader went away (`nuif hash * | head`): stop quietly, as cat does
         _silence_stdout()
@@ -358,6 +371,45 @@ class _TerminateAsInterrupt:
 
             previous = signal.SIG_DFL if self.previous is None else self.previous
             signal.signal(signal.SIGTERM, previous)
+
+
+#: what --catalog says when the catalogs extra is not installed
+CATALOGS_MISSING = (
+    "--catalog needs kind catalogs, which need fastjsonschema: "
+    "pip install 'nuif-cli[catalogs]' (or 'nuif-core[catalogs]')"
+)
+
+
+class CatalogError(Exception):
+    """The ``--catalog`` FILE is not a valid catalog (exit 2): reads
+    ``FILE:LINE:COL: NUIF_CATALOG message (at POINTER)``, as a diagnostic of a document does."""
+
+    def __init__(self, name: str, error: Any) -> None:
+        self.error = error
+        where = f"{name}:{error.line}:{error.column}:" if error.line is not None else f"{name}:"
+        at = f" (at {error.pointer or '/'})" if error.pointer is not None else ""
+        super().__init__(f"{where} {error.code} {error.message}{at}")
+
+
+def read_catalog(name: str) -> bytes:
+    """The text of the ``--catalog`` FILE (``-`` = stdin), checked: a catalog that is not valid
+    raises :class:`CatalogError`.  The text is what is passed on (workers compile it once each)."""
+    from nuif_core import NuifError
+
+    from ._io import read_input
+
+    try:
+        from nuif_core import Catalog
+    except ModuleNotFoundError:
+        raise UsageError(CATALOGS_MISSING) from None
+    try:
+        data = read_input(name, Catalog.BOUNDS["max_catalog_bytes"], "catalog")
+        Catalog(data)
+    except NuifError as err:
+        if err.code != "NUIF_CATALOG":  # the file is longer than a catalog may be
+            err = NuifError("NUIF_CATALOG", "catalog: " + err.message)
+        raise CatalogError(name, err) from None
+    return data
 
 
 def _fail(args: argparse.Namespace, exc: BaseException, line: str) -> None:
@@ -463,15 +515,20 @@ def run_files(
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    _one_stdin(*args.files)
+    _one_stdin(*args.files, args.catalog)
+    catalog = read_catalog(args.catalog) if args.catalog is not None else None
     if args.json:
-        return _validate_json(args)
+        return _validate_json(args, catalog)
     return run_files(
-        args, "validate", list(args.files), {"max_diagnostics": args.max_diagnostics}, "validate"
+        args,
+        "validate",
+        list(args.files),
+        {"max_diagnostics": args.max_diagnostics, "catalog": catalog},
+        "validate",
     )
 
 
-def _validate_json(args: argparse.Namespace) -> int:
+def _validate_json(args: argparse.Namespace, catalog: bytes | None = None) -> int:
     import json
 
     from nuif_core import Limits, NuifError, validate
@@ -495,7 +552,7 @@ def _validate_json(args: argparse.Namespace) -> int:
                 "truncated": False,
             }
         else:
-            report = validate(data, max_diagnostics=args.max_diagnostics).to_dict()
+            report = validate(data, max_diagnostics=args.max_diagnostics, catalog=catalog).to_dict()
         if not report["valid"]:
             worst = max(worst, EXIT_INVALID)
         print(json.dumps({"file": name, **report}, ensure_ascii=False))
@@ -625,20 +682,29 @@ def cmd_apply_patch(args: argparse.Namespace) -> int:
     import nuif_core
 
     from ._diag import InputError, first_invalid
+    from ._diag import line as diagnostic_line
     from ._io import write_output
 
-    _one_stdin(args.document, args.patch)
+    _one_stdin(args.document, args.patch, args.catalog)
     if args.inverse == STDIO or (args.json and args.output != STDIO):
         raise UsageError("--inverse needs a file; --json prints to stdout (no -o)")
+    catalog = read_catalog(args.catalog) if args.catalog is not None else None
     limits = nuif_core.Limits.DEFAULT
     document = read_document(args.document, limits.max_document_bytes)
     patch = read_document(args.patch, limits.max_patch_bytes, "patch")
     try:
-        result = nuif_core.apply_patch(document, patch, inverse=args.inverse is not None)
+        result = nuif_core.apply_patch(
+            document, patch, inverse=args.inverse is not None, catalog=catalog
+        )
     except nuif_core.NuifError as err:
         # the document is checked first: when it is valid, the patch is at fault
         if first_invalid([(args.document, document)]) is not None:
             raise InputError(args.document, err, document) from None
+        if err.code in ("NUIF_CATALOG_KIND", "NUIF_CATALOG_ATTRS", "NUIF_CATALOG_CHILDREN"):
+            # the patched document breaks the catalog: the pointer is into that document, which
+            # is no file, so the patch is named without a line and column
+            text = diagnostic_line(args.patch, err.code, err.message, err.pointer)
+            raise InputError(args.patch, err, text=text) from None
         raise InputError(args.patch, err, patch) from None
     if args.inverse is not None:
         from ._io import write_file

@@ -6,6 +6,8 @@ The page runs nuif-core's pure-Python twin in the browser through Pyodide. What 
   bundled in the nuif-cli wheel (``nuif_cli/web``), or read from ``packages/nuif-web`` in a checkout;
 * ``nuif_core-<v>-py3-none-any.whl``: the pure wheel, assembled from the installed nuif-core's
   Python files (the files the release's pure wheel holds), or the one ``--wheel`` names;
+* the wheels of nuif-core's dependencies (``fastjsonschema-<v>-py3-none-any.whl``, which kind
+  catalogs need), each assembled from the installed distribution's files (pure Python);
 * ``pyodide/``: the Pyodide runtime (the npm package ``pyodide``, pinned below), which no Python
   wheel carries: ``--pyodide DIR``, else a checkout's ``packages/nuif-web/node_modules/pyodide``,
   else the cache folder that the one command in the error message fills (docs/web.md);
@@ -142,22 +144,74 @@ def _record_hash(data: bytes) -> str:
     return "sha256=" + urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
+#: the distributions nuif-core depends on, each pure Python (served to the page beside the wheel)
+DEPENDENCIES = ("fastjsonschema",)
+#: the folders of nuif_core whose data files the pure wheel holds besides its Python files
+_DATA_FOLDERS = {"catalogs": (".py", ".json")}
+
+
+def _package_files() -> list[tuple[str, bytes]]:
+    """The Python files of the installed nuif_core (no compiled module), and its data folders."""
+    package = resources.files("nuif_core")
+    files = [
+        (f"nuif_core/{item.name}", item.read_bytes())
+        for item in package.iterdir()
+        if item.is_file() and (item.name.endswith(".py") or item.name == "py.typed")
+    ]
+    for folder, suffixes in _DATA_FOLDERS.items():
+        files += [
+            (f"nuif_core/{folder}/{item.name}", item.read_bytes())
+            for item in package.joinpath(folder).iterdir()
+            if item.is_file() and item.name.endswith(suffixes)
+        ]
+    return sorted(files)
+
+
+def _wheel(files: list[tuple[str, bytes]], info: str) -> bytes:
+    """A wheel of ``files`` whose RECORD (in the dist-info folder ``info``) lists them."""
+    record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in files)
+    files = [*files, (f"{info}/RECORD", (record + f"{info}/RECORD,,\n").encode())]
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files:
+            entry = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            zf.writestr(entry, data)
+    return out.getvalue()
+
+
+def dependency_wheels() -> list[tuple[str, bytes]]:
+    """The wheels of nuif-core's dependencies, assembled from the installed distributions: each
+    one's package files and its METADATA and WHEEL (what its py3-none-any wheel held)."""
+    from importlib import metadata
+
+    out = []
+    for name in DEPENDENCIES:
+        dist = metadata.distribution(name)
+        stem = f"{dist.metadata['Name'].replace('-', '_')}-{dist.version}"
+        info = f"{stem}.dist-info"
+        files = []
+        for path in dist.files or ():
+            where = str(path).replace(os.sep, "/")
+            own = where.split("/", 1)[0] != info and not where.startswith("..")
+            if where in (f"{info}/METADATA", f"{info}/WHEEL") or (
+                own and "__pycache__" not in where
+            ):
+                files.append((where, Path(str(path.locate())).read_bytes()))
+        out.append((f"{stem}-py3-none-any.whl", _wheel(sorted(files), info)))
+    return out
+
+
 def pure_wheel() -> tuple[str, bytes]:
-    """The pure wheel of the installed nuif-core: its Python files (no compiled module) and a
-    dist-info, as ``NUIF_NO_EXTENSIONS=1 uv build --wheel packages/nuif-core`` makes it."""
+    """The pure wheel of the installed nuif-core: its Python files (no compiled module), its
+    shipped catalogs and a dist-info, as ``NUIF_NO_EXTENSIONS=1 uv build --wheel
+    packages/nuif-core`` makes it."""
     import nuif_core
 
     version = nuif_core.__version__
-    package = resources.files("nuif_core")
-    names = sorted(
-        item.name
-        for item in package.iterdir()
-        if item.is_file() and (item.name.endswith(".py") or item.name == "py.typed")
-    )
     info = f"nuif_core-{version}.dist-info"
-    files: list[tuple[str, bytes]] = [
-        (f"nuif_core/{n}", package.joinpath(n).read_bytes()) for n in names
-    ]
+    files = _package_files()
     files.append(
         (
             f"{info}/METADATA",
@@ -172,16 +226,7 @@ def pure_wheel() -> tuple[str, bytes]:
             b"Tag: py3-none-any\n",
         )
     )
-    record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in files)
-    files.append((f"{info}/RECORD", (record + f"{info}/RECORD,,\n").encode()))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, data in files:
-            entry = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            entry.external_attr = 0o644 << 16
-            zf.writestr(entry, data)
-    return f"nuif_core-{version}-py3-none-any.whl", out.getvalue()
+    return f"nuif_core-{version}-py3-none-any.whl", _wheel(files, info)
 
 
 class Site:
@@ -193,8 +238,15 @@ class Site:
         self.files["favicon.ico"] = FAVICON
         wheel_name, wheel_bytes = wheel
         self.files[wheel_name] = wheel_bytes
+        dependencies = dependency_wheels()
+        self.files.update(dependencies)
         self.files["playground.json"] = json.dumps(
-            {"wheel": wheel_name, "pyodide": "pyodide/"}, indent=2
+            {
+                "wheel": wheel_name,
+                "dependencies": [name for name, _ in dependencies],
+                "pyodide": "pyodide/",
+            },
+            indent=2,
         ).encode()
 
     def get(self, path: str) -> bytes | Path | None:

@@ -175,6 +175,7 @@ def run_batch(
     stats: BatchStats | None = None,
     on_task: Callable[[tuple[Any, ...], work.TaskResult], None] | None = None,
     key_prefix: str = "nuif-batch",
+    catalog: bytes | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The report's records for ``inputs``, in input order, one per document.
 
@@ -191,6 +192,8 @@ def run_batch(
     ``no_newline``, and a document file is canonical with or without one final line feed (NUIF-0
     §2.4).  ``json_text``: every input is any JSON text, not a NUIF document (``nuif json``'s
     reading and hash).  ``items`` replaces ``inputs`` with inputs already expanded (``_batch_work.expand``).
+    ``catalog`` (a catalog's text, checked by the caller) also validates every document against
+    that catalog (NUIF-0 §9): a document it refuses is invalid, with its catalog diagnostics.
     """
     if items is None:
         items = list(work.expand(inputs, jsonl=jsonl))
@@ -206,6 +209,7 @@ def run_batch(
         "json_text": json_text,
         "max_result_bytes": max_result_bytes,
         "versions": work.versions() if client is not None else None,
+        "catalog": catalog,
     }
     tasks = work.plan(items, partition_bytes)
     if client is None and processes > 1:

@@ -18,7 +18,7 @@ Quick tour::
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # The facade: every public name is owned by one private module below (docs/architecture.md, "The
 # Python layers"); this module only gathers them.
@@ -50,6 +50,9 @@ from ._results import (
 )
 from ._session import Session
 
+if TYPE_CHECKING:  # imported on first use (``__getattr__`` below)
+    from ._catalog import Catalog
+
 __version__ = "0.1.0"
 
 #: "compiled" when the Cython codec is loaded, "python" for the pure-Python twin
@@ -59,6 +62,7 @@ __all__ = [
     "ERROR_CODES",
     "IMPLEMENTATION",
     "CanonicalResult",
+    "Catalog",
     "Diagnostic",
     "Inspection",
     "Limits",
@@ -85,10 +89,15 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # ``nuif_core.package`` is imported on first use, so zipfile is not paid at start-up (a lazy
-    # import: laziness is the point)
-    if name == "package":
+    # ``nuif_core.package``, ``nuif_core.catalogs`` and ``Catalog`` are imported on first use, so
+    # zipfile and the JSON Schema compiler are not paid at start-up (a lazy import: laziness is
+    # the point)
+    if name in ("package", "catalogs"):
         import importlib
 
-        return importlib.import_module(".package", __name__)
+        return importlib.import_module("." + name, __name__)
+    if name == "Catalog":
+        from ._catalog import Catalog
+
+        return Catalog
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

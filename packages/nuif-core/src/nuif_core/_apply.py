@@ -8,20 +8,30 @@ else on a scratch :class:`Session` (``_session``) that keeps no undo log.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from . import _codec
 from ._document import Text, as_bytes, canonical_bytes, document_model, hash_bytes
+from ._errors import NuifError
 from ._limits import Limits, resolve_limits
 from ._patch_read import read_patch_sized
 from ._results import PatchResult
 from ._session import Session
 from ._splice import SpliceSession, spliceable
 
+if TYPE_CHECKING:
+    from ._document import CatalogLike
+
 __all__ = ["apply_measured", "apply_patch"]
 
 
 def apply_patch(
-    document: Text, patch: Any, *, inverse: bool = False, limits: Limits | None = None
+    document: Text,
+    patch: Any,
+    *,
+    inverse: bool = False,
+    limits: Limits | None = None,
+    catalog: CatalogLike | None = None,
 ) -> PatchResult:
     """Apply a NUIF patch to a document; returns a :class:`PatchResult`.
 
@@ -30,8 +40,23 @@ def apply_patch(
     operation raises :class:`NuifError` whose pointer is into the patch
     (``/transactions/i/ops/j…``) and whose message starts ``transactions/i/ops/j (op):``.
     ``inverse=True`` also returns the inverse patch (canonical text, ``base`` = the new hash).
+
+    ``catalog`` (a :class:`Catalog`, or a catalog's text or mapping) refuses a patch whose
+    result breaks the catalog (NUIF-0 §9.5): nothing is applied, and the error is the first
+    catalog problem of the patched document, its pointer into that document and its message
+    starting ``the patched document:``.  A catalog that is not valid fails with
+    ``NUIF_CATALOG`` before the document is read.
     """
-    return apply_measured(document, patch, inverse, limits)[0]
+    if catalog is None:
+        return apply_measured(document, patch, inverse, limits)[0]
+    from ._catalog import as_catalog  # imported when a catalog is first used
+
+    cat = as_catalog(catalog)
+    result = apply_measured(document, patch, inverse, limits)[0]
+    lim = resolve_limits(limits)
+    for code, message, pointer, _ in cat.findings(_codec.loads(result.canonical, lim.max_depth)):
+        raise NuifError(code, "the patched document: " + message, pointer=pointer)
+    return result
 
 
 def apply_measured(

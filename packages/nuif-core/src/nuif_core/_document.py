@@ -9,7 +9,7 @@ same error.  Section numbers are those of NUIF-0 (docs/spec/nuif-0.1.md).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _codec
 from ._errors import NuifError
@@ -48,6 +48,15 @@ __all__ = [
 
 #: what the operations accept as a document or JSON text
 Text = str | bytes | bytearray | memoryview
+
+if TYPE_CHECKING:  # the catalogs module is imported when a catalog is first used
+    from collections.abc import Mapping
+    from typing import TypeAlias
+
+    from ._catalog import Catalog
+
+    #: what ``catalog=`` accepts: a compiled catalog, or a catalog's text or mapping
+    CatalogLike: TypeAlias = Catalog | Text | Mapping[str, Any]
 
 
 def hash_bytes(canonical: bytes) -> str:
@@ -167,7 +176,11 @@ def _canonical(text: Text, limits: Limits | None) -> tuple[bytes, bytes]:
 
 
 def validate(
-    text: Text, *, limits: Limits | None = None, max_diagnostics: int = 100
+    text: Text,
+    *,
+    limits: Limits | None = None,
+    max_diagnostics: int = 100,
+    catalog: CatalogLike | None = None,
 ) -> ValidationReport:
     """Validate a NUIF document and report every problem found (at most ``max_diagnostics``).
 
@@ -175,9 +188,16 @@ def validate(
     schema problems (§3) are all reported, in document order, each with code, message, JSON
     Pointer, line and column.  Never raises ``NuifError``; ``valid`` says the verdict and
     ``hash`` is the document hash when valid.
+
+    ``catalog`` (a :class:`Catalog`, or a catalog's text or mapping) also checks each node
+    against the catalog (NUIF-0 §9): its problems follow the document's, in document order.  A
+    catalog that is not valid makes the report's only diagnostic ``NUIF_CATALOG``, located in
+    the catalog.
     """
     if max_diagnostics < 1:
         raise ValueError("max_diagnostics must be at least 1")
+    if catalog is not None:
+        return _validate_with_catalog(text, limits, max_diagnostics, catalog)
     try:
         if limits is None and type(text) is bytes and len(text) <= _DEFAULT_BYTES:
             # as in canonicalize: nothing resolved before the compiled call
@@ -210,6 +230,52 @@ def _validate_checked(data: bytes, lim: Limits, max_diagnostics: int) -> Validat
         return ValidationReport(False, None, diagnostics(checker, data), checker.truncated)
     canonical = _codec.dumps(normalize(value), lim.max_depth)
     return ValidationReport(True, _codec.hash_bytes(canonical))
+
+
+def _validate_with_catalog(
+    text: Text, limits: Limits | None, max_diagnostics: int, catalog: Any
+) -> ValidationReport:
+    """``validate`` with a catalog: the document's report, then the catalog's findings on the
+    parsed document (NUIF-0 §9.5), located in the text like every diagnostic."""
+    from ._catalog import as_catalog  # imported when a catalog is first used
+
+    try:
+        cat = as_catalog(catalog)
+    except NuifError as err:
+        return _error_report(err)
+    # the front door when the compiled codec has one (its fast path), else the function above
+    report = validate(text, limits=limits, max_diagnostics=max_diagnostics)
+    if report.truncated or any(d.code in _FATAL for d in report.diagnostics):
+        return report  # a text error, another version, too many nodes, or no room left
+    data, lim = _bytes_and_limits(text, limits)
+    value = _codec.loads(data, lim.max_depth)
+    checker = Checker(lim.max_nodes, max_diagnostics)
+    room = max_diagnostics - len(report.diagnostics)
+    for finding in cat.findings(value):
+        if len(checker.found) >= room:
+            checker.truncated = True
+            break
+        checker.found.append(finding)
+    if not checker.found and not checker.truncated:
+        return report
+    found = report.diagnostics + diagnostics(checker, data)
+    return ValidationReport(False, None, found, checker.truncated)
+
+
+#: diagnostics after which a document is not checked against a catalog (NUIF-0 §9.5)
+_FATAL = frozenset(
+    {
+        "NUIF_UTF8",
+        "NUIF_PARSE",
+        "NUIF_UNICODE",
+        "NUIF_DUPLICATE_KEY",
+        "NUIF_NUMBER",
+        "NUIF_DEPTH",
+        "NUIF_TOO_LARGE",
+        "NUIF_VERSION",
+        "NUIF_LIMIT_NODES",
+    }
+)
 
 
 def canonicalize(text: Text, *, limits: Limits | None = None) -> CanonicalResult:

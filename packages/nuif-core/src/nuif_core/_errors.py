@@ -58,6 +58,11 @@ ERROR_CODES: dict[str, str] = {
     # §7 packages
     "NUIF_PACKAGE": "a package entry is unsafe, missing, or does not match the manifest",
     "NUIF_PACKAGE_LIMIT": "a package passes an entry-count or size limit",
+    # §9 catalogs
+    "NUIF_CATALOG": "the catalog is not a valid NUIF catalog",
+    "NUIF_CATALOG_KIND": "a node's kind is not listed by a closed catalog",
+    "NUIF_CATALOG_ATTRS": "a node's attributes fail its kind's schema in the catalog",
+    "NUIF_CATALOG_CHILDREN": "a child's kind, or the number of children, is not what the catalog allows",
     # surfaces
     "NUIF_ARGUMENTS": "a tool or command was called with invalid arguments",
 }

@@ -5,6 +5,7 @@
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from nuif_core._document import CatalogLike
 from nuif_core._limits import Limits
 from nuif_core._results import CanonicalResult, ValidationReport
 
@@ -40,7 +41,11 @@ def valid_report(
 # the front doors (nuif_core exports them as canonicalize and validate; docs/format.md)
 def canonicalize(text: str | bytes, *, limits: Limits | None = None) -> CanonicalResult: ...
 def validate(
-    text: str | bytes, *, limits: Limits | None = None, max_diagnostics: int = 100
+    text: str | bytes,
+    *,
+    limits: Limits | None = None,
+    max_diagnostics: int = 100,
+    catalog: CatalogLike | None = None,
 ) -> ValidationReport: ...
 def inspect_summary(
     data: bytes,

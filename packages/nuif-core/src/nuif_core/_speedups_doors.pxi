@@ -67,17 +67,24 @@ def canonicalize(text, *, limits=None):
     return result
 
 
-def validate(text, *, limits=None, max_diagnostics=100):
+def validate(text, *, limits=None, max_diagnostics=100, catalog=None):
     """Validate a NUIF document and report every problem found (at most ``max_diagnostics``).
 
     A text error (size, UTF-8, syntax, I-JSON) stops everything and is the only diagnostic;
     schema problems (§3) are all reported, in document order, each with code, message, JSON
     Pointer, line and column.  Never raises ``NuifError``; ``valid`` says the verdict and
     ``hash`` is the document hash when valid.
+
+    ``catalog`` (a :class:`Catalog`, or a catalog's text or mapping) also checks each node
+    against the catalog (NUIF-0 §9): its problems follow the document's, in document order.  A
+    catalog that is not valid makes the report's only diagnostic ``NUIF_CATALOG``, located in
+    the catalog.
     """
-    if type(max_diagnostics) is not int or max_diagnostics < 1 \
+    if catalog is not None or type(max_diagnostics) is not int or max_diagnostics < 1 \
             or not _door_takes(text, limits, "valid_report", valid_report):
-        return _python().python_validate(text, limits=limits, max_diagnostics=max_diagnostics)
+        # a catalog is checked in Python (nuif_core._catalog), on every route
+        return _python().python_validate(text, limits=limits, max_diagnostics=max_diagnostics,
+                                         catalog=catalog)
     try:
         report = _valid_report(<bytes>text, _door_depth, _door_depth_for(text), _door_cnodes,
                                _ValidationReport)

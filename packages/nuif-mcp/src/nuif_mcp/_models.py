@@ -43,6 +43,15 @@ _HASH = (
 )
 
 
+_CATALOG = (
+    "Optional: a NUIF kind catalog as JSON text (UTF-8, at most 1 MiB), "
+    '{"nuif_catalog": 0, "closed"?: bool, "kinds": {KIND: {"attrs"?: JSON Schema, '
+    '"children"?: {"kinds"?, "min"?, "max"?}}}, "$defs"?}, saying which kinds exist, the JSON '
+    "Schema of each kind's attrs and which children each may have (NUIF-0 §9). The document is "
+    "then also checked against it. Pass the text itself, not a file path or URL."
+)
+
+
 class _Arguments(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -56,6 +65,7 @@ class _Result(BaseModel):
 
 class ValidateArguments(_Arguments):
     document: Annotated[str, Field(description=_DOCUMENT)]
+    catalog: Annotated[str | None, Field(description=_CATALOG)] = None
 
 
 class InspectArguments(_Arguments):
@@ -92,6 +102,15 @@ class ApplyPatchArguments(_Arguments):
             description="Also return the inverse patch, which turns the new document back into the input."
         ),
     ] = False
+    catalog: Annotated[
+        str | None,
+        Field(
+            description=_CATALOG.replace(
+                "The document is then also checked against it.",
+                "A patch whose result breaks the catalog is refused (nothing is applied).",
+            )
+        ),
+    ] = None
 
 
 # --- results -----------------------------------------------------------------------------------

@@ -146,7 +146,8 @@ def _check_size(what: str, text: str, limit: int) -> None:
 
 def _validate(args: ValidateArguments) -> dict[str, Any]:
     _check_size("document", args.document, LIMITS.max_document_bytes)
-    return nuif_core.validate(args.document, limits=LIMITS).to_dict()
+    # a catalog's text is bounded by the core (1 MiB, NUIF-0 §9.6), as on every surface
+    return nuif_core.validate(args.document, limits=LIMITS, catalog=args.catalog).to_dict()
 
 
 def _inspect(args: InspectArguments) -> dict[str, Any]:
@@ -165,7 +166,11 @@ def _apply_patch(args: ApplyPatchArguments) -> dict[str, Any]:
     _check_size("document", args.document, LIMITS.max_document_bytes)
     _check_size("patch", args.patch, LIMITS.max_patch_bytes)
     result = nuif_core.apply_patch(
-        args.document, args.patch, inverse=args.include_inverse, limits=LIMITS
+        args.document,
+        args.patch,
+        inverse=args.include_inverse,
+        limits=LIMITS,
+        catalog=args.catalog,
     )
     return result.to_dict()
 
@@ -179,8 +184,12 @@ TOOLS: tuple[ToolSpec, ...] = (
             "NUIF-0 and report all problems at once. The argument `document` holds the document's JSON "
             "text. `valid` says whether the document is valid, `hash` is its canonical hash when it "
             "is, and `diagnostics` lists each problem with a stable code, a message, a JSON Pointer "
-            "and a line/column. Use it before relying on a document you wrote or received. "
-            + _VALIDATE_NOTE
+            "and a line/column. Use it before relying on a document you wrote or received. With "
+            "`catalog` (a kind catalog's JSON text), each node is also checked against the catalog: "
+            "a kind it does not list (NUIF_CATALOG_KIND), attributes its schema refuses "
+            "(NUIF_CATALOG_ATTRS, e.g. a misspelled or mistyped attribute), children it does not "
+            "allow (NUIF_CATALOG_CHILDREN); a catalog that is not valid gives one NUIF_CATALOG "
+            "diagnostic located in the catalog. " + _VALIDATE_NOTE
         ),
         arguments=ValidateArguments,
         result=ValidateResult,
@@ -225,7 +234,9 @@ TOOLS: tuple[ToolSpec, ...] = (
             "`patch` the patch's JSON text; operations address nodes by id. The patch is atomic: if any "
             "operation fails nothing is applied and the error names the operation "
             "(transactions/<i>/ops/<j>). If the patch has a `base`, it must equal the document's hash "
-            "(NUIF_PATCH_BASE_MISMATCH otherwise). " + _PATCH_NOTE
+            "(NUIF_PATCH_BASE_MISMATCH otherwise). With `catalog` (a kind catalog's JSON text), a "
+            "patch whose result breaks the catalog is refused with the first NUIF_CATALOG_* "
+            "problem of the patched document. " + _PATCH_NOTE
         ),
         arguments=ApplyPatchArguments,
         result=ApplyPatchResult,
