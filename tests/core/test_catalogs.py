@@ -379,6 +379,61 @@ def test_a_catastrophic_pattern_runs_in_linear_time() -> None:
 
 
 @pytest.mark.timeout(60)
+def test_a_pattern_whose_dfa_keeps_growing_stops_at_the_work_bound() -> None:
+    """(a|b)*a(a|b){300}$ builds a new DFA state at nearly every character of a random a/b
+    string; all the patterns of one validation share MATCH_WORK state visits, and past it the
+    validation stops with one NUIF_CATALOG_ATTRS at the attrs being checked (NUIF-0 §9.6)."""
+    import random
+
+    from nuif_core import _catalog_regex
+
+    rng = random.Random(7)
+    cat = Catalog(
+        _catalog({"t": {"attrs": {"properties": {"s": {"pattern": "(a|b)*a(a|b){300}$"}}}}})
+    )
+    value = "".join(rng.choice("ab") for _ in range(40_000)) + "!"
+    kids = [{"id": f"k{i}", "kind": "t", "attrs": {"s": value}} for i in range(3)]
+    doc = _doc({"id": "r", "kind": "t", "children": kids})
+    report = nuif_core.validate(doc, catalog=cat)
+    (found,) = report.diagnostics  # one problem, and no more checking
+    assert (found.code, found.pointer) == ("NUIF_CATALOG_ATTRS", "/root/children/0/attrs")
+    assert f"({_catalog_regex.MATCH_WORK:,} automaton steps, NUIF-0 §9.6)" in found.message
+    assert 'schema rule "pattern"' in found.message and not report.valid
+    # the same patterns after the validation: the caches that grew are forgotten
+    for pattern in cat._patterns.values():
+        assert pattern._held <= _catalog_regex._KEEP_AFTER
+    # a short value of the same shape is decided, and the budget is per validation
+    short = _doc({"id": "r", "kind": "t", "attrs": {"s": "a" + "b" * 300}})
+    assert nuif_core.validate(short, catalog=cat).valid
+    with pytest.raises(NuifError) as caught:
+        nuif_core.apply_patch(
+            short,
+            {
+                "nuif_patch": 0,
+                "transactions": [{"ops": [{"op": "set", "id": "r", "attr": "s", "value": value}]}],
+            },
+            catalog=cat,
+        )
+    assert caught.value.code == "NUIF_CATALOG_ATTRS"
+    assert "pattern matching" in caught.value.message
+
+
+@pytest.mark.timeout(60)
+def test_a_class_of_many_ranges_is_searched_not_scanned() -> None:
+    """A class of 10,000 scattered characters repeated 990 times: each step looks the character
+    up by binary search, and the verdicts are those of Python's re on the same class."""
+    import re
+
+    chars = [chr(0x4E00 + 2 * i) for i in range(10_000)]  # every other CJK ideograph
+    cls = "[" + "".join(chars) + "]"
+    cat = Catalog(_catalog({"t": {"attrs": {"properties": {"s": {"pattern": f"^{cls}{{990}}$"}}}}}))
+    for value in ("".join(chars[:990]), "".join(chars[:989]) + chr(0x4E01), "".join(chars[:300])):
+        want = re.fullmatch(f"{cls}{{990}}", value) is not None
+        doc = _doc({"id": "r", "kind": "t", "attrs": {"s": value}})
+        assert nuif_core.validate(doc, catalog=cat).valid is want
+
+
+@pytest.mark.timeout(60)
 def test_a_ten_thousand_deep_ref_chain_is_refused() -> None:
     defs = {f"a{i}": {"$ref": f"#/$defs/a{i + 1}"} for i in range(10_000)}
     defs["a10000"] = {"type": "string"}

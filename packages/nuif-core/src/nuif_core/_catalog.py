@@ -32,7 +32,15 @@ except ImportError as exc:  # the catalogs extra is not installed
     ) from exc
 
 from . import _codec
-from ._catalog_regex import MAX_STATES, Pattern, PatternError, compile_pattern
+from ._catalog_regex import (
+    MATCH_WORK,
+    MAX_STATES,
+    Pattern,
+    PatternError,
+    PatternWorkExceeded,
+    compile_pattern,
+    work_budget,
+)
 from ._errors import NuifError, escape_pointer, join_pointer, line_column
 from ._limits import MiB
 from ._locate import locate
@@ -57,6 +65,7 @@ BOUNDS: dict[str, int] = {
     "max_ref_chain": 32,
     "max_schema_depth": 16,
     "max_pattern_states": MAX_STATES,
+    "max_pattern_work": MATCH_WORK,
 }
 _CATALOG_DEPTH = 128  # max_depth of NUIF-0 §4.1 (the catalog is read like a document)
 
@@ -725,7 +734,14 @@ class Catalog:
         pointer, at_key)`` (a generator: the caller stops reading when it has enough).  Nodes a
         document problem made unusable are skipped: they have their diagnostic already."""
         if isinstance(doc, dict) and isinstance(doc.get("root"), dict):
-            yield from self._node(doc["root"], "/root", None, None)
+            with work_budget():
+                try:
+                    yield from self._node(doc["root"], "/root", None, None)
+                except PatternWorkExceeded as stop:
+                    # the patterns' shared work bound (NUIF-0 §9.6): one problem, and no more
+                    # checking; the document is not accepted
+                    if stop.finding is not None:
+                        yield stop.finding
 
     def _node(
         self,
@@ -811,6 +827,16 @@ class Catalog:
         try:
             check(attrs)
             return
+        except PatternWorkExceeded as stop:
+            stop.finding = (
+                "NUIF_CATALOG_ATTRS",
+                f"the attributes of kind {quote(kind)} need more pattern matching than one "
+                f"validation allows ({MATCH_WORK:,} automaton steps, NUIF-0 §9.6), so the "
+                'document is not accepted (schema rule "pattern")',
+                at,
+                False,
+            )
+            raise
         except fastjsonschema.JsonSchemaValuesException as many:
             errors = list(many.errors)
         except fastjsonschema.JsonSchemaValueException as one:

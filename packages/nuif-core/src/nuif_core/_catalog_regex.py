@@ -18,10 +18,20 @@ and ``$``.  Back-references, look-around, ``\\b``/``\\B`` and ``\\p{…}`` are r
 
 from __future__ import annotations
 
+import threading
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MAX_STATES", "Pattern", "PatternError", "compile_pattern"]
+__all__ = [
+    "MATCH_WORK",
+    "MAX_STATES",
+    "Pattern",
+    "PatternError",
+    "PatternWorkExceeded",
+    "compile_pattern",
+    "work_budget",
+]
 
 #: automaton states a pattern may compile to (counted repetition multiplies its operand)
 MAX_STATES = 1000
@@ -29,6 +39,12 @@ MAX_STATES = 1000
 #: starts over (they bound memory, not time)
 _CACHE_MAX = 16384
 _HELD_MAX = 200_000
+#: automaton states the matcher may visit while building new DFA states, in all the patterns of
+#: one validation together (NUIF-0 §9.6); steps along transitions already built cost nothing
+#: against it, so ordinary patterns never come near it
+MATCH_WORK = 2_000_000
+#: a pattern keeping more DFA states than this after a validation forgets them
+_KEEP_AFTER = 4096
 _MAX_CODE_POINT = 0x10FFFF
 
 # ECMA-262 classes (the ``u`` flag, no ``i``)
@@ -49,6 +65,45 @@ _SPACE = (
 _LINE_TERMINATORS = ((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029))
 _SYNTAX = "^$\\.*+?()[]{}|/"
 _CONTROL_ESCAPES = {"t": 0x09, "n": 0x0A, "v": 0x0B, "f": 0x0C, "r": 0x0D}
+
+
+class PatternWorkExceeded(Exception):
+    """The patterns of one validation needed more than :data:`MATCH_WORK` state visits
+    (``finding``: the diagnostic the catalog reports for it, once known)."""
+
+    finding: tuple[str, str, str, bool] | None = None
+
+
+class _Budget(threading.local):
+    """What is left of the current validation's matching work (per thread; unlimited outside
+    :func:`work_budget`)."""
+
+    left: int | None = None
+    patterns: set[Pattern]
+
+    def __init__(self) -> None:
+        self.patterns = set()
+
+
+_budget = _Budget()
+
+
+class work_budget:
+    """``with work_budget():`` — the patterns matched inside share :data:`MATCH_WORK` state
+    visits (beyond it, :class:`PatternWorkExceeded`); afterwards the patterns that grew large
+    caches forget them, so a compiled catalog kept between calls holds little."""
+
+    def __enter__(self) -> None:
+        self.outer = _budget.left
+        _budget.left = MATCH_WORK
+
+    def __exit__(self, *exc: object) -> None:
+        _budget.left = self.outer
+        if self.outer is None:
+            for pattern in _budget.patterns:
+                if pattern._held > _KEEP_AFTER:
+                    pattern._forget()
+            _budget.patterns.clear()
 
 
 class PatternError(ValueError):
@@ -342,13 +397,24 @@ class _Parser:
 
 
 # --- the automaton ------------------------------------------------------------------------------
-# states: ("set", ranges, next) | ("split", a, b) | ("bol", next) | ("eol", next) | ("match",)
+# states: ("set", (starts, ends), next) | ("split", a, b) | ("bol", next) | ("eol", next) | ("match",)
 
 
 class _Builder:
     def __init__(self, pattern: str) -> None:
         self.states: list[list[Any]] = []
         self.pattern = pattern
+        # each class as its ranges' starts and ends, for a binary search: one pair per class of
+        # the pattern's tree, shared by the states a repetition copies (keyed by the tree's
+        # tuple, which the entry keeps alive)
+        self.lookups: dict[int, tuple[Any, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+
+    def lookup(self, ranges: tuple[tuple[int, int], ...]) -> Any:
+        found = self.lookups.get(id(ranges))
+        if found is None:
+            pair = (tuple(lo for lo, _ in ranges), tuple(hi for _, hi in ranges))
+            found = self.lookups[id(ranges)] = (ranges, pair)
+        return found[1]
 
     def new(self, *state: object) -> int:
         if len(self.states) >= MAX_STATES:
@@ -368,7 +434,7 @@ class _Builder:
         """The fragment of ``node``: its start state and the dangling exits to patch."""
         kind = node[0]
         if kind == "set":
-            s = self.new("set", node[1], None)
+            s = self.new("set", self.lookup(node[1]), None)
             return s, [(s, 2)]
         if kind in ("bol", "eol"):
             s = self.new(kind, None)
@@ -479,14 +545,21 @@ class Pattern:
             return found
         code = ord(char)
         states = self._states
+        here = self._sets[current]
+        budget = _budget
+        if budget.left is not None:
+            budget.left -= len(here)
+            budget.patterns.add(self)
+            if budget.left < 0:
+                raise PatternWorkExceeded()
         moved = []
-        for s in self._sets[current]:
+        for s in here:
             state = states[s]
             if state[0] == "set":
-                for lo, hi in state[1]:
-                    if lo <= code <= hi:
-                        moved.append(state[2])
-                        break
+                los, his = state[1]
+                i = bisect_right(los, code) - 1
+                if i >= 0 and code <= his[i]:
+                    moved.append(state[2])
         moved.append(self._start)  # a match may also start at the next position
         result = self._closure(moved, False, at_end)
         if self._held + len(result) > _HELD_MAX or len(self._next) >= _CACHE_MAX:
