@@ -78,6 +78,11 @@ def test_the_catalog_may_come_on_stdin_but_only_once(nuif_script) -> None:
     )
     run = nuif_script("validate", "--catalog", "-", "-", stdin=BASIC.read_bytes())
     assert run.code == 2 and "stdin ('-') can be read only once" in run.err
+    # a catalog from stdin that is not valid is named as every stdin input is
+    remote = b'{"nuif_catalog": 0, "kinds": {"b": {"attrs": {"$ref": "https://x.test/b.json"}}}}'
+    run = nuif_script("validate", "--catalog", "-", path, stdin=remote)
+    assert run.code == 2 and run.err.startswith("nuif: <stdin>:1:"), run.err
+    assert "NUIF_CATALOG catalog: the reference" in run.err
 
 
 def test_a_catalog_beyond_one_mebibyte_is_refused(nuif_script, tmp_path: Path) -> None:

@@ -385,10 +385,13 @@ class CatalogError(Exception):
     ``FILE:LINE:COL: NUIF_CATALOG message (at POINTER)``, as a diagnostic of a document does."""
 
     def __init__(self, name: str, error: Any) -> None:
+        from ._diag import line
+
         self.error = error
-        where = f"{name}:{error.line}:{error.column}:" if error.line is not None else f"{name}:"
-        at = f" (at {error.pointer or '/'})" if error.pointer is not None else ""
-        super().__init__(f"{where} {error.code} {error.message}{at}")
+        # as every diagnostic: the user's name for the file, <stdin> for '-'
+        super().__init__(
+            line(name, error.code, error.message, error.pointer, error.line, error.column)
+        )
 
 
 def read_catalog(name: str) -> bytes:
