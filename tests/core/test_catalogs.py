@@ -448,7 +448,13 @@ def test_a_ref_chain_longer_than_the_bound_is_refused() -> None:
     defs[f"a{n}"] = {"type": "string"}
     err = _catalog_error(_catalog({"t": {"attrs": {"$ref": "#/$defs/a0"}}}, **{"$defs": defs}))
     assert f"longer than {BOUNDS['max_ref_chain']}" in err.message
-    # one shorter is fine, and a chain that descends into the value is not bounded by it
+    # a chain through exactly the bound's number of definitions, from a kind's attrs, is fine
+    limit = BOUNDS["max_ref_chain"]
+    at_bound = {f"a{i}": {"$ref": f"#/$defs/a{i + 1}"} for i in range(limit - 1)}
+    at_bound[f"a{limit - 1}"] = {"type": "string"}
+    cat = Catalog(_catalog({"t": {"attrs": {"$ref": "#/$defs/a0"}}}, **{"$defs": at_bound}))
+    assert not nuif_core.validate(_doc({"id": "r", "kind": "t", "attrs": {}}), catalog=cat).valid
+    # and a chain that descends into the value is not bounded by it
     defs = {f"a{i}": {"properties": {"x": {"$ref": f"#/$defs/a{i + 1}"}}} for i in range(n)}
     defs[f"a{n}"] = {"type": "string"}
     Catalog(_catalog({"t": {"attrs": {"$ref": "#/$defs/a0"}}}, **{"$defs": defs}))
