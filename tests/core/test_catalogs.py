@@ -521,6 +521,14 @@ def test_schemas_nested_too_deeply_are_refused() -> None:
     Catalog(_catalog({"t": {"attrs": schema["not"]}}))  # one level less compiles
 
 
+def test_a_code_point_escape_may_have_any_number_of_leading_zeros() -> None:
+    """ECMA-262: \\u{0000000000041} is U+0041."""
+    from nuif_core._catalog_regex import compile_pattern
+
+    assert compile_pattern("^\\u{0000000000041}$").search("A")
+    assert not compile_pattern("^\\u{0000000000041}$").search("B")
+
+
 @pytest.mark.parametrize(
     ("pattern", "why"),
     [
@@ -530,6 +538,10 @@ def test_schemas_nested_too_deeply_are_refused() -> None:
         ("\\bword", "word-boundary assertions are not supported"),
         ("\\p{L}", "Unicode property escapes are not supported"),
         ("a{", "a lone '{'"),
+        ("(?<1a>x)", "a malformed group name"),
+        ("(?<a>x)(?<a>y)", "the group name 'a' is used twice"),
+        ("(?i)a", "a group modifier such as (?i) is not supported"),
+        ("(?<=a)b", "look-around assertions are not supported"),
     ],
 )
 def test_patterns_outside_the_subset_are_refused_at_their_place(pattern: str, why: str) -> None:

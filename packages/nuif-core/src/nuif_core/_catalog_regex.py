@@ -158,6 +158,7 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.i = 0
+        self.names: set[str] = set()
 
     def error(self, message: str, at: int | None = None) -> PatternError:
         return PatternError(message, self.i if at is None else at)
@@ -279,11 +280,21 @@ class _Parser:
         ):
             end = self.text.find(">", self.i)
             name = self.text[self.i + 2 : end] if end > 0 else ""
-            if not name or not all(ch.isalnum() or ch in "_$" for ch in name):
+            # an identifier: a letter, "_" or "$", then letters, digits, "_" or "$"
+            if (
+                not name
+                or not (name[0].isalpha() or name[0] in "_$")
+                or not all(ch.isalnum() or ch in "_$" for ch in name)
+            ):
                 raise self.error("a malformed group name", at)
+            if name in self.names:
+                raise self.error(f"the group name {name!r} is used twice", at)
+            self.names.add(name)
             self.i = end + 1
-        elif self.peek() == "?":
+        elif self.text.startswith(("?=", "?!", "?<=", "?<!"), self.i):
             raise self.error("look-around assertions are not supported in catalog patterns", at)
+        elif self.peek() == "?":
+            raise self.error("a group modifier such as (?i) is not supported in catalog patterns", at)
         node = self.disjunction()
         if self.peek() != ")":
             raise self.error("an unterminated group", at)
@@ -336,7 +347,8 @@ class _Parser:
             if not digits or any(d not in "0123456789abcdefABCDEF" for d in digits):
                 raise self.error("a malformed \\u{…} escape", at)
             self.i = end + 1
-            value = int(digits, 16) if len(digits) <= 8 else _MAX_CODE_POINT + 1
+            significant = digits.lstrip("0") or "0"  # any number of leading zeros
+            value = int(significant, 16) if len(significant) <= 8 else _MAX_CODE_POINT + 1
             if value > _MAX_CODE_POINT:
                 raise self.error("a \\u{…} escape beyond U+10FFFF", at)
             return value
