@@ -294,7 +294,9 @@ class _Parser:
         elif self.text.startswith(("?=", "?!", "?<=", "?<!"), self.i):
             raise self.error("look-around assertions are not supported in catalog patterns", at)
         elif self.peek() == "?":
-            raise self.error("a group modifier such as (?i) is not supported in catalog patterns", at)
+            raise self.error(
+                "a group modifier such as (?i) is not supported in catalog patterns", at
+            )
         node = self.disjunction()
         if self.peek() != ")":
             raise self.error("an unterminated group", at)
