@@ -562,6 +562,25 @@ def _validate_json(args: argparse.Namespace, catalog: bytes | None = None) -> in
     return worst
 
 
+def canonicalize_many(
+    args: argparse.Namespace, files: list[str], options: dict[str, Any], label: str, more: str
+) -> int | None:
+    """The forms of ``canonicalize`` and ``json canonicalize`` that are batch runs (``-i``, or
+    ``--json`` of one FILE), or None when the call writes one FILE's text (the caller's job);
+    ``more`` names the other many-file option the message suggests, if any."""
+    if args.in_place:
+        if STDIO in files:
+            raise UsageError("--in-place needs files, not stdin ('-')")
+        return run_files(args, "in-place", files, options, label)
+    if len(files) != 1:
+        raise UsageError(f"several files need --in-place{more} (one output cannot hold them)")
+    if args.json:
+        if args.output not in (None, STDIO):
+            raise UsageError("--json prints to stdout (no -o)")
+        return run_files(args, "canonical-text", files, options, label)
+    return None
+
+
 def cmd_canonicalize(args: argparse.Namespace) -> int:
     from ._io import canonical_file, write_output
 
@@ -575,16 +594,9 @@ def cmd_canonicalize(args: argparse.Namespace) -> int:
                 "with or without its one final line feed)"
             )
         return run_files(args, "check", files, options, "check")
-    if args.in_place:
-        if STDIO in files:
-            raise UsageError("--in-place needs files, not stdin ('-')")
-        return run_files(args, "in-place", files, options, "canonicalize")
-    if len(files) != 1:
-        raise UsageError("several files need --in-place or --check (one output cannot hold them)")
-    if args.json:
-        if args.output not in (None, STDIO):
-            raise UsageError("--json prints to stdout (no -o)")
-        return run_files(args, "canonical-text", files, options, "canonicalize")
+    ran = canonicalize_many(args, files, options, "canonicalize", " or --check")
+    if ran is not None:
+        return ran
     from nuif_core import Limits, canonicalize
 
     data = read_document(files[0], Limits.DEFAULT.max_document_bytes)

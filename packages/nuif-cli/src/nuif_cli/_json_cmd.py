@@ -99,22 +99,15 @@ OPTIONS = {"json_text": True}
 
 
 def cmd_canonicalize(args: argparse.Namespace) -> int:
-    from ._cli import EXIT_OK, _one_stdin, run_files
-    from ._io import STDIO, UsageError
+    from ._cli import EXIT_OK, _one_stdin, canonicalize_many
+    from ._io import STDIO
 
     files = list(args.files)
     _one_stdin(*files)
     options = {**OPTIONS, "no_newline": args.no_newline}
-    if args.in_place:
-        if STDIO in files:
-            raise UsageError("--in-place needs files, not stdin ('-')")
-        return run_files(args, "in-place", files, options, "json canonicalize")
-    if len(files) != 1:
-        raise UsageError("several files need --in-place (one output cannot hold them)")
-    if args.json:
-        if args.output not in (None, STDIO):
-            raise UsageError("--json prints to stdout (no -o)")
-        return run_files(args, "canonical-text", files, options, "json canonicalize")
+    ran = canonicalize_many(args, files, options, "json canonicalize", "")
+    if ran is not None:
+        return ran
     from nuif_core import Limits, canonical_json
 
     from ._diag import named, read_document
