@@ -265,29 +265,48 @@ def _on_pool(
 
     from ._batch import _worker_start
 
-    window = window or 4 * processes
+    with ProcessPoolExecutor(max_workers=processes, initializer=_worker_start) as pool:
+        yield from _in_order(
+            tasks,
+            lambda task: pool.submit(work.run_task, task, options),
+            window or 4 * processes,
+            release=False,
+        )
+
+
+def _in_order(
+    tasks: Iterator[tuple[Any, ...]],
+    submit: Callable[[tuple[Any, ...]], Any],
+    window: int,
+    *,
+    release: bool,
+) -> Iterator[tuple[tuple[Any, ...], work.TaskResult]]:
+    """At most ``window`` tasks submitted ahead, results taken in task order; a task's follow-up
+    (:func:`_continuation`) goes first in line; what is still pending when the consumer stops is
+    cancelled.  ``release``: release each future once read (Dask's)."""
     pending: deque[tuple[tuple[Any, ...], Any]] = deque()
     exhausted = False
-    with ProcessPoolExecutor(max_workers=processes, initializer=_worker_start) as pool:
-        try:
-            while True:
-                while not exhausted and len(pending) < window:
-                    task = next(tasks, None)
-                    if task is None:
-                        exhausted = True
-                    else:
-                        pending.append((task, pool.submit(work.run_task, task, options)))
-                if not pending:
-                    return
-                task, future = pending.popleft()
-                result = future.result()
-                follow = _continuation(task, result)
-                if follow is not None:
-                    pending.appendleft((follow, pool.submit(work.run_task, follow, options)))
-                yield task, result
-        finally:
-            for _, future in pending:
-                future.cancel()
+    try:
+        while True:
+            while not exhausted and len(pending) < window:
+                task = next(tasks, None)
+                if task is None:
+                    exhausted = True
+                else:
+                    pending.append((task, submit(task)))
+            if not pending:
+                return
+            task, future = pending.popleft()
+            result = future.result()
+            if release:
+                future.release()
+            follow = _continuation(task, result)
+            if follow is not None:
+                pending.appendleft((follow, submit(follow)))
+            yield task, result
+    finally:
+        for _, future in pending:
+            future.cancel()
 
 
 def _on_cluster(
@@ -314,25 +333,4 @@ def _on_cluster(
             work.run_task, task, options, key=f"{key_prefix}-{run_id}-{counter}", pure=False
         )
 
-    pending: deque[tuple[tuple[Any, ...], Any]] = deque()
-    exhausted = False
-    try:
-        while True:
-            while not exhausted and len(pending) < window:
-                task = next(tasks, None)
-                if task is None:
-                    exhausted = True
-                else:
-                    pending.append((task, submit(task)))
-            if not pending:
-                return
-            task, future = pending.popleft()
-            result = future.result()
-            future.release()
-            follow = _continuation(task, result)
-            if follow is not None:
-                pending.appendleft((follow, submit(follow)))
-            yield task, result
-    finally:
-        for _, future in pending:
-            future.cancel()
+    yield from _in_order(tasks, submit, window, release=True)
