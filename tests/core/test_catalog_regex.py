@@ -1,6 +1,6 @@
 """The linear-time matcher of catalog patterns (NUIF-0 §9.4): ECMA-262 (``u`` flag) meanings,
-agreement with Python's ``re`` where the two dialects agree, the refusals, and the bounded DFA
-cache (forgetting it changes no answer)."""
+agreement with Python's ``re`` where the two dialects agree, the refusals, and the DFA each
+validation builds for itself (what it holds changes no answer and no charge)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,19 @@ import re
 
 import pytest
 
-from nuif_core import _catalog_regex
-from nuif_core._catalog_regex import MAX_STATES, PatternError, compile_pattern
+from nuif_core._catalog_eval import Meter
+from nuif_core._catalog_regex import (
+    MAX_GROUP_DEPTH,
+    MAX_STATES,
+    Pattern,
+    PatternError,
+    compile_pattern,
+)
+
+
+def _search(pattern: Pattern, text: str) -> bool:
+    """One search in a validation of its own (a fresh meter, so a fresh DFA)."""
+    return Meter().search(pattern, text)
 
 
 @pytest.mark.parametrize(
@@ -43,7 +54,7 @@ from nuif_core._catalog_regex import MAX_STATES, PatternError, compile_pattern
     ],
 )
 def test_ecma_262_meanings(pattern: str, text: str, found: bool) -> None:
-    assert compile_pattern(pattern).search(text) is found
+    assert _search(compile_pattern(pattern), text) is found
 
 
 @pytest.mark.parametrize(
@@ -108,26 +119,68 @@ def test_agrees_with_python_re_where_the_dialects_agree() -> None:
         theirs = re.compile(pattern.replace("$", "\\Z"), re.ASCII)
         for _ in range(12):
             text = "".join(r.choice("abcx1_ ") for _ in range(r.randrange(0, 9)))
-            assert ours.search(text) is bool(theirs.search(text)), (pattern, text)
+            assert _search(ours, text) is bool(theirs.search(text)), (pattern, text)
             compared += 1
     assert compared == 4800
 
 
 def test_catastrophic_patterns_take_one_pass() -> None:
     for pattern in ("^(a+)+$", "^(a|a?)+$", "^(a*)*b$", "(x+x+)+y"):
-        assert compile_pattern(pattern).search("a" * 50_000 + "!") is False
+        assert _search(compile_pattern(pattern), "a" * 50_000 + "!") is False
 
 
-def test_forgetting_the_cache_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A DFA too large to keep (its cache dropped again and again) gives the same answers."""
-    pattern = "(a|b)*a(a|b){12}$"
+def test_a_dfa_shared_by_many_searches_changes_no_answer_and_no_charge() -> None:
+    """One validation's DFA (one meter) serving many strings gives the answers of a fresh DFA
+    per string; and a string's charge in a fresh validation is the same whatever was searched
+    before in other validations (nothing is kept between them)."""
+    pattern = compile_pattern("(a|b)*a(a|b){12}$")
     r = random.Random(7)
     texts = ["".join(r.choice("ab") for _ in range(r.randrange(10, 400))) for _ in range(60)]
-    kept = [compile_pattern(pattern).search(t) for t in texts]
-    monkeypatch.setattr(_catalog_regex, "_HELD_MAX", 40)
-    monkeypatch.setattr(_catalog_regex, "_CACHE_MAX", 8)
-    small = compile_pattern(pattern)
-    assert [small.search(t) for t in texts] == kept
-    assert small._held <= 40 + len(small._states)  # what it holds stays within the bound
-    theirs = re.compile(pattern.replace("$", "\\Z"))
-    assert kept == [bool(theirs.search(t)) for t in texts] and True in kept and False in kept
+    shared = Meter()
+    together = [shared.search(pattern, t) for t in texts]
+    alone = [_search(pattern, t) for t in texts]
+    assert together == alone and True in alone and False in alone
+    theirs = re.compile("(a|b)*a(a|b){12}\\Z")
+    assert alone == [bool(theirs.search(t)) for t in texts]
+
+    def charge(text: str) -> int:
+        meter = Meter()
+        meter.search(pattern, text)
+        return meter.used
+
+    first = [charge(t) for t in texts]
+    assert [charge(t) for t in reversed(texts)] == first[::-1]
+
+
+def test_every_step_is_charged() -> None:
+    """A step along a transition already built costs one unit; a new DFA state the states it
+    visits; the empty string one unit (it was free once, so millions of them cost nothing)."""
+    pattern = compile_pattern("^[a-z]+$")
+    meter = Meter()
+    meter.search(pattern, "abc")
+    first = meter.used
+    meter.search(pattern, "abc")
+    assert meter.used - first == 3 + 1  # three cached steps and the end-of-string check
+    before = meter.used
+    meter.search(pattern, "")
+    assert meter.used == before + 1
+    # distinct one-character strings, each a new transition from a start state of ~800
+    # automaton states: each is charged the states its step visits (once charged ~2)
+    wide = compile_pattern("(a?){400}b")
+    assert wide.size > 800
+    meter = Meter()
+    for i in range(50):
+        assert not meter.search(wide, chr(0x4E00 + i))
+    assert meter.used >= 50 * 2 * 800
+
+
+def test_groups_nest_at_most_the_bound() -> None:
+    """Nested groups are parsed by recursion, so their depth is bounded (a pattern of 197
+    nested groups once exhausted the Python stack instead of being refused)."""
+    depth = MAX_GROUP_DEPTH
+    assert _search(compile_pattern("(" * depth + "a" + ")" * depth), "a")
+    for deeper in (depth + 1, 197, 5000):
+        with pytest.raises(PatternError) as caught:
+            compile_pattern("(" * deeper + "a" + ")" * deeper)
+        assert caught.value.message == f"groups are nested more than {depth} deep"
+        assert caught.value.offset == depth

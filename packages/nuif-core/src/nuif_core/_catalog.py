@@ -4,43 +4,38 @@ This is not a public API (``nuif_core`` exports :class:`Catalog`; ``validate`` a
 ``apply_patch`` take ``catalog=``).  A catalog is read by the rules of NUIF-0 §1, checked against
 §9 here -- its members, its kinds, every JSON Schema in it (the keywords of §9.4 only, ``$ref``
 only to ``#/$defs/NAME``, patterns in the linear-time subset of ``_catalog_regex``) and the bounds
-of §9.6 -- and then compiled once: every ``attrs`` schema becomes a function of one
-``fastjsonschema`` module.  Checking a document walks its nodes in document order and reports
-``NUIF_CATALOG_KIND``, ``NUIF_CATALOG_ATTRS`` and ``NUIF_CATALOG_CHILDREN`` findings in the
-shape of ``_schema.Checker``'s, which ``_document`` locates in the text like any diagnostic.
+of §9.6 -- and compiled once into immutable :class:`~nuif_core._catalog_eval.Schema` objects.
+Checking a document walks its nodes in document order with one fresh
+:class:`~nuif_core._catalog_eval.Meter` per validation, and reports ``NUIF_CATALOG_KIND``,
+``NUIF_CATALOG_ATTRS`` and ``NUIF_CATALOG_CHILDREN`` findings in the shape of
+``_schema.Checker``'s, which ``_document`` locates in the text like any diagnostic.
 
 Everything here is pure Python on every route (the compiled codec is not involved), so the
-compiled wheel, the pure wheel and Pyodide give the same answers.
+compiled wheel, the pure wheel and Pyodide give the same answers.  A :class:`Catalog` is
+immutable after it is read: threads may share one, and nothing a validation does changes what
+the next one answers.
 """
 
 from __future__ import annotations
 
-import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-try:
-    import fastjsonschema
-    from fastjsonschema.draft07 import CodeGeneratorDraft07
-    from fastjsonschema.ref_resolver import RefResolver
-except ImportError as exc:  # the catalogs extra is not installed
-    raise ModuleNotFoundError(
-        "kind catalogs need fastjsonschema: install nuif-core[catalogs] "
-        "(pip install 'nuif-core[catalogs]')",
-        name="fastjsonschema",
-    ) from exc
-
 from . import _codec
-from ._catalog_regex import (
-    MATCH_WORK,
-    MAX_STATES,
-    Pattern,
-    PatternError,
-    PatternWorkExceeded,
-    compile_pattern,
-    work_budget,
+from ._catalog_eval import (
+    WORK_BOUND,
+    Failure,
+    Meter,
+    Schema,
+    WorkExceeded,
+    evaluate,
+    exact,
 )
+from ._catalog_eval import key as _key
+from ._catalog_regex import MAX_GROUP_DEPTH, MAX_STATES, Pattern, PatternError, compile_pattern
 from ._errors import NuifError, escape_pointer, join_pointer, line_column
 from ._limits import MiB
 from ._locate import locate
@@ -54,9 +49,8 @@ __all__ = [
     "as_catalog",
 ]
 
-#: the bounds of a catalog (NUIF-0 §9.6): name → (value, what it bounds)
-#: (each compiled schema costs about 0.2 ms to compile and each enum or const value some 40 µs,
-#: so a catalog at every bound is read in well under a second)
+#: the bounds of a catalog (NUIF-0 §9.6): name → value
+#: (a catalog at every bound is read in well under a second: tests/core/test_catalog_bounds.py)
 BOUNDS: dict[str, int] = {
     "max_catalog_bytes": 1 * MiB,
     "max_kinds": 1000,
@@ -65,7 +59,9 @@ BOUNDS: dict[str, int] = {
     "max_ref_chain": 32,
     "max_schema_depth": 16,
     "max_pattern_states": MAX_STATES,
-    "max_pattern_work": MATCH_WORK,
+    "max_catalog_pattern_states": 20_000,
+    "max_group_depth": MAX_GROUP_DEPTH,
+    "max_evaluation_work": WORK_BOUND,
 }
 _CATALOG_DEPTH = 128  # max_depth of NUIF-0 §4.1 (the catalog is read like a document)
 
@@ -128,9 +124,6 @@ _ASSERTIONS = frozenset(
 )
 _DEF_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 _DEFS_PREFIX = "#/$defs/"
-#: marks a compiled enum with the keyword the catalog wrote ("enum" or "const"); the compiler
-#: ignores members it does not know
-_MARK = "$nuif"
 
 
 def _catalog_error(message: str, pointer: str | None = None) -> NuifError:
@@ -198,15 +191,13 @@ class _Reader:
         self.value = value
         self.schemas = 0
         self.literals = 0
-        self.patterns: dict[str, Pattern] = {}  # placeholder → compiled pattern
-        self.sources: dict[str, str] = {}  # placeholder → the pattern as written
-        self.def_names: dict[str, str] = {}  # catalog name → compiled name
-        self.subschemas: dict[str, Any] = {}  # compiled name → every schema inside another
-        #: per schema object (by id): the $defs it reaches in place (for the chain check)
-        self.refs_in_place: dict[str, set[str]] = {}
+        self.pattern_states = 0  # automaton states of all the catalog's patterns
+        self.def_names: dict[str, int] = {}  # catalog name → its index in the definitions
 
     # -- the catalog's members -------------------------------------------------------------------
-    def read(self) -> tuple[bool, dict[str, dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    def read(
+        self,
+    ) -> tuple[bool, dict[str, dict[str, Any]], dict[str, Schema], tuple[Schema, ...]]:
         cat = self.value
         if not isinstance(cat, dict):
             raise _catalog_error(f"a catalog is a JSON object, found {json_type(cat)}", "")
@@ -260,13 +251,13 @@ class _Reader:
                     "A-Z a-z 0-9 _ . -",
                     "/$defs/" + escape_pointer(name),
                 )
-            self.def_names[name] = f"d{index}"
-        compiled_defs = {
-            self.def_names[name]: self.schema(schema, "/$defs/" + escape_pointer(name), 1)
+            self.def_names[name] = index
+        compiled_defs = tuple(
+            self.schema(schema, "/$defs/" + escape_pointer(name), 1)
             for name, schema in defs.items()
-        }
+        )
         specs: dict[str, dict[str, Any]] = {}
-        compiled_kinds: dict[str, Any] = {}
+        compiled_kinds: dict[str, Schema] = {}
         for kind, spec in kinds.items():
             at = "/kinds/" + escape_pointer(kind)
             problem = kind_problem(kind)
@@ -276,7 +267,7 @@ class _Reader:
         self.check_chains(defs)
         return closed, specs, compiled_kinds, compiled_defs
 
-    def kind(self, spec: Any, at: str, kind: str, compiled: dict[str, Any]) -> dict[str, Any]:
+    def kind(self, spec: Any, at: str, kind: str, compiled: dict[str, Schema]) -> dict[str, Any]:
         if not isinstance(spec, dict):
             raise _catalog_error(f"a kind is described by an object, found {json_type(spec)}", at)
         for key in spec:
@@ -340,8 +331,8 @@ class _Reader:
         return out
 
     # -- schemas -------------------------------------------------------------------------------
-    def schema(self, schema: Any, at: str, depth: int) -> Any:
-        """Check one schema (NUIF-0 §9.4) and return what is compiled for it."""
+    def schema(self, schema: Any, at: str, depth: int) -> Schema:
+        """Check one schema (NUIF-0 §9.4) and compile it."""
         if depth > BOUNDS["max_schema_depth"]:
             raise _catalog_error(
                 f"schemas are nested deeper than {BOUNDS['max_schema_depth']} levels", at
@@ -350,47 +341,37 @@ class _Reader:
         if self.schemas > BOUNDS["max_schemas"]:
             raise _catalog_error(f"the catalog holds more than {BOUNDS['max_schemas']} schemas", at)
         if isinstance(schema, bool):
-            return schema
+            return Schema(schema)
         if not isinstance(schema, dict):
             raise _catalog_error(
                 f"a schema is an object or a boolean, found {json_type(schema)}", at
             )
-        out: dict[str, Any] = {}
-        for key, value in schema.items():
-            here = at + "/" + escape_pointer(key)
-            if key in _ANNOTATIONS:
-                self.annotation(key, value, here)
-            elif key in _ASSERTIONS:
-                out[key] = self.keyword(key, value, here, depth)
+        compiled: dict[str, Any] = {}
+        for name, value in schema.items():
+            here = at + "/" + escape_pointer(name)
+            if name in _ANNOTATIONS:
+                self.annotation(name, value, here)
+            elif name in _ASSERTIONS:
+                compiled[name] = self.keyword(name, value, here, depth)
             else:
-                raise _catalog_error(_unsupported(key), here)
-        # what is compiled: enum and const each in a definition of their own (their values are
-        # data, kept out of every other error site's copy of the schema, and lists are never
-        # read as schemas), $ref beside its siblings (2020-12 applies both) as allOf
-        parts: list[Any] = []
-        for key in ("const", "enum"):
-            if key in out:
-                values = [out.pop(key)] if key == "const" else out.pop(key)
-                parts.append(self.define({"enum": values, _MARK: key}))
-        if "$ref" in out:
-            parts.append({"$ref": out.pop("$ref")})
-        if out or not parts:
-            parts.append(out)
-        return parts[0] if len(parts) == 1 else {"allOf": parts}
-
-    def define(self, compiled: Any) -> Any:
-        """``compiled`` as a definition of its own, referred to by ``$ref``: each schema is one
-        function of the generated module, so no function nests deeply and each error site
-        carries only its own schema.  Booleans stay where they are."""
-        if isinstance(compiled, bool) or set(compiled) == {"$ref"}:
-            return compiled
-        name = f"s{len(self.subschemas)}"
-        self.subschemas[name] = compiled
-        return {"$ref": _DEFS_PREFIX + name}
-
-    def sub(self, schema: Any, at: str, depth: int) -> Any:
-        """A schema inside another one: checked, then made a definition of its own."""
-        return self.define(self.schema(schema, at, depth))
+                raise _catalog_error(_unsupported(name), here)
+        # the keywords that read their siblings: additionalProperties (the members properties
+        # and patternProperties do not cover), then and else (the verdict of if; without if
+        # they, and if alone, assert nothing)
+        if "additionalProperties" in compiled:
+            compiled["additionalProperties"] = (
+                frozenset(compiled.get("properties", ())),
+                "patternProperties" in compiled,
+                compiled["additionalProperties"],
+            )
+        condition = compiled.pop("if", None)
+        for name in ("then", "else"):
+            if name in compiled:
+                if condition is None:
+                    del compiled[name]
+                else:
+                    compiled[name] = (condition, compiled[name])
+        return Schema(None, tuple(compiled.items()))
 
     def annotation(self, key: str, value: Any, at: str) -> None:
         wanted = _ANNOTATIONS[key]
@@ -412,7 +393,7 @@ class _Reader:
                 )
             if len(set(names)) != len(names):
                 raise _catalog_error('the types of "type" must be unique', at)
-            return value
+            return frozenset(names), value
         if key in ("enum", "const"):
             if key == "enum" and not isinstance(value, list):
                 raise _catalog_error(f'"enum" must be an array, found {json_type(value)}', at)
@@ -429,7 +410,8 @@ class _Reader:
                     f"{BOUNDS['max_literal_values']} JSON values in all",
                     at,
                 )
-            return value
+            values = value if key == "enum" else [value]
+            return frozenset(_key(v) for v in values), value
         if key in _COUNTS:
             if not _is_int(value) or value < 0:
                 raise _catalog_error(
@@ -440,7 +422,7 @@ class _Reader:
             if not _is_number(value) or (key == "multipleOf" and value <= 0):
                 what = "a number greater than 0" if key == "multipleOf" else "a number"
                 raise _catalog_error(f'"{key}" must be {what}, found {_show(value)}', at)
-            return value
+            return (exact(value), value) if key == "multipleOf" else value
         if key == "uniqueItems":
             if not isinstance(value, bool):
                 raise _catalog_error(
@@ -452,20 +434,26 @@ class _Reader:
                 raise _catalog_error('"required" must be an array of strings', at)
             if len(set(value)) != len(value):
                 raise _catalog_error('the names of "required" must be unique', at)
-            return value
+            return tuple(value)
         if key == "pattern":
             if not isinstance(value, str):
                 raise _catalog_error(f'"pattern" must be a string, found {json_type(value)}', at)
-            return self.pattern(value, at)
+            return self.pattern(value, at), value
         if key in ("properties", "patternProperties"):
             if not isinstance(value, dict):
                 raise _catalog_error(f'"{key}" must be an object, found {json_type(value)}', at)
-            out = {}
-            for name, sub in value.items():
-                here = at + "/" + escape_pointer(name)
-                compiled_name = self.pattern(name, here) if key == "patternProperties" else name
-                out[compiled_name] = self.sub(sub, here, depth + 1)
-            return out
+            if key == "properties":
+                return {
+                    name: self.schema(sub, at + "/" + escape_pointer(name), depth + 1)
+                    for name, sub in value.items()
+                }
+            return tuple(
+                (
+                    self.pattern(name, at + "/" + escape_pointer(name)),
+                    self.schema(sub, at + "/" + escape_pointer(name), depth + 1),
+                )
+                for name, sub in value.items()
+            )
         if key in _ONE_SCHEMA:
             if key == "items" and isinstance(value, list):
                 raise _catalog_error(
@@ -473,13 +461,13 @@ class _Reader:
                     "2020-12, where items is one schema)",
                     at,
                 )
-            return self.sub(value, at, depth + 1)
+            return self.schema(value, at, depth + 1)
         if key in _SCHEMA_LISTS:
             if not isinstance(value, list) or not value:
                 raise _catalog_error(
                     f'"{key}" must be a non-empty array of schemas, found {json_type(value)}', at
                 )
-            return [self.sub(sub, f"{at}/{i}", depth + 1) for i, sub in enumerate(value)]
+            return tuple(self.schema(sub, f"{at}/{i}", depth + 1) for i, sub in enumerate(value))
         # "$ref"
         if not isinstance(value, str):
             raise _catalog_error(f'"$ref" must be a string, found {json_type(value)}', at)
@@ -496,9 +484,9 @@ class _Reader:
                 '(a $ref is "#/$defs/NAME", NAME a member of "$defs")',
                 at,
             )
-        return _DEFS_PREFIX + self.def_names[name]
+        return self.def_names[name]
 
-    def pattern(self, source: str, at: str) -> str:
+    def pattern(self, source: str, at: str) -> Pattern:
         try:
             compiled = compile_pattern(source)
         except PatternError as err:
@@ -507,10 +495,13 @@ class _Reader:
                 f"(at character {err.offset + 1})",
                 at,
             ) from None
-        placeholder = f"nuifpattern{len(self.patterns)}"
-        self.patterns[placeholder] = compiled
-        self.sources[placeholder] = source
-        return placeholder
+        self.pattern_states += compiled.size
+        limit = BOUNDS["max_catalog_pattern_states"]
+        if self.pattern_states > limit:
+            raise _catalog_error(
+                f"the catalog's patterns need more than {limit:,} automaton states in all", at
+            )
+        return compiled
 
     # -- $ref chains ---------------------------------------------------------------------------
     def check_chains(self, defs: dict[str, Any]) -> None:
@@ -591,60 +582,6 @@ def _unsupported(key: str) -> str:
     )
 
 
-class _RefusingHandlers(Mapping[str, Any]):
-    """URI handlers for fastjsonschema that refuse every remote reference (none can reach the
-    compiler after the checks above; this keeps it so)."""
-
-    def __getitem__(self, scheme: str) -> Any:
-        def refuse(uri: str) -> Any:
-            raise _catalog_error(f"the remote reference {quote(uri)} is refused")
-
-        return refuse
-
-    def __contains__(self, scheme: object) -> bool:
-        return True
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
-
-
-def _compile(
-    kinds: dict[str, Any], defs: dict[str, Any], patterns: dict[str, Pattern]
-) -> dict[str, Any]:
-    """One fastjsonschema module for the whole catalog: kind → its attrs function."""
-    if not kinds:
-        return {}
-    names = {kind: f"k{i}" for i, kind in enumerate(kinds)}
-    root = {
-        "$defs": {**defs, **{names[k]: schema for k, schema in kinds.items()}},
-        "anyOf": [{"$ref": _DEFS_PREFIX + names[k]} for k in kinds],
-    }
-    resolver = RefResolver.from_schema(root, handlers=_RefusingHandlers(), store={})
-    generator = CodeGeneratorDraft07(
-        root, resolver=resolver, formats={}, use_default=False, use_formats=False, fast_fail=False
-    )
-    try:
-        code = generator.func_code
-        namespace = generator.global_state
-    except fastjsonschema.JsonSchemaDefinitionException as err:  # pragma: no cover - checked above
-        raise _catalog_error(f"a schema cannot be compiled: {err}", "") from None
-    regexes = namespace["REGEX_PATTERNS"]
-    for placeholder in list(regexes):
-        regexes[placeholder] = patterns[placeholder]  # the linear-time matcher, not re
-    try:
-        exec(code, namespace)  # the module fastjsonschema generated for the checked catalog
-    except (SyntaxError, RecursionError, MemoryError):  # pragma: no cover - the bounds prevent it
-        raise _catalog_error("the catalog's schemas are too deeply nested to compile", "") from None
-    out = {}
-    for kind, name in names.items():
-        with resolver.in_scope(_DEFS_PREFIX + name):
-            out[kind] = namespace[resolver.get_scope_name()]
-    return out
-
-
 # ---------------------------------------------------------------------------------------------
 # the catalog
 
@@ -659,7 +596,7 @@ class Catalog:
     :func:`nuif_core.apply_patch`.
     """
 
-    __slots__ = ("_attrs", "_patterns", "_sources", "_specs", "canonical", "closed", "hash")
+    __slots__ = ("_attrs", "_defs", "_specs", "canonical", "closed", "hash")
 
     #: the fixed bounds of a catalog (NUIF-0 §9.6), by name
     BOUNDS: ClassVar[Mapping[str, int]] = MappingProxyType(BOUNDS)
@@ -694,8 +631,7 @@ class Catalog:
             ) from None
         reader = _Reader(value)
         try:
-            closed, specs, kinds, defs = reader.read()
-            attrs = _compile(kinds, {**defs, **reader.subschemas}, reader.patterns)
+            closed, specs, attrs, defs = reader.read()
         except NuifError as err:
             raise _located(err, data) from None
         self.canonical = _codec.canonical_json(data, _CATALOG_DEPTH)
@@ -703,8 +639,7 @@ class Catalog:
         self.closed = closed
         self._specs = specs
         self._attrs = attrs
-        self._patterns = reader.patterns
-        self._sources = reader.sources
+        self._defs = defs
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -726,21 +661,54 @@ class Catalog:
         return hash(self.canonical)
 
     # -- checking a document -------------------------------------------------------------------
-    def findings(self, doc: Any) -> Iterator[tuple[str, str, str, bool]]:
+    def findings(
+        self, doc: Any, meter: Meter | None = None
+    ) -> Iterator[tuple[str, str, str, bool]]:
         """Catalog problems of a parsed document, in document order, as ``(code, message,
         pointer, at_key)`` (a generator: the caller stops reading when it has enough).  Nodes a
-        document problem made unusable are skipped: they have their diagnostic already."""
-        if isinstance(doc, dict) and isinstance(doc.get("root"), dict):
-            with work_budget():
-                try:
-                    yield from self._node(doc["root"], "/root", None, None)
-                except PatternWorkExceeded as stop:
-                    # the patterns' shared work bound (NUIF-0 §9.6): one problem, and no more
-                    # checking; the document is not accepted
-                    if stop.finding is not None:
-                        yield stop.finding
+        document problem made unusable are skipped: they have their diagnostic already.
 
-    def _node(
+        The work is charged to ``meter`` (a new one, bounded by ``max_evaluation_work``, when it
+        is ``None``); past its bound one ``NUIF_CATALOG_ATTRS`` at the attributes being checked
+        says so and the checking stops (NUIF-0 §9.6)."""
+        if not (isinstance(doc, dict) and isinstance(doc.get("root"), dict)):
+            return
+        check = _Check(self, Meter() if meter is None else meter)
+        try:
+            yield from check.node(doc["root"], "/root", None, None)
+        except WorkExceeded:
+            yield (
+                "NUIF_CATALOG_ATTRS",
+                f"checking the attributes of kind {quote(check.kind)} needs more work than one "
+                f"validation allows ({check.meter.bound:,} units, NUIF-0 §9.6), so the document "
+                "is not accepted",
+                check.at,
+                False,
+            )
+
+    def work(self, doc: Any) -> int:
+        """The units of work checking the parsed document ``doc`` is charged (NUIF-0 §9.6), or
+        the bound plus one when it needs more than the bound allows."""
+        meter = Meter()
+        for _ in self.findings(doc, meter):
+            pass
+        return meter.used if meter.left >= 0 else meter.bound + 1
+
+
+class _Check:
+    """One validation of a document against a catalog: its meter, and where it is."""
+
+    __slots__ = ("at", "catalog", "kind", "meter", "positions")
+
+    def __init__(self, catalog: Catalog, meter: Meter) -> None:
+        self.catalog = catalog
+        self.meter = meter
+        self.kind = ""  # the kind whose attributes are being checked, and where they are
+        self.at = "/root"
+        #: per object (by id, alive for the whole check): its member names → their positions
+        self.positions: dict[int, dict[str, int]] = {}
+
+    def node(
         self,
         node: dict[str, Any],
         pointer: str,
@@ -749,14 +717,16 @@ class Catalog:
     ) -> Iterator[tuple[str, str, str, bool]]:
         """One node's problems, then its children's, in the order of its members in the text
         (the nesting of nodes is bounded by ``max_depth``, so the recursion is too)."""
+        self.meter.charge(1)
+        catalog = self.catalog
         kind = node.get("kind")
         if not isinstance(kind, str) or kind_problem(kind) is not None:
             kind = None
-        spec = self._specs.get(kind) if kind is not None else None
+        spec = catalog._specs.get(kind) if kind is not None else None
         # what is located at the node itself comes first (as missing members do, NUIF-0 §3.6)
         if spec is not None:
             if "attrs" not in node and spec["attrs"]:
-                yield from self._attrs_findings(kind, {}, pointer)  # type: ignore[arg-type]
+                yield from self.attrs(kind, {}, pointer)  # type: ignore[arg-type]
             if "children" not in node and spec["min"] > 0:
                 yield (
                     "NUIF_CATALOG_CHILDREN",
@@ -765,14 +735,14 @@ class Catalog:
                     pointer,
                     False,
                 )
-        for key, value in node.items():
-            if key == "kind" and kind is not None:
+        for name, value in node.items():
+            if name == "kind" and kind is not None:
                 at = pointer + "/kind"
-                if spec is None and self.closed:
+                if spec is None and catalog.closed:
                     yield (
                         "NUIF_CATALOG_KIND",
                         f"kind {quote(kind)} is not in the catalog, which is closed "
-                        f"(its kinds: {_listing(self._specs)})",
+                        f"(its kinds: {_listing(catalog._specs)})",
                         at,
                         False,
                     )
@@ -785,9 +755,9 @@ class Catalog:
                         at,
                         False,
                     )
-            elif key == "attrs" and spec is not None and spec["attrs"] and isinstance(value, dict):
-                yield from self._attrs_findings(kind, value, pointer + "/attrs")  # type: ignore[arg-type]
-            elif key == "children" and isinstance(value, list):
+            elif name == "attrs" and spec is not None and spec["attrs"] and isinstance(value, dict):
+                yield from self.attrs(kind, value, pointer + "/attrs")  # type: ignore[arg-type]
+            elif name == "children" and isinstance(value, list):
                 at = pointer + "/children"
                 if spec is not None:
                     count = len(value)
@@ -813,119 +783,78 @@ class Catalog:
                         )
                 for i, child in enumerate(value):
                     if isinstance(child, dict):
-                        yield from self._node(child, f"{at}/{i}", kind, spec)
+                        yield from self.node(child, f"{at}/{i}", kind, spec)
 
-    def _attrs_findings(
+    def attrs(
         self, kind: str, attrs: dict[str, Any], at: str
     ) -> Iterator[tuple[str, str, str, bool]]:
-        check = self._attrs.get(kind)
-        if check is None:
+        """The problems of one node's attributes (``at``: the attrs, or the node itself when it
+        has none), in document order; two at one pointer in the order the schema writes them."""
+        schema = self.catalog._attrs.get(kind)
+        if schema is None:
             return
-        try:
-            check(attrs)
+        self.kind, self.at = kind, at
+        failures = evaluate(schema, attrs, self.meter, self.catalog._defs)
+        if not failures:
             return
-        except PatternWorkExceeded as stop:
-            stop.finding = (
-                "NUIF_CATALOG_ATTRS",
-                f"the attributes of kind {quote(kind)} need more pattern matching than one "
-                f"validation allows ({MATCH_WORK:,} automaton steps, NUIF-0 §9.6), so the "
-                'document is not accepted (schema rule "pattern")',
-                at,
-                False,
-            )
-            raise
-        except fastjsonschema.JsonSchemaValuesException as many:
-            errors = list(many.errors)
-        except fastjsonschema.JsonSchemaValueException as one:
-            errors = [one]
         found: list[tuple[tuple[int, ...], tuple[str, str, str, bool]]] = []
-        for error in errors:
-            for path, message, at_key in self._explain(kind, error, attrs):
-                pointer = at + join_pointer(path)  # ``at``: the node itself when it has no attrs
-                entry = (
-                    "NUIF_CATALOG_ATTRS",
-                    message,
-                    pointer,
-                    at_key,
-                )
-                found.append((_order(attrs, path), entry))
-        found.sort(key=lambda item: item[0])
+        for failure in failures:
+            self.meter.charge(1 + len(failure[0]))
+            path = failure[0]
+            message = _explain(kind, failure)
+            entry = ("NUIF_CATALOG_ATTRS", message, at + join_pointer(list(path)), failure[4])
+            found.append((self.order(attrs, path), entry))
+        found.sort(key=lambda item: item[0])  # stable: one pointer keeps the keywords' order
         seen: set[tuple[str, str, str, bool]] = set()
         for _, entry in found:
             if entry not in seen:
                 seen.add(entry)
                 yield entry
 
-    def _explain(
-        self, kind: str, error: fastjsonschema.JsonSchemaValueException, attrs: dict[str, Any]
-    ) -> list[tuple[list[str | int], str, bool]]:
-        """(path inside attrs, the message, whether it is about a member name) for one error."""
-        path = _resolve(error.name or "data", attrs, error.value)
-        rule = error.rule or ""
-        subject = _subject(kind, path)
-        definition = error.rule_definition
-        value = error.value
-        schema = error.definition if isinstance(error.definition, dict) else {}
-        if rule == "enum" and schema.get(_MARK) == "const":
-            rule, definition = "const", definition[0]
-        return [
-            (where, f"{message} (schema rule {quote(rule or 'false')})", at_key)
-            for where, message, at_key in self._explain_rule(
-                kind, rule, definition, value, schema, path, subject
-            )
-        ]
+    def order(self, attrs: Any, path: tuple[str | int, ...]) -> tuple[int, ...]:
+        """A sort key placing ``path`` in document order (members in the order of the text; a
+        value before the members inside it, since a prefix sorts first)."""
+        out = []
+        value = attrs
+        for token in path:
+            if isinstance(value, dict):
+                positions = self.positions.get(id(value))
+                if positions is None:
+                    self.meter.charge(len(value))
+                    positions = self.positions[id(value)] = {n: i for i, n in enumerate(value)}
+                out.append(positions.get(token, len(positions)))  # type: ignore[arg-type]
+                value = value.get(token)
+            elif isinstance(value, list) and isinstance(token, int):
+                out.append(token)
+                value = value[token] if token < len(value) else None
+            else:
+                break
+        return tuple(out)
 
-    def _explain_rule(
-        self,
-        kind: str,
-        rule: str,
-        definition: Any,
-        value: Any,
-        schema: dict[str, Any],
-        path: list[str | int],
-        subject: str,
-    ) -> list[tuple[list[str | int], str, bool]]:
-        if rule == "required" and isinstance(value, dict):
-            missing = [name for name in definition if name not in value]
-            if not path:
-                return [
-                    (
-                        path,
-                        f"attribute {quote(name)} (kind {quote(kind)}) is required and missing",
-                        False,
-                    )
-                    for name in missing
-                ]
-            return [
-                (path, f"{subject} has no member {quote(name)}, which is required", False)
-                for name in missing
-            ]
-        if rule == "additionalProperties" and isinstance(value, dict):
-            known = schema.get("properties", {})
-            regexes = [self._patterns[p] for p in schema.get("patternProperties", {})]
-            extra = [
-                name
-                for name in value
-                if name not in known and not any(r.search(name) for r in regexes)
-            ]
-            if not path:
-                return [
-                    (
-                        [name],
-                        f"attribute {quote(name)} is not one that kind {quote(kind)} has",
-                        True,
-                    )
-                    for name in extra
-                ]
-            return [
-                (
-                    [*path, name],
-                    f"{subject} has the member {quote(name)}, which is not allowed",
-                    True,
-                )
-                for name in extra
-            ]
-        return [(path, f"{subject} {_describe(rule, definition, value, self._sources)}", False)]
+
+def _explain(kind: str, failure: Failure) -> str:
+    """The message of one failure: what fails, what is wrong and the schema rule."""
+    path, rule, definition, value, _ = failure
+    if rule == "required":
+        name = quote(definition)
+        if not path:
+            text = f"attribute {name} (kind {quote(kind)}) is required and missing"
+        else:
+            text = f"{_subject(kind, path)} has no member {name}, which is required"
+    elif rule == "additionalProperties":
+        name = quote(definition)
+        if len(path) == 1:
+            text = f"attribute {name} is not one that kind {quote(kind)} has"
+        else:
+            text = f"{_subject(kind, path[:-1])} has the member {name}, which is not allowed"
+    elif rule == "propertyNames":
+        text = (
+            f"{_subject(kind, path[:-1])} has the member name {quote(definition)}, which its "
+            "propertyNames schema refuses"
+        )
+    else:
+        text = f"{_subject(kind, path)} {_describe(rule, definition, value)}"
+    return f"{text} (schema rule {quote(rule)})"
 
 
 def _too_large(size: int) -> NuifError:
@@ -951,69 +880,19 @@ def _listing(names: Any, shown: int = 12) -> str:
     return text + (f", … ({len(names)} in all)" if len(names) > shown else "")
 
 
-def _subject(kind: str, path: list[str | int]) -> str:
+def _subject(kind: str, path: tuple[str | int, ...]) -> str:
     """What a finding is about: ``attribute "label" (kind "button")``, deeper values with their
     pointer inside the attribute, the attributes object itself for an empty path."""
     if not path:
         return f"the attributes (kind {quote(kind)})"
     head = f"attribute {quote(str(path[0]))} (kind {quote(kind)})"
-    return head if len(path) == 1 else f"{head}, at {join_pointer(path[1:])},"
+    return head if len(path) == 1 else f"{head}, at {join_pointer(list(path[1:]))},"
 
 
 def _plural(count: int, word: str) -> str:
     if count == 1:
         return f"1 {word}"
     return f"{count} {'children' if word == 'child' else word + 's'}"
-
-
-def _order(attrs: Any, path: list[str | int]) -> tuple[int, ...]:
-    """A sort key placing ``path`` in document order (member order of the text)."""
-    key = []
-    value = attrs
-    for token in path:
-        if isinstance(value, dict):
-            names = list(value)
-            key.append(names.index(token) if token in value else len(names))
-            value = value.get(token)
-        elif isinstance(value, list) and isinstance(token, int):
-            key.append(token)
-            value = value[token] if token < len(value) else None
-        else:
-            break
-    # a finding about a value sorts before those of the members inside it (a prefix sorts first)
-    return tuple(key)
-
-
-def _resolve(name: str, attrs: Any, target: Any) -> list[str | int]:
-    """The path (keys and indexes) of the value fastjsonschema calls ``name`` (``data.a[2].b``),
-    read against the value itself, since a member name may hold ``.`` or ``[``.  The first
-    reading that lands on ``target`` wins; the search is bounded, and a name it cannot read
-    resolves to the attributes object."""
-    budget = [2000]
-
-    def walk(rest: str, value: Any, path: list[str | int]) -> list[str | int] | None:
-        budget[0] -= 1
-        if budget[0] < 0:
-            return None
-        if not rest:
-            return path if value is target or value == target else None
-        if rest[0] == "[" and isinstance(value, list):
-            end = rest.find("]")
-            digits = rest[1:end]
-            if end > 1 and digits.isdigit() and int(digits) < len(value):
-                found = walk(rest[end + 1 :], value[int(digits)], [*path, int(digits)])
-                if found is not None:
-                    return found
-        if rest[0] == "." and isinstance(value, dict):
-            for key in value:
-                if rest.startswith(key, 1):
-                    found = walk(rest[1 + len(key) :], value[key], [*path, key])
-                    if found is not None:
-                        return found
-        return None
-
-    rest = name[4:] if name.startswith("data") else name
-    return walk(rest, attrs, []) or []
 
 
 _TYPE_WORDS = {
@@ -1027,22 +906,22 @@ _TYPE_WORDS = {
 }
 
 
-def _describe(rule: str, definition: Any, value: Any, sources: dict[str, str]) -> str:
+def _describe(rule: str, definition: Any, value: Any) -> str:
     """What is wrong, for one schema rule, in words that do not depend on the library."""
     if rule == "type":
-        names = definition if isinstance(definition, list) else [definition]
+        names = definition[1] if isinstance(definition[1], list) else [definition[1]]
         wanted = " or ".join(_TYPE_WORDS.get(n, str(n)) for n in names)
         return f"must be {wanted}, found {json_type(value)}"
     if rule == "enum":
-        return f"must be one of {_show(definition, 120)}, found {_show(value)}"
+        return f"must be one of {_show(definition[1], 120)}, found {_show(value)}"
     if rule == "const":
-        return f"must be {_show(definition)}, found {_show(value)}"
+        return f"must be {_show(definition[1])}, found {_show(value)}"
     if rule == "minLength":
         return f"must be at least {_plural(definition, 'character')} long"
     if rule == "maxLength":
         return f"must be at most {_plural(definition, 'character')} long"
     if rule == "pattern":
-        return f"must match the pattern {quote(sources.get(definition, str(definition)))}"
+        return f"must match the pattern {quote(definition[1])}"
     if rule in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
         relation = {
             "minimum": "at least",
@@ -1052,7 +931,7 @@ def _describe(rule: str, definition: Any, value: Any, sources: dict[str, str]) -
         }[rule]
         return f"must be {relation} {_show(definition)}, found {_show(value)}"
     if rule == "multipleOf":
-        return f"must be a multiple of {_show(definition)}, found {_show(value)}"
+        return f"must be a multiple of {_show(definition[1])}, found {_show(value)}"
     if rule == "minItems":
         return f"must have at least {_plural(definition, 'item')}"
     if rule == "maxItems":
@@ -1065,43 +944,66 @@ def _describe(rule: str, definition: Any, value: Any, sources: dict[str, str]) -
         return f"must have at least {_plural(definition, 'member')}"
     if rule == "maxProperties":
         return f"must have at most {_plural(definition, 'member')}"
-    if rule == "propertyNames":
-        return "has a member name that its propertyNames schema refuses"
     if rule == "anyOf":
         return "matches none of the schemas of anyOf"
     if rule == "oneOf":
         return "must match exactly one of the schemas of oneOf"
     if rule == "not":
         return "must not match the schema of not"
-    if rule in ("then", "else", "if"):
+    if rule in ("then", "else"):
         return f"does not match the schema of {rule} (if/then/else)"
-    if rule == "items":
-        return "has an item that its items schema refuses"
-    if rule == "additionalProperties":
-        return "has a member that no schema admits"
-    if not rule:
-        return "is not allowed (its schema is false)"
-    return "does not match its schema"
+    return "is not allowed (its schema is false)"  # rule "false"
 
 
-@functools.lru_cache(maxsize=16)
-def _cached(data: bytes) -> Catalog:
-    return Catalog(data)
+class _Cache:
+    """Catalogs read from their text, kept so that passing the same text on every call reads it
+    once: at most :attr:`ENTRIES` catalogs whose texts hold at most :attr:`BYTES` bytes in all,
+    the least recently used dropped first.  A compiled catalog is immutable and its size is
+    bounded by NUIF-0 §9.6, so the cache is bounded in memory; and since what it holds is what
+    a fresh read would build, it changes no answer.  One lock guards it (a catalog is read
+    outside the lock: two threads may read the same text at once, and both get equal ones)."""
+
+    ENTRIES = 16
+    BYTES = 4 * MiB
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[bytes, Catalog] = OrderedDict()
+        self._bytes = 0
+
+    def get(self, data: bytes) -> Catalog:
+        with self._lock:
+            found = self._entries.get(data)
+            if found is not None:
+                self._entries.move_to_end(data)
+                return found
+        catalog = Catalog(data)  # raises for a catalog that is not valid: nothing is kept
+        with self._lock:
+            if data not in self._entries:
+                self._entries[data] = catalog
+                self._bytes += len(data)
+                while len(self._entries) > self.ENTRIES or self._bytes > self.BYTES:
+                    old, _ = self._entries.popitem(last=False)
+                    self._bytes -= len(old)
+        return catalog
+
+
+_cache = _Cache()
 
 
 def as_catalog(catalog: Any) -> Catalog:
     """``catalog`` as a :class:`Catalog`: itself, or read from its text or mapping (texts are
-    cached, so passing the same text on every call compiles it once)."""
+    cached, so passing the same text on every call reads it once)."""
     if isinstance(catalog, Catalog):
         return catalog
     if isinstance(catalog, str):
         data = catalog.encode("utf-8", "surrogatepass")
         if len(data) > BOUNDS["max_catalog_bytes"]:
             raise _too_large(len(data))  # (before the cache: a text this long is not kept)
-        return _cached(data)
+        return _cache.get(data)
     if isinstance(catalog, (bytes, bytearray, memoryview)):
         data = bytes(catalog)
         if len(data) > BOUNDS["max_catalog_bytes"]:
             raise _too_large(len(data))
-        return _cached(data)
+        return _cache.get(data)
     return Catalog(catalog)

@@ -18,33 +18,23 @@ and ``$``.  Back-references, look-around, ``\\b``/``\\B`` and ``\\p{…}`` are r
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_right
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 __all__ = [
-    "MATCH_WORK",
+    "DFA",
+    "MAX_GROUP_DEPTH",
     "MAX_STATES",
     "Pattern",
     "PatternError",
-    "PatternWorkExceeded",
     "compile_pattern",
-    "work_budget",
 ]
 
 #: automaton states a pattern may compile to (counted repetition multiplies its operand)
 MAX_STATES = 1000
-#: DFA transitions, and automaton states in all the DFA's state sets, a pattern keeps before it
-#: starts over (they bound memory, not time)
-_CACHE_MAX = 16384
-_HELD_MAX = 200_000
-#: automaton states the matcher may visit while building new DFA states, in all the patterns of
-#: one validation together (NUIF-0 §9.6); steps along transitions already built cost nothing
-#: against it, so ordinary patterns never come near it
-MATCH_WORK = 2_000_000
-#: a pattern keeping more DFA states than this after a validation forgets them
-_KEEP_AFTER = 4096
+#: groups nested in one another (the parser and the automaton builder recurse on them)
+MAX_GROUP_DEPTH = 32
 _MAX_CODE_POINT = 0x10FFFF
 
 # ECMA-262 classes (the ``u`` flag, no ``i``)
@@ -67,43 +57,10 @@ _SYNTAX = "^$\\.*+?()[]{}|/"
 _CONTROL_ESCAPES = {"t": 0x09, "n": 0x0A, "v": 0x0B, "f": 0x0C, "r": 0x0D}
 
 
-class PatternWorkExceeded(Exception):
-    """The patterns of one validation needed more than :data:`MATCH_WORK` state visits
-    (``finding``: the diagnostic the catalog reports for it, once known)."""
+class Meter(Protocol):
+    """What a search charges its work to (one validation's meter: ``_catalog_eval.Meter``)."""
 
-    finding: tuple[str, str, str, bool] | None = None
-
-
-class _Budget(threading.local):
-    """What is left of the current validation's matching work (per thread; unlimited outside
-    :func:`work_budget`)."""
-
-    left: int | None = None
-    patterns: set[Pattern]
-
-    def __init__(self) -> None:
-        self.patterns = set()
-
-
-_budget = _Budget()
-
-
-class work_budget:
-    """``with work_budget():`` — the patterns matched inside share :data:`MATCH_WORK` state
-    visits (beyond it, :class:`PatternWorkExceeded`); afterwards the patterns that grew large
-    caches forget them, so a compiled catalog kept between calls holds little."""
-
-    def __enter__(self) -> None:
-        self.outer = _budget.left
-        _budget.left = MATCH_WORK
-
-    def __exit__(self, *exc: object) -> None:
-        _budget.left = self.outer
-        if self.outer is None:
-            for pattern in _budget.patterns:
-                if pattern._held > _KEEP_AFTER:
-                    pattern._forget()
-            _budget.patterns.clear()
+    def charge(self, units: int) -> None: ...
 
 
 class PatternError(ValueError):
@@ -159,6 +116,7 @@ class _Parser:
         self.text = text
         self.i = 0
         self.names: set[str] = set()
+        self.depth = 0  # groups open around the current position
 
     def error(self, message: str, at: int | None = None) -> PatternError:
         return PatternError(message, self.i if at is None else at)
@@ -271,6 +229,8 @@ class _Parser:
 
     def group(self) -> tuple[Any, ...]:
         at = self.i
+        if self.depth >= MAX_GROUP_DEPTH:
+            raise self.error(f"groups are nested more than {MAX_GROUP_DEPTH} deep", at)
         self.i += 1
         if self.text.startswith("?:", self.i):
             self.i += 2
@@ -297,7 +257,9 @@ class _Parser:
             raise self.error(
                 "a group modifier such as (?i) is not supported in catalog patterns", at
             )
+        self.depth += 1
         node = self.disjunction()
+        self.depth -= 1
         if self.peek() != ")":
             raise self.error("an unterminated group", at)
         self.i += 1
@@ -496,50 +458,51 @@ class _Builder:
         return start, outs
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class Pattern:
-    """A compiled catalog pattern: :meth:`search` says whether it matches anywhere in a string.
+    """A compiled catalog pattern: immutable, so one catalog serves any number of threads.
 
-    The sets of automaton states met while matching are kept once each, numbered, with the
-    transitions between them (a DFA built as it is needed).  What is kept is bounded
-    (``_HELD_MAX`` states in all the sets, ``_CACHE_MAX`` transitions): past either bound it is
-    forgotten and built again, so memory stays bounded and time stays linear in the string.
+    :meth:`search` says whether it matches anywhere in a string.  It simulates the automaton
+    over sets of its states; the sets met are numbered and the transitions between them kept in
+    a :class:`DFA` that the caller owns -- one per validation, so nothing a search learns
+    outlives the validation or is seen by another thread, and no answer or charge can depend on
+    what was matched before.
     """
 
     source: str
     _states: tuple[tuple[Any, ...], ...]
     _start: int
+    _match: int = field(init=False)
+    #: the states active before the first character (``^`` passed)
+    _begin: frozenset[int] = field(init=False)
+    #: whether the empty string matches (``^`` and ``$`` both passed)
+    matches_empty: bool = field(init=False)
 
     def __post_init__(self) -> None:
-        self._match = len(self._states) - 1
-        self._begin = self._closure((self._start,), True, False)
-        self._forget()
+        match = len(self._states) - 1
+        object.__setattr__(self, "_match", match)
+        begin, _ = self._closure((self._start,), True, False)
+        object.__setattr__(self, "_begin", begin)
+        empty, _ = self._closure((self._start,), True, True)
+        object.__setattr__(self, "matches_empty", match in empty)
 
-    def _forget(self) -> None:
-        self._ids: dict[frozenset[int], int] = {}
-        self._sets: list[frozenset[int]] = []
-        self._accepts: list[bool] = []
-        self._held = 0
-        self._next: dict[tuple[int, str, bool], int] = {}
-
-    def _intern(self, states: frozenset[int]) -> int:
-        found = self._ids.get(states)
-        if found is None:
-            found = len(self._sets)
-            self._ids[states] = found
-            self._sets.append(states)
-            self._accepts.append(self._match in states)
-            self._held += len(states)
-        return found
+    @property
+    def size(self) -> int:
+        """The automaton's states (at most :data:`MAX_STATES`)."""
+        return len(self._states)
 
     def _closure(
         self, seeds: tuple[int, ...] | list[int], at_start: bool, at_end: bool
-    ) -> frozenset[int]:
+    ) -> tuple[frozenset[int], int]:
+        """The states reached from ``seeds`` without reading a character, and how many state
+        visits that took (what a new DFA state is charged)."""
         states = self._states
         seen: set[int] = set()
         stack = list(seeds)
+        visits = 0
         while stack:
             s = stack.pop()
+            visits += 1
             if s in seen:
                 continue
             seen.add(s)
@@ -550,22 +513,49 @@ class Pattern:
                 stack.append(state[2])
             elif (kind == "bol" and at_start) or (kind == "eol" and at_end):
                 stack.append(state[1])
-        return frozenset(seen)
+        return frozenset(seen), visits
 
-    def _step(self, current: int, char: str, at_end: bool) -> int:
-        key = (current, char, at_end)
-        found = self._next.get(key)
-        if found is not None:
-            return found
+    def search(self, text: str, dfa: DFA, meter: Meter) -> bool:
+        """Whether the pattern matches somewhere in ``text`` (ECMA-262 ``RegExp.test``).
+
+        ``dfa`` is this pattern's DFA for the current validation (:meth:`new_dfa`); ``meter``
+        is charged every step: one unit per character along a transition already built, and the
+        state visits of each new DFA state (or of the end-of-string check) when one is built.
+        """
+        if not text:
+            meter.charge(1)
+            return self.matches_empty
+        if dfa.accepts[0]:
+            meter.charge(1)
+            return True
+        current = 0
+        steps = 0
+        table = dfa.next
+        accepts = dfa.accepts
+        try:
+            for char in text:
+                steps += 1
+                found = table.get((current, char))
+                if found is None:
+                    found = self._build(dfa, current, char, meter)
+                current = found
+                if accepts[current]:
+                    return True
+            return self._accepts_at_end(dfa, current, meter)
+        finally:
+            meter.charge(steps)
+
+    def new_dfa(self, meter: Meter) -> DFA:
+        """An empty DFA for one validation, holding the start state (charged its size)."""
+        meter.charge(len(self._begin))
+        dfa = DFA()
+        dfa.intern(self._begin, self._match)
+        return dfa
+
+    def _build(self, dfa: DFA, current: int, char: str, meter: Meter) -> int:
         code = ord(char)
         states = self._states
-        here = self._sets[current]
-        budget = _budget
-        if budget.left is not None:
-            budget.left -= len(here)
-            budget.patterns.add(self)
-            if budget.left < 0:
-                raise PatternWorkExceeded()
+        here = dfa.sets[current]
         moved = []
         for s in here:
             state = states[s]
@@ -575,30 +565,47 @@ class Pattern:
                 if i >= 0 and code <= his[i]:
                     moved.append(state[2])
         moved.append(self._start)  # a match may also start at the next position
-        result = self._closure(moved, False, at_end)
-        if self._held + len(result) > _HELD_MAX or len(self._next) >= _CACHE_MAX:
-            held = self._sets[current]
-            self._forget()
-            key = (self._intern(held), char, at_end)
-        found = self._intern(result)
-        self._next[key] = found
+        result, visits = self._closure(moved, False, False)
+        meter.charge(len(here) + visits)
+        found = dfa.intern(result, self._match)
+        dfa.next[(current, char)] = found
         return found
 
-    def search(self, text: str) -> bool:
-        """Whether the pattern matches somewhere in ``text`` (ECMA-262 ``RegExp.test``)."""
-        if not text:
-            return self._match in self._closure((self._start,), True, True)
-        current = self._intern(self._begin)
-        accepts = self._accepts
-        if accepts[current]:
-            return True
-        last = len(text) - 1
-        step = self._step
-        for i, char in enumerate(text):
-            current = step(current, char, i == last)
-            if self._accepts[current]:
-                return True
-        return False
+    def _accepts_at_end(self, dfa: DFA, current: int, meter: Meter) -> bool:
+        """Whether the states of ``current`` reach the match at the end of the string (through
+        ``$``), computed once per DFA state (and charged one unit when it is looked up)."""
+        found = dfa.at_end.get(current)
+        if found is not None:
+            meter.charge(1)
+        else:
+            reached, visits = self._closure(list(dfa.sets[current]), False, True)
+            meter.charge(visits)
+            found = dfa.at_end[current] = self._match in reached
+        return found
+
+
+class DFA:
+    """The part of a pattern's DFA one validation has built: the sets of automaton states met
+    (numbered in the order met), whether each holds the match, and the transitions found.  Its
+    size is bounded by the work the validation was charged for it."""
+
+    __slots__ = ("accepts", "at_end", "ids", "next", "sets")
+
+    def __init__(self) -> None:
+        self.ids: dict[frozenset[int], int] = {}
+        self.sets: list[frozenset[int]] = []
+        self.accepts: list[bool] = []
+        self.next: dict[tuple[int, str], int] = {}
+        self.at_end: dict[int, bool] = {}
+
+    def intern(self, states: frozenset[int], match: int) -> int:
+        found = self.ids.get(states)
+        if found is None:
+            found = len(self.sets)
+            self.ids[states] = found
+            self.sets.append(states)
+            self.accepts.append(match in states)
+        return found
 
 
 def compile_pattern(source: str) -> Pattern:
