@@ -732,3 +732,58 @@ def test_a_bare_section_on_a_nuif_page_is_one_of_nuif_0(page: Path) -> None:
     assert citation_problems({}, missing) != []
     mcp_only = {**pages, page: pages[page] + "\nSee §3.7.\n"}  # MCP-PROFILE-0 has §3.7, NUIF-0 not
     assert citation_problems({}, mcp_only) != []
+
+
+# --- the catalog bounds (NUIF-0 §9.6) -------------------------------------------------------------
+
+#: the rows of the §9.6 table, by their first cell → the bound's name in ``Catalog.BOUNDS``
+_CATALOG_BOUND_ROWS = {
+    "catalog text": "max_catalog_bytes",
+    "kinds": "max_kinds",
+    "schemas": "max_schemas",
+    "literal values": "max_literal_values",
+    "schema depth": "max_schema_depth",
+    "`$ref` chain": "max_ref_chain",
+    "pattern": "max_pattern_states",
+    "all patterns": "max_catalog_pattern_states",
+    "evaluation work": "max_evaluation_work",
+}
+
+
+def _catalog_bound_problems(text: str) -> list[str]:
+    from nuif_core import Catalog
+
+    section = text[text.index("### 9.6 Bounds") : text.index("### 9.7")]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) == 3 and cells[0] not in ("bound", "---"):
+            rows[cells[0]] = cells[1]
+    problems = []
+    if set(rows) != set(_CATALOG_BOUND_ROWS):
+        problems.append(f"the rows of §9.6 are {sorted(rows)}")
+    for row, name in _CATALOG_BOUND_ROWS.items():
+        value = Catalog.BOUNDS[name]
+        written = "1 MiB" if name == "max_catalog_bytes" else f"{value:,}"
+        if row in rows and not rows[row].startswith(written):
+            problems.append(f"§9.6 {row}: {rows[row]!r}, the code has {value:,}")
+    group = Catalog.BOUNDS["max_group_depth"]
+    if f"Groups nest at most {group} deep" not in text:
+        problems.append(f"§9.4 does not say groups nest at most {group} deep")
+    names = set(_CATALOG_BOUND_ROWS.values()) | {"max_group_depth"}
+    if names != set(Catalog.BOUNDS):
+        problems.append(f"Catalog.BOUNDS has {sorted(set(Catalog.BOUNDS) - names)} unlisted")
+    return problems
+
+
+def test_the_catalog_bounds_are_the_code_s() -> None:
+    assert _catalog_bound_problems(NUIF_CATALOGS_PAGE.read_text("utf-8")) == []
+
+
+def test_the_catalog_bound_check_catches_a_changed_value() -> None:
+    text = NUIF_CATALOGS_PAGE.read_text("utf-8")
+    planted = text.replace(
+        "| evaluation work | 10,000,000 units |", "| evaluation work | 9 units |"
+    )
+    assert planted != text
+    assert any("evaluation work" in p for p in _catalog_bound_problems(planted))

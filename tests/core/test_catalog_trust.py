@@ -335,3 +335,23 @@ def test_problems_at_one_pointer_keep_the_schema_keyword_order() -> None:
         found = nuif_core.validate(_doc({"v": "bb"}), catalog=cat).diagnostics
         assert [d.message.rsplit('"', 2)[1] for d in found] == rules
         assert {d.pointer for d in found} == {"/root/attrs/v"}
+
+
+def test_a_large_failing_value_is_shown_short_and_its_showing_is_charged() -> None:
+    """A message shows at most 60 characters of the value, and writes no more than that of it;
+    picking an object's first members in canonical order reads every name, which is charged
+    (400 failing consts on an object of 100,000 members would read 40,000,000 names)."""
+    big = "x" * 1_000_000
+    text = _catalog({"properties": {"v": {"enum": ["a", "b"]}}})
+    (found,) = nuif_core.validate(_doc({"v": big}), catalog=text).diagnostics
+    assert found.message.endswith('found "' + "x" * 56 + '... (schema rule "enum")')
+    members = {f"m{i:06d}": i for i in range(100_000)}
+    (found,) = nuif_core.validate(_doc({"v": members}), catalog=text).diagnostics
+    assert (
+        'found {"m000000":0,"m000001":1,"m000002":2,"m000003":3,"m000004... (schema rule'
+        in found.message
+    )
+    many = _catalog({"properties": {"v": {"allOf": [{"const": i} for i in range(400)]}}})
+    report = nuif_core.validate(_doc({"v": members}), catalog=many)
+    assert _exceeded(report)
+    assert _work(many, _doc({"v": members})) == WORK_BOUND + 1

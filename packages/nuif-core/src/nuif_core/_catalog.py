@@ -18,6 +18,7 @@ the next one answers.
 
 from __future__ import annotations
 
+import heapq
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
@@ -40,7 +41,7 @@ from ._errors import NuifError, escape_pointer, join_pointer, line_column
 from ._limits import MiB
 from ._locate import locate
 from ._messages import quote
-from ._rfc8785 import number_text
+from ._rfc8785 import number_text, utf16_key
 from ._schema import json_type, kind_problem
 
 __all__ = [
@@ -157,23 +158,61 @@ def _count_values(value: Any) -> int:
     return total
 
 
-def _holds_ref(value: Any) -> bool:
-    stack = [value]
-    while stack:
-        v = stack.pop()
+def _show(value: Any, limit: int = 60, meter: Meter | None = None) -> str:
+    """A JSON value as messages show it: its canonical text, cut to ``limit`` characters.
+
+    Only the part shown is written (a long string is cut before it is escaped, an array's first
+    items, an object's first members in canonical order), so showing a value costs about
+    ``limit`` whatever its size -- but picking an object's first members looks at every name,
+    and that is charged to ``meter``."""
+    parts: list[str] = []
+    room = [limit + 1]  # characters still wanted: one more than shown says it was cut
+
+    def emit(text: str) -> None:
+        parts.append(text)
+        room[0] -= len(text)
+
+    def walk(v: Any) -> None:
+        if room[0] <= 0:
+            return
         if isinstance(v, dict):
-            if isinstance(v.get("$ref"), str):
-                return True
-            stack.extend(v.values())
+            wanted = room[0] // 5 + 1  # a member takes at least 5 characters ("":0,)
+            if meter is not None:
+                meter.charge(len(v))
+            if len(v) > wanted:
+                names = heapq.nsmallest(wanted, v, key=utf16_key)
+            else:
+                names = sorted(v, key=utf16_key)
+            emit("{")
+            for i, name in enumerate(names):
+                if room[0] <= 0:
+                    return
+                emit(("," if i else "") + _scalar(name, room[0]) + ":")
+                walk(v[name])
+            emit("}")
         elif isinstance(v, list):
-            stack.extend(v)
-    return False
+            emit("[")
+            for i, item in enumerate(v[: room[0] // 2 + 1]):  # an item takes at least 2 (0,)
+                if room[0] <= 0:
+                    return
+                if i:
+                    emit(",")
+                walk(item)
+            emit("]")
+        else:
+            emit(_scalar(v, room[0]))
 
-
-def _show(value: Any, limit: int = 60) -> str:
-    """A JSON value as messages show it: its canonical text, cut to ``limit`` characters."""
-    text = _codec.dumps(value, _CATALOG_DEPTH).decode("utf-8")
+    walk(value)
+    text = "".join(parts)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _scalar(value: Any, room: int) -> str:
+    """The canonical text of a string, number, boolean or null (a string cut to what ``room``
+    can show first: each character writes at least one)."""
+    if isinstance(value, str) and len(value) > room + 1:
+        value = value[: room + 1]
+    return _codec.dumps(value, _CATALOG_DEPTH).decode("utf-8")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -397,12 +436,6 @@ class _Reader:
         if key in ("enum", "const"):
             if key == "enum" and not isinstance(value, list):
                 raise _catalog_error(f'"enum" must be an array, found {json_type(value)}', at)
-            if _holds_ref(value):
-                raise _catalog_error(
-                    f'a value of "{key}" may not hold an object with a "$ref" member that is a '
-                    "string (the schema compiler would read it as a reference)",
-                    at,
-                )
             self.literals += _count_values(value) - (key == "enum")
             if self.literals > BOUNDS["max_literal_values"]:
                 raise _catalog_error(
@@ -411,7 +444,8 @@ class _Reader:
                     at,
                 )
             values = value if key == "enum" else [value]
-            return frozenset(_key(v) for v in values), value
+            shown = _show(value, 120 if key == "enum" else 60)  # once, as messages show it
+            return frozenset(_key(v) for v in values), value, shown
         if key in _COUNTS:
             if not _is_int(value) or value < 0:
                 raise _catalog_error(
@@ -797,19 +831,21 @@ class _Check:
         failures = evaluate(schema, attrs, self.meter, self.catalog._defs)
         if not failures:
             return
-        found: list[tuple[tuple[int, ...], tuple[str, str, str, bool]]] = []
-        for failure in failures:
+        keyed = []
+        for number, failure in enumerate(failures):
             self.meter.charge(1 + len(failure[0]))
-            path = failure[0]
-            message = _explain(kind, failure)
-            entry = ("NUIF_CATALOG_ATTRS", message, at + join_pointer(list(path)), failure[4])
-            found.append((self.order(attrs, path), entry))
-        found.sort(key=lambda item: item[0])  # stable: one pointer keeps the keywords' order
-        seen: set[tuple[str, str, str, bool]] = set()
-        for _, entry in found:
-            if entry not in seen:
-                seen.add(entry)
-                yield entry
+            keyed.append((self.order(attrs, failure[0]), number, failure))
+        keyed.sort(key=lambda item: item[:2])  # one pointer keeps the keywords' order
+        # a failure found twice (a definition applied twice to one value) is reported once;
+        # messages are made only for what the caller reads
+        seen: set[tuple[Any, ...]] = set()
+        for _, _, failure in keyed:
+            path, rule, definition, _, at_key = failure
+            mark = (path, rule, definition if isinstance(definition, str) else id(definition))
+            if mark not in seen:
+                seen.add(mark)
+                message = _explain(kind, failure, self.meter)
+                yield ("NUIF_CATALOG_ATTRS", message, at + join_pointer(list(path)), at_key)
 
     def order(self, attrs: Any, path: tuple[str | int, ...]) -> tuple[int, ...]:
         """A sort key placing ``path`` in document order (members in the order of the text; a
@@ -832,7 +868,7 @@ class _Check:
         return tuple(out)
 
 
-def _explain(kind: str, failure: Failure) -> str:
+def _explain(kind: str, failure: Failure, meter: Meter) -> str:
     """The message of one failure: what fails, what is wrong and the schema rule."""
     path, rule, definition, value, _ = failure
     if rule == "required":
@@ -853,7 +889,7 @@ def _explain(kind: str, failure: Failure) -> str:
             "propertyNames schema refuses"
         )
     else:
-        text = f"{_subject(kind, path)} {_describe(rule, definition, value)}"
+        text = f"{_subject(kind, path)} {_describe(rule, definition, value, meter)}"
     return f"{text} (schema rule {quote(rule)})"
 
 
@@ -906,16 +942,16 @@ _TYPE_WORDS = {
 }
 
 
-def _describe(rule: str, definition: Any, value: Any) -> str:
+def _describe(rule: str, definition: Any, value: Any, meter: Meter) -> str:
     """What is wrong, for one schema rule, in words that do not depend on the library."""
     if rule == "type":
         names = definition[1] if isinstance(definition[1], list) else [definition[1]]
         wanted = " or ".join(_TYPE_WORDS.get(n, str(n)) for n in names)
         return f"must be {wanted}, found {json_type(value)}"
     if rule == "enum":
-        return f"must be one of {_show(definition[1], 120)}, found {_show(value)}"
+        return f"must be one of {definition[2]}, found {_show(value, meter=meter)}"
     if rule == "const":
-        return f"must be {_show(definition[1])}, found {_show(value)}"
+        return f"must be {definition[2]}, found {_show(value, meter=meter)}"
     if rule == "minLength":
         return f"must be at least {_plural(definition, 'character')} long"
     if rule == "maxLength":

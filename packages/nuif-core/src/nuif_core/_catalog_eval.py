@@ -89,14 +89,16 @@ class Schema:
     """A compiled schema: ``constant`` for ``true`` and ``false``, else its ``checks`` -- the
     keywords that assert something, in the order the catalog writes them, each with its
     compiled value (see :class:`_Compiler` in ``_catalog``).  ``leaf`` is true when no keyword
-    applies another schema.  Immutable once the catalog is read."""
+    applies another schema, and ``ref`` the definition a schema that is only a ``$ref`` stands
+    for (it is applied in its place).  Immutable once the catalog is read."""
 
-    __slots__ = ("checks", "constant", "leaf")
+    __slots__ = ("checks", "constant", "leaf", "ref")
 
     def __init__(self, constant: bool | None, checks: tuple[tuple[str, Any], ...] = ()) -> None:
         self.constant = constant
         self.checks = checks
         self.leaf = not any(k in _APPLICATORS for k, _ in checks)
+        self.ref: int | None = checks[0][1] if len(checks) == 1 and checks[0][0] == "$ref" else None
 
 
 #: the keywords whose value holds schemas
@@ -180,6 +182,9 @@ def evaluate(schema: Schema, value: Any, meter: Meter, defs: tuple[Schema, ...])
     """Every failure of ``value`` against ``schema`` (empty: it is valid), paths relative to
     ``value``, in the order the keywords are written.  Raises :class:`WorkExceeded` past the
     meter's bound."""
+    while schema.ref is not None:
+        meter.charge(2)
+        schema = defs[schema.ref]
     if schema.constant is not None or schema.leaf:
         return _assert(schema, value, (), False, meter)
     stack: list[_Applying] = [_apply(schema, value, (), False, meter, defs)]
@@ -194,6 +199,9 @@ def evaluate(schema: Schema, value: Any, meter: Meter, defs: tuple[Schema, ...])
                 return result  # type: ignore[no-any-return]
             continue
         sub, sub_value, path, decide = request
+        while sub.ref is not None:  # a schema that is only a $ref: its definition, at once
+            meter.charge(2)  # (what applying it would charge: the schema and its keyword)
+            sub = defs[sub.ref]
         if sub.constant is not None or sub.leaf:
             result = _assert(sub, sub_value, path, decide, meter)
         else:
@@ -237,7 +245,7 @@ def _check(
     if keyword == "type":
         failed = not _type_matches(arg[0], value)
     elif keyword == "enum" or keyword == "const":
-        keys, _ = arg
+        keys = arg[0]
         failed = key(value, meter) not in keys
     elif kind is str:
         if keyword == "pattern":
