@@ -51,16 +51,15 @@ def test_the_core_has_no_runtime_dependencies() -> None:
     assert _project("nuif-core").get("dependencies", []) == []
 
 
-def test_the_catalogs_extra_is_pinned_alike_everywhere() -> None:
-    """Kind catalogs need fastjsonschema: nuif-core's extra pins it, nuif-cli's extra takes that
-    extra, and nuif-mcp (whose tools take a catalog) pins the same version."""
-    version = _project("nuif-core")["version"]
-    (pin,) = _project("nuif-core")["optional-dependencies"]["catalogs"]
-    assert re.fullmatch(r"fastjsonschema==\d+(\.\d+)+", pin)
-    assert _project("nuif-cli")["optional-dependencies"]["catalogs"] == [
-        f"nuif-core[catalogs]=={version}"
-    ]
-    assert pin in _project("nuif-mcp")["dependencies"]
+def test_kind_catalogs_need_no_extra_anywhere() -> None:
+    """Kind catalogs are nuif-core's own code: no distribution has a catalogs extra, and none
+    depends on a JSON Schema library for them."""
+    for name in ("nuif-core", "nuif-cli", "nuif-mcp"):
+        project = _project(name)
+        assert "catalogs" not in project.get("optional-dependencies", {}), name
+        every = [*project.get("dependencies", [])]
+        every += [d for ds in project.get("optional-dependencies", {}).values() for d in ds]
+        assert not [d for d in every if "jsonschema" in d or "[catalogs]" in d], name
 
 
 def test_package_module_is_reachable_as_an_attribute_and_lazily() -> None:
