@@ -190,32 +190,3 @@ def test_batch_catalog_is_for_validate_and_is_checked_first(nuif_script, tmp_pat
     )
     assert run.code == 2 and f"nuif: {bad}:6:17: NUIF_CATALOG" in run.err
     assert not report.exists()
-
-
-def test_without_the_catalogs_extra_the_option_says_what_to_install(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
-    script = (
-        "import sys\n"
-        "class Hide:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] == 'fastjsonschema':\n"
-        "            raise ModuleNotFoundError(name, name=name)\n"
-        "sys.meta_path.insert(0, Hide())\n"
-        "from nuif_cli._cli import main\n"
-        "sys.exit(main(sys.argv[1:]))\n"
-    )
-    doc = str(VALID[0])
-    done = subprocess.run(
-        [sys.executable, "-c", script, "validate", "--catalog", str(BASIC), doc],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 2
-    assert "pip install 'nuif-cli[catalogs]'" in done.stderr and "Traceback" not in done.stderr
-    plain = subprocess.run(
-        [sys.executable, "-c", script, "validate", doc], capture_output=True, text=True, timeout=120
-    )
-    assert plain.returncode == 0 and plain.stderr == ""

@@ -157,3 +157,55 @@ def test_batch_json_mode_and_its_summary_by_code(nuif_script, tmp_path: Path) ->
     assert codes == {"NUIF_NUMBER": 2, "NUIF_SCHEMA": 1, "NUIF_UNICODE": 1}
     r = nuif_script("batch", "hash", "--serial", str(docs), "-q")
     assert r.err == ""
+
+
+def test_json_commands_call_a_text_past_the_limit_the_json_text(
+    nuif_script, tmp_path: Path
+) -> None:
+    # `nuif json check` said "the document text" where `nuif json canonicalize` said "the JSON
+    # text": nuif json is about any JSON, not NUIF documents
+    path = tmp_path / "big.json"
+    with open(path, "wb") as fh:
+        fh.truncate(nuif_core.Limits.DEFAULT.max_document_bytes + 1)  # sparse: refused unread
+    size = path.stat().st_size
+    want = f"NUIF_TOO_LARGE the JSON text {path} is {size} bytes"
+    for argv in (
+        ["check"],
+        ["canonicalize"],
+        ["hash"],
+        ["canonicalize", "-i"],
+        ["check", "--json"],
+        ["canonicalize", "--json"],
+        ["hash", "--json"],
+    ):
+        r = nuif_script("json", *argv, str(path))
+        assert r.code == 1, (argv, r.err)
+        said = r.text + r.err
+        assert "document" not in said, (argv, said)
+        if "--json" in argv:
+            assert json.loads(r.out)["error"]["message"].startswith(want.split(" ", 1)[1])
+        else:
+            assert r.err.startswith(f"{path}: {want};"), (argv, r.err)
+    r = nuif_script("json", "check", "-", stdin=b" " * (size + 1))
+    assert r.code == 1 and "the JSON text on stdin is more than" in r.err
+    assert "document" not in r.err
+
+
+def test_batch_json_mode_calls_a_text_past_the_limit_the_json_text(
+    nuif_script, tmp_path: Path
+) -> None:
+    limit = nuif_core.Limits.DEFAULT.max_document_bytes
+    path = tmp_path / "big.json"
+    with open(path, "wb") as fh:
+        fh.truncate(limit + 1)
+    lines = tmp_path / "big.jsonl"
+    text = b"[" + b"1," * (limit // 2) + b"1]"
+    lines.write_bytes(text + b"\n")
+    r = nuif_script("batch", "validate", "--mode", "json", "--serial", str(path), str(lines))
+    assert r.code == 1, r.err
+    messages = [json.loads(line)["diagnostics"][0]["message"] for line in r.out.splitlines()]
+    assert messages[0].startswith(f"the JSON text {path} is {limit + 1} bytes")
+    assert messages[1].startswith(f"the JSON text is {len(text)} bytes")
+    # a NUIF document keeps its wording
+    r = nuif_script("batch", "validate", "--serial", str(path))
+    assert json.loads(r.out)["diagnostics"][0]["message"].startswith("the document text")

@@ -219,3 +219,138 @@ def test_output_through_a_symlink_to_a_regular_file_replaces_the_target_and_keep
     assert (tmp_path / "link.json").is_symlink()
     assert (tmp_path / "target.json").read_bytes() == CANONICAL
     assert os.stat(tmp_path / "target.json").st_mode & 0o777 == 0o640
+
+
+# ---------------------------------------------------------------------------------------------
+# long names: the temporary file beside the target never exceeds NAME_MAX
+
+
+def _name_max(directory: Path) -> int:
+    try:
+        return min(os.pathconf(directory, "PC_NAME_MAX"), 255)
+    except (AttributeError, OSError, ValueError):  # pragma: no cover - no pathconf
+        return 255
+
+
+def _longest_names(directory: Path) -> list[str]:
+    """Two valid names of exactly NAME_MAX bytes: ASCII, and two-byte UTF-8 characters (the
+    temporary name must not cut a character in two)."""
+    n = _name_max(directory)
+    ascii_name = "x" * (n - 5) + ".json"
+    wide = "é" * ((n - 5) // 2) + "y" * ((n - 5) % 2) + ".json"
+    assert len(ascii_name.encode()) == len(wide.encode()) == n
+    return [ascii_name, wide]
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["ascii", "utf8"])
+def test_in_place_and_output_onto_a_name_of_name_max_bytes_do_not_fail_with_file_name_too_long(
+    nuif, tmp_path: Path, which: int
+) -> None:
+    name = _longest_names(tmp_path)[which]
+    target = tmp_path / name
+    target.write_bytes(PRETTY)
+    r = nuif("canonicalize", "--in-place", str(target))
+    assert r.code == 0, r.err
+    assert target.read_bytes() == CANONICAL
+    target.write_bytes(PRETTY)
+    r = nuif("canonicalize", str(target), "-o", str(target))
+    assert r.code == 0, r.err
+    assert target.read_bytes() == CANONICAL
+    target.write_bytes(PRETTY)
+    r = nuif("json", "canonicalize", "-i", str(target))
+    assert r.code == 0, r.err
+    assert target.read_bytes() == nuif_core.canonical_json(PRETTY) + b"\n"
+    target.write_bytes(PRETTY)
+    r = nuif("batch", "canonicalize", "--serial", "-i", str(target), "-o", os.devnull)
+    assert r.code == 0, r.err
+    assert target.read_bytes() == CANONICAL
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # no temporary file left
+
+
+def test_every_output_option_writes_a_new_name_of_name_max_bytes(nuif, tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_bytes(PRETTY)
+    (tmp_path / "p.json").write_bytes(PATCH)
+    out = tmp_path / "out"
+    out.mkdir()
+    n = _name_max(out)
+
+    def name(tag: str) -> str:
+        return str(out / (tag + "x" * (n - len(tag))))
+
+    doc, patch = str(tmp_path / "a.json"), str(tmp_path / "p.json")
+    runs = [
+        ("canonicalize", doc, "-o", name("c")),
+        ("apply-patch", doc, patch, "-o", name("n"), "--inverse", name("i")),
+        ("diff", doc, doc, "-o", name("d")),
+        ("pack", doc, "-o", name("k")),
+        ("batch", "hash", doc, "--serial", "-o", name("r"), "--summary", name("s")),
+    ]
+    for argv in runs:
+        r = nuif(*argv)
+        assert r.code == 0, (argv, r.err)
+    assert sorted(p.name[0] for p in out.iterdir()) == sorted("cnidkrs")
+    assert all(len(os.fsencode(p.name)) == n for p in out.iterdir())
+
+
+# ---------------------------------------------------------------------------------------------
+# two outputs of one command that are one file
+
+
+@pytest.mark.parametrize("spelling", ["same", "dotted", "symlink"])
+def test_apply_patch_with_output_and_inverse_naming_the_same_file_is_a_usage_error(
+    nuif, tmp_path: Path, spelling: str
+) -> None:
+    (tmp_path / "a.json").write_bytes(PRETTY)
+    (tmp_path / "p.json").write_bytes(PATCH)
+    (tmp_path / "sub").mkdir()
+    out = tmp_path / "X.json"
+    other = {
+        "same": out,
+        "dotted": tmp_path / "sub" / ".." / "X.json",
+        "symlink": tmp_path / "link.json",
+    }[spelling]
+    if spelling == "symlink":
+        out.write_bytes(b"old")  # an existing target, named through a link
+        other.symlink_to(out)
+    r = nuif(
+        "apply-patch",
+        str(tmp_path / "a.json"),
+        str(tmp_path / "p.json"),
+        "-o",
+        str(out),
+        "--inverse",
+        str(other),
+    )
+    assert (r.code, r.out) == (2, b"")
+    assert f"-o {out} and --inverse {other} are the same file" in r.err
+    assert not out.exists() or out.read_bytes() == b"old"  # nothing written
+
+
+@posix_only
+def test_apply_patch_with_an_inverse_onto_its_stdout_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_bytes(PRETTY)
+    (tmp_path / "p.json").write_bytes(PATCH)
+    base = ["apply-patch", str(tmp_path / "a.json"), str(tmp_path / "p.json")]
+    proc = _run([*base, "--inverse", "/dev/stdout"])  # -o is stdout by default
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert b"-o - and --inverse /dev/stdout are the same file" in proc.stderr
+    proc = _run([*base, "--json", "--inverse", "/dev/stdout"])
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    out = tmp_path / "out.json"
+    with open(out, "wb") as fh:  # `> out.json --inverse out.json`: stdout is that file
+        proc = _run([*base, "--inverse", str(out)], stdout=fh)
+    assert proc.returncode == 2 and b"are the same file" in proc.stderr
+    assert out.read_bytes() == b""
+
+
+def test_batch_report_and_summary_naming_the_same_file_is_a_usage_error(
+    nuif, tmp_path: Path
+) -> None:
+    (tmp_path / "a.json").write_bytes(PRETTY)
+    report = tmp_path / "r.json"
+    for summary in (str(report), f"{tmp_path}/./r.json"):
+        argv = ["batch", "hash", str(tmp_path / "a.json"), "--serial", "-o", str(report)]
+        r = nuif(*argv, "--summary", summary)
+        assert (r.code, r.out) == (2, b"")
+        assert f"-o {report} and --summary {summary} are the same file" in r.err
+        assert not report.exists()

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ._diag import error_line, shown
+from ._diag import error_line, quoted, shown
 from ._diag import line as diagnostic_line
 from ._io import (
     STDIO,
@@ -83,6 +83,12 @@ def do_validate(name: str, options: dict[str, Any]) -> Result:
     return 1, lines, [], False
 
 
+def _what(options: dict[str, Any]) -> str:
+    """What an input is called in a message: ``the JSON text …`` for ``nuif json`` (any JSON,
+    not a NUIF document), ``the document text …`` otherwise."""
+    return "JSON" if options.get("json_text") else "document"
+
+
 def _canonical_of(data: bytes, options: dict[str, Any]) -> bytes:
     """The canonical text of ``data``: of a NUIF document, or with ``options["json_text"]`` of
     any strict I-JSON text (``nuif json``)."""
@@ -149,7 +155,7 @@ def _file_report(
     limits = _limits(options)
     try:
         read = read_regular if regular else read_input
-        data = read(name, limits.max_document_bytes)
+        data = read(name, limits.max_document_bytes, _what(options))
     except OSError as exc:
         record["error"] = _io_dict(exc)
         return 2, record, None, None
@@ -184,13 +190,13 @@ def do_check(name: str, options: dict[str, Any]) -> Result:
         return max(status, int(not_canonical)), [_json_line(record)], [], not_canonical
     limits = _limits(options)
     try:
-        data = read_input(name, limits.max_document_bytes)
+        data = read_input(name, limits.max_document_bytes, _what(options))
         canonical = is_canonical_file(data, _canonical_of(data, options))
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
         return _invalid(name, err)
-    return (0, [], [], False) if canonical else (1, [name], [], True)
+    return (0, [], [], False) if canonical else (1, [quoted(name)], [], True)
 
 
 def do_in_place(name: str, options: dict[str, Any]) -> Result:
@@ -214,7 +220,7 @@ def do_in_place(name: str, options: dict[str, Any]) -> Result:
         return status, [_json_line(record)], [], record["rewritten"]
     limits = _limits(options)
     try:
-        data = read_regular(name, limits.max_document_bytes)
+        data = read_regular(name, limits.max_document_bytes, _what(options))
         canonical = _canonical_of(data, options)
         changed = not is_canonical_file(data, canonical)
         if changed:
@@ -241,13 +247,22 @@ def do_hash(name: str, options: dict[str, Any]) -> Result:
         return status, [_json_line(record)], [], False
     limits = _limits(options)
     try:
-        data = read_input(name, limits.max_document_bytes)
+        data = read_input(name, limits.max_document_bytes, _what(options))
         digest = _hash_of(data, options)
     except OSError as exc:
         return _io_error(name, exc)
     except NuifError as err:
         return _invalid(name, err)
-    return 0, [f"{digest}  {name}"], [], False
+    return 0, [hash_line(digest, name)], [], False
+
+
+def hash_line(digest: str, name: str) -> str:
+    """``sha256:<hex>  FILE``; a FILE that :func:`quoted` escapes makes the line start with the
+    backslash instead (GNU sha256sum's form: ``\\sha256:<hex>  a\\nb.json``)."""
+    shown_name = quoted(name)
+    if shown_name != name:  # the escaped form: a backslash, then the escaped bytes
+        return f"\\{digest}  {shown_name[1:]}"
+    return f"{digest}  {name}"
 
 
 def do_hash_check(item: tuple[str, str], options: dict[str, Any]) -> Result:
@@ -262,20 +277,20 @@ def do_hash_check(item: tuple[str, str], options: dict[str, Any]) -> Result:
         return (0 if record["ok"] else 1), [_json_line(record)], [], False
     limits = _limits(options)
     try:
-        data = read_input(name, limits.max_document_bytes)
+        data = read_input(name, limits.max_document_bytes, _what(options))
         digest = _hash_of(data, options)
     except OSError as exc:
         return (
             1,
-            [f"{name}: FAILED open or read"],
+            [f"{quoted(name)}: FAILED open or read"],
             [f"nuif: {shown(name)}: {exc.strerror or exc}"],
             False,
         )
     except NuifError as err:
-        return 1, [f"{name}: FAILED {err.code}"], [error_line(name, err)], False
+        return 1, [f"{quoted(name)}: FAILED {err.code}"], [error_line(name, err)], False
     if digest == expected:
-        return 0, [] if options.get("quiet") else [f"{name}: OK"], [], False
-    return 1, [f"{name}: FAILED"], [], False
+        return 0, [] if options.get("quiet") else [f"{quoted(name)}: OK"], [], False
+    return 1, [f"{quoted(name)}: FAILED"], [], False
 
 
 OPERATIONS: dict[str, Callable[[Any, dict[str, Any]], Result]] = {

@@ -199,10 +199,11 @@ class ClusterError(Exception):
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from ._io import UsageError
+    from ._io import UsageError, check_outputs
 
     if "-" in args.inputs:
         raise UsageError("nuif batch reads files (workers open them), not stdin ('-')")
+    check_outputs(("-o", args.output), ("--summary", args.summary))
     if args.in_place and args.operation != "canonicalize":
         raise UsageError("--in-place belongs to 'nuif batch canonicalize'")
     if args.no_newline and not args.in_place:
@@ -229,9 +230,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.in_place:
         lines = [item.path for item in items if item.kind == "lines"]
         if lines:
+            from ._diag import quoted
+
             raise UsageError(
-                f"--in-place rewrites document files; {lines[0]} is JSON Lines, which is never "
-                "rewritten (leave it out, or canonicalize it without --in-place)"
+                f"--in-place rewrites document files; {quoted(lines[0])} is JSON Lines, which is "
+                "never rewritten (leave it out, or canonicalize it without --in-place)"
             )
     total_bytes = sum(item.size for item in items)
     scheduler = args.scheduler or os.environ.get(ENV_SCHEDULER) or None

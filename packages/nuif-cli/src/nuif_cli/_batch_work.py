@@ -201,8 +201,9 @@ def io_record(index: int, exc: OSError | str) -> Record:
     return (index, None, None, None, None, ((IO_CODE, message, None, None, None),), False)
 
 
-def too_large_record(index: int, nbytes: int, limit: int) -> Record:
-    message = f"the document text is {nbytes} bytes; the limit is {limit} bytes"
+def too_large_record(index: int, nbytes: int, limit: int, what: str = "document") -> Record:
+    """A text past the limit (``what``: ``JSON`` in ``--mode json``, as ``nuif json`` says)."""
+    message = f"the {what} text is {nbytes} bytes; the limit is {limit} bytes"
     return (
         index,
         nbytes,
@@ -317,7 +318,8 @@ def _file_record(
     from ._io import NotRegularFile, read_regular
 
     try:
-        data = read_regular(path, limits.max_document_bytes)
+        what = "JSON" if options.get("json_text") else "document"
+        data = read_regular(path, limits.max_document_bytes, what)
     except NotRegularFile as exc:  # swapped for a FIFO, a device… after planning: not opened
         return io_record(index, not_regular_message(exc))
     except OSError as exc:
@@ -365,6 +367,7 @@ def _run_lines(
 
     result = TaskResult("lines")
     limit = limits.max_document_bytes
+    what = "JSON" if json_text else "document"
     try:
         fh = open_regular(path)
     except OSError as exc:
@@ -393,14 +396,14 @@ def _run_lines(
                             break
                         pos += len(line)
                         stats.held(len(line))
-                    record = too_large_record(index, pos - line_start - _eol(line), limit)
+                    record = too_large_record(index, pos - line_start - _eol(line), limit, what)
                 else:
                     text = line[: len(line) - _eol(line)]
                     if not text.strip(b" \t\r"):
                         index += 1  # a blank line: numbered, no record
                         continue
                     if len(text) > limit:
-                        record = too_large_record(index, len(text), limit)
+                        record = too_large_record(index, len(text), limit, what)
                     else:
                         record = document_record(
                             index,

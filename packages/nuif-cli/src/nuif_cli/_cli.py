@@ -328,7 +328,14 @@ def _run(args: argparse.Namespace) -> int:
             _fail(args, exc, f"nuif: NUIF_IO: {exc}")
             return EXIT_USAGE
         if isinstance(exc, OSError):
-            name = f"{exc.filename}: " if exc.filename else ""
+            from ._diag import quoted
+
+            filename = exc.filename
+            if isinstance(filename, bytes):
+                import os
+
+                filename = os.fsdecode(filename)
+            name = f"{quoted(str(filename))}: " if filename else ""
             _fail(args, exc, f"nuif: {name}{exc.strerror or exc}")
             return EXIT_USAGE
         _fail(args, exc, f"nuif: internal error: {type(exc).__name__}: {exc}")
@@ -373,13 +380,6 @@ class _TerminateAsInterrupt:
             signal.signal(signal.SIGTERM, previous)
 
 
-#: what --catalog says when the catalogs extra is not installed
-CATALOGS_MISSING = (
-    "--catalog needs kind catalogs, which need fastjsonschema: "
-    "pip install 'nuif-cli[catalogs]' (or 'nuif-core[catalogs]')"
-)
-
-
 class CatalogError(Exception):
     """The ``--catalog`` FILE is not a valid catalog (exit 2): reads
     ``FILE:LINE:COL: NUIF_CATALOG message (at POINTER)``, as a diagnostic of a document does."""
@@ -397,14 +397,10 @@ class CatalogError(Exception):
 def read_catalog(name: str) -> bytes:
     """The text of the ``--catalog`` FILE (``-`` = stdin), checked: a catalog that is not valid
     raises :class:`CatalogError`.  The text is what is passed on (workers compile it once each)."""
-    from nuif_core import NuifError
+    from nuif_core import Catalog, NuifError
 
     from ._io import read_input
 
-    try:
-        from nuif_core import Catalog
-    except ModuleNotFoundError:
-        raise UsageError(CATALOGS_MISSING) from None
     try:
         data = read_input(name, Catalog.BOUNDS["max_catalog_bytes"], "catalog")
         Catalog(data)
@@ -617,12 +613,21 @@ def cmd_hash(args: argparse.Namespace) -> int:
     return run_files(args, "hash", list(args.files), {}, "hash")
 
 
-def parse_hash_line(line: str) -> tuple[str, str] | None:
-    """``sha256:<hex>  FILE`` (two spaces, or one, or ``' *'`` as sha256sum writes it)."""
+def parse_hash_line(line: bytes) -> tuple[str, str] | None:
+    """``sha256:<hex>  FILE`` (two spaces, or one, or ``' *'`` as sha256sum writes it), the
+    bytes of one line of a list; a line that starts with a backslash holds FILE in the escaped
+    form ``nuif hash`` writes for names that need it (``_diag.quoted``; GNU sha256sum's form).
+    Returns ``(hash, FILE)``, FILE as ``os.fsdecode`` gives names; None for a malformed line."""
     import re
 
-    m = re.fullmatch(r"(sha256:[0-9a-f]{64}) [ *]?(.+)", line)
-    return (m.group(1), m.group(2)) if m else None
+    from ._diag import unquoted
+
+    escaped = line.startswith(b"\\")
+    m = re.fullmatch(rb"(sha256:[0-9a-f]{64}) [ *]?(.+)", line[1:] if escaped else line, re.DOTALL)
+    if not m:
+        return None
+    name = unquoted(m.group(2), escaped)  # a literal name may start with a backslash too
+    return None if name is None else (m.group(1).decode("ascii"), name)
 
 
 def _hash_check(args: argparse.Namespace) -> int:
@@ -630,13 +635,17 @@ def _hash_check(args: argparse.Namespace) -> int:
     from ._io import read_input
 
     raw = read_input(args.check, 64 * 1024 * 1024, "hash list")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"{shown(args.check)} is not UTF-8 text") from None
     items: list[tuple[str, str]] = []
     bad_lines = 0
-    for number, line in enumerate(text.splitlines(), 1):
+    # lines end at line feeds only (a name may hold U+2028, a form feed…, which nuif hash
+    # escapes but another writer may not); a CR before the LF is a CRLF list's (nuif hash
+    # escapes every CR of a name, docs/cli.md)
+    lines = raw.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    for number, line in enumerate(lines, 1):
+        if line.endswith(b"\r"):
+            line = line[:-1]
         if not line.strip():
             continue
         parsed = parse_hash_line(line)
@@ -672,10 +681,12 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
         print(json.dumps({"file": args.file, **info.to_dict()}, ensure_ascii=False, indent=2))
         return EXIT_OK
+    from ._diag import quoted
+
     kinds = ", ".join(f"{kind} {count}" for kind, count in info.kinds.items())
     canonical = "yes" if info.is_canonical else "no"
     lines = [
-        f"file       {args.file}",
+        f"file       {quoted(args.file)}",
         f"hash       {info.hash}",
         f"canonical  {canonical} ({info.canonical_bytes} bytes canonical, {info.input_bytes} as given)",
         f"nodes      {info.node_count}, depth {info.max_depth}",
@@ -703,6 +714,9 @@ def cmd_apply_patch(args: argparse.Namespace) -> int:
     _one_stdin(args.document, args.patch, args.catalog)
     if args.inverse == STDIO or (args.json and args.output != STDIO):
         raise UsageError("--inverse needs a file; --json prints to stdout (no -o)")
+    from ._io import check_outputs
+
+    check_outputs(("-o", args.output), ("--inverse", args.inverse))
     catalog = read_catalog(args.catalog) if args.catalog is not None else None
     limits = nuif_core.Limits.DEFAULT
     document = read_document(args.document, limits.max_document_bytes)
@@ -832,7 +846,9 @@ def cmd_unpack(args: argparse.Namespace) -> int:
         }
         print(json.dumps(report, ensure_ascii=False))
     elif not args.quiet:
-        print(f"{result.hash}  {args.output} ({len(result.assets)} assets)")
+        from ._diag import quoted
+
+        print(f"{result.hash}  {quoted(args.output)} ({len(result.assets)} assets)")
     return EXIT_OK
 
 
@@ -841,7 +857,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     from nuif_core import NuifError, package
 
-    from ._diag import package_error_line, shown
+    from ._diag import package_error_line, quoted, shown
     from ._style import Painter
 
     _one_stdin(*args.packages)
@@ -863,7 +879,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         elif not args.quiet:
             n = len(summary.manifest["assets"])
             print(
-                f"{name}: OK {summary.hash} ({n} asset{'s' if n != 1 else ''}, "
+                f"{quoted(name)}: OK {summary.hash} ({n} asset{'s' if n != 1 else ''}, "
                 f"{summary.total_bytes} bytes)"
             )
     return worst

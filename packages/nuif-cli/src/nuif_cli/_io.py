@@ -37,8 +37,10 @@ class OutputError(OSError):
         self.what = what
 
     def __str__(self) -> str:
+        from ._diag import quoted
+
         what = f"{self.what} " if self.what else ""
-        return f"cannot write {what}{self.filename}: {self.strerror}"
+        return f"cannot write {what}{quoted(self.filename)}: {self.strerror}"
 
 
 class NotRegularFile(OSError):
@@ -75,8 +77,10 @@ def umask() -> int:
 def too_large(what: str, name: str, limit: int, size: int | None = None) -> Exception:
     from nuif_core import NuifError
 
+    from ._diag import quoted
+
     has = f"{size} bytes" if size is not None else f"more than {limit} bytes"
-    return NuifError.too_large(f"the {what} text {name} is {has}", limit)
+    return NuifError.too_large(f"the {what} text {quoted(name)} is {has}", limit)
 
 
 def read_input(name: str, limit: int, what: str = "document") -> bytes:
@@ -241,6 +245,48 @@ def descriptor_path(path: str) -> int | None:
     return None
 
 
+def _output_key(name: str) -> tuple[Any, ...]:
+    """What an output name writes to: an existing file (stdout for ``-``, the descriptor of
+    ``/dev/stdout`` or ``/dev/fd/N``, whatever the path names after its links) by device and
+    inode; a name that does not exist yet by its resolved path."""
+    if name == STDIO:
+        try:
+            fd: int | None = sys.stdout.fileno()
+        except (AttributeError, ValueError, OSError):  # a stdout with no descriptor (tests)
+            return ("stdout",)
+    else:
+        fd = descriptor_path(name)
+    try:
+        st = os.fstat(fd) if fd is not None else os.stat(name)
+    except (OSError, ValueError):
+        if fd is not None:
+            return ("descriptor", fd)
+        return ("path", os.path.normcase(os.path.realpath(name)))
+    return ("file", st.st_dev, st.st_ino)
+
+
+def check_outputs(*outputs: tuple[str, str | None]) -> None:
+    """Refuse (:class:`UsageError`) two output options that name one file: the second would
+    replace the first, or be written into the same stream.  ``outputs`` are ``(option, name)``
+    pairs; a name of None is an option not given.  Two spellings of one file are one file
+    (``X`` and ``./d/../X``, a symbolic link and its target, ``-`` and ``/dev/stdout``, a hard
+    link)."""
+    seen: dict[tuple[Any, ...], tuple[str, str]] = {}
+    for option, name in outputs:
+        if name is None:
+            continue
+        key = _output_key(name)
+        if key in seen:
+            from ._diag import quoted
+
+            first, first_name = seen[key]
+            raise UsageError(
+                f"{first} {quoted(first_name)} and {option} {quoted(name)} are the same file: "
+                "give each output its own"
+            )
+        seen[key] = (option, name)
+
+
 class Output:
     """A binary output for the path the user gave, made visible by :meth:`commit` or dropped by
     :meth:`abort`.
@@ -315,10 +361,11 @@ class Output:
             except FileNotFoundError:
                 pass
         self.mode = 0o666 & ~umask() if mode is None else mode
+        directory = os.path.dirname(target) or "."
         fd, self.tmp = tempfile.mkstemp(
-            prefix="." + os.path.basename(target) + ".",
-            suffix=".nuif-tmp",
-            dir=os.path.dirname(target) or ".",
+            prefix="." + temporary_stem(os.path.basename(target), directory) + ".",
+            suffix=TEMPORARY_SUFFIX,
+            dir=directory,
         )
         self.target = target
         self.fh = os.fdopen(fd, "wb")
@@ -362,6 +409,45 @@ class Output:
             except FileNotFoundError:
                 pass
             self.tmp = None
+
+
+#: the end of every temporary file name (``.NAME.XXXXXXXX.nuif-tmp``)
+TEMPORARY_SUFFIX = ".nuif-tmp"
+#: what a temporary name adds to the stem: the leading and middle dots, mkstemp's 8 random
+#: characters, the suffix
+_TEMPORARY_EXTRA = 2 + 8 + len(TEMPORARY_SUFFIX)
+#: NAME_MAX where the file system does not say (Linux, macOS, the BSDs, Windows: 255)
+_NAME_MAX = 255
+
+
+def name_max(directory: str) -> int:
+    """The longest file name ``directory`` takes, in bytes (``pathconf``; 255 when unknown)."""
+    try:
+        n = os.pathconf(directory, "PC_NAME_MAX")
+    except (AttributeError, OSError, ValueError):
+        return _NAME_MAX
+    return n if isinstance(n, int) and n > 0 else _NAME_MAX
+
+
+def temporary_stem(name: str, directory: str) -> str:
+    """``name`` cut, at a character boundary, so that ``.STEM.XXXXXXXX.nuif-tmp`` fits in the
+    directory's NAME_MAX: a temporary file beside a target of any valid name can be made (the
+    whole name when it fits, which is every name up to NAME_MAX - 19 bytes)."""
+    room = max(0, name_max(directory) - _TEMPORARY_EXTRA)
+    if len(name) <= room // 4:  # fits whatever its characters (UTF-8: at most 4 bytes each)
+        return name
+    size = len(_fs_bytes(name))
+    while size > room:  # drop whole characters (a cut one would not be UTF-8: macOS refuses it)
+        size -= len(_fs_bytes(name[-1]))
+        name = name[:-1]
+    return name
+
+
+def _fs_bytes(name: str) -> bytes:
+    try:
+        return os.fsencode(name)
+    except UnicodeEncodeError:  # pragma: no cover - a name no file system gives
+        return name.encode("utf-8", "surrogatepass")
 
 
 def fsync_dir(directory: str) -> None:
