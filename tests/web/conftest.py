@@ -27,23 +27,9 @@ def pure_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def dependency_wheels(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ...]:
-    """The wheels of nuif-core's dependencies (fastjsonschema: kind catalogs), as
-    ``nuif playground`` serves them."""
-    from nuif_cli._playground import dependency_wheels as assemble
-
-    out = tmp_path_factory.mktemp("dependency-wheels")
-    paths = []
-    for name, data in assemble():
-        (out / name).write_bytes(data)
-        paths.append(out / name)
-    return tuple(paths)
-
-
-@pytest.fixture(scope="session")
-def node_lines(pure_wheel: Path, dependency_wheels: tuple[Path, ...]) -> Iterator[NodeLines]:
-    """Pyodide with the pure wheel and its dependencies, started once for the whole test run."""
+def node_lines(pure_wheel: Path) -> Iterator[NodeLines]:
+    """Pyodide with the pure wheel (nuif-core has no dependency), started once for the run."""
     pyodide_dir()
-    lines = NodeLines(pure_wheel, dependency_wheels)
+    lines = NodeLines(pure_wheel)
     yield lines
     lines.close()

@@ -59,9 +59,9 @@ class NodeLines:
     A thread reads the answers into a queue (``select`` on a buffered pipe would miss lines
     already read ahead into the buffer)."""
 
-    def __init__(self, wheel: Path, dependencies: tuple[Path, ...] = ()) -> None:
+    def __init__(self, wheel: Path) -> None:
         self.proc = subprocess.Popen(
-            ["node", str(LINES), str(wheel), *map(str, dependencies)],
+            ["node", str(LINES), str(wheel)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -1,15 +1,12 @@
-"""Kind catalogs in nuif-web (the pure wheel and fastjsonschema in Pyodide, under Node): the
-shared catalog cases (tests/catalog_cross_surface.py) give the API's codes, messages, pointers,
-lines and columns; the JavaScript checks of the ``catalog`` option; and a Pyodide started without
-the dependency wheel says what to pass."""
+"""Kind catalogs in nuif-web (the pure wheel alone in Pyodide, under Node): the shared catalog
+cases (tests/catalog_cross_surface.py) give the API's codes, messages, pointers, lines and
+columns; and the JavaScript checks of the ``catalog`` option."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from catalog_cross_surface import patch_answer, patch_cases, validate_answer, validate_cases
-from nuif_web_support import NodeLines, pyodide_dir
+from nuif_web_support import NodeLines
 
 from nuif_core import catalogs
 
@@ -66,19 +63,3 @@ def test_a_null_catalog_is_no_catalog(node_lines: NodeLines) -> None:
     doc = '{"nuif": 0, "root": {"id": "r", "kind": "widget"}}'
     plain, null = node_lines.many([("validate", [doc]), ("validate", [doc, {"catalog": None}])])
     assert plain["ok"] == null["ok"] and plain["ok"]["valid"] is True
-
-
-def test_without_the_dependency_a_catalog_names_what_to_pass(pure_wheel: Path) -> None:
-    pyodide_dir()
-    lines = NodeLines(pure_wheel)
-    try:
-        doc = '{"nuif": 0, "root": {"id": "r", "kind": "widget"}}'
-        plain, with_catalog = lines.many(
-            [("validate", [doc]), ("validate", [doc, {"catalog": catalogs.basic_text()}])]
-        )
-    finally:
-        lines.close()
-    assert plain["ok"]["valid"] is True  # everything but catalogs works without it
-    thrown = with_catalog["throw"]
-    assert thrown["name"] == "Error"
-    assert "fastjsonschema" in thrown["message"] and "dependencies" in thrown["message"]

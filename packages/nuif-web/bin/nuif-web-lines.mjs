@@ -3,7 +3,7 @@
 // requests). Used by the test suite (tests/web) and the benchmark (benchmarks/bench_web.py);
 // also a way for any program to reach the Pyodide build of nuif-core.
 //
-//   node bin/nuif-web-lines.mjs WHEEL [DEPENDENCY_WHEEL…]
+//   node bin/nuif-web-lines.mjs WHEEL
 //
 // First line out: {"ready": {"version", "implementation", "pyodide", "start_ms"}}.
 // Each line in: {"id": any, "op": "validate"|"inspect"|"canonicalize"|"applyPatch"|"diff"|"basicCatalog",
@@ -26,18 +26,15 @@ function write(message) {
   process.stdout.write(JSON.stringify(message) + "\n");
 }
 
-const [wheel, ...dependencies] = process.argv.slice(2);
-if (!wheel) {
-  process.stderr.write(
-    "usage: nuif-web-lines.mjs WHEEL [DEPENDENCY_WHEEL...] (the pure nuif-core wheel, and its " +
-      "dependencies' wheels)\n",
-  );
+const [wheel, ...rest] = process.argv.slice(2);
+if (!wheel || rest.length > 0) {
+  process.stderr.write("usage: nuif-web-lines.mjs WHEEL (the pure nuif-core wheel)\n");
   process.exit(2);
 }
 const started = performance.now();
 let nuif;
 try {
-  nuif = await loadNuif({ wheel, dependencies });
+  nuif = await loadNuif({ wheel });
 } catch (err) {
   process.stderr.write(`nuif-web-lines: ${err.message}\n`);
   process.exit(1);

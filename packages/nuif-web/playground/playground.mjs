@@ -606,7 +606,6 @@ async function start() {
     const config = await (await fetch("playground.json")).json();
     nuif = await loadNuif({
       wheel: config.wheel,
-      dependencies: config.dependencies ?? [], // fastjsonschema: kind catalogs
       indexURL: config.pyodide, // relative to this page
       onProgress: ({ stage, message }) => setStatus(stage, message),
     });

@@ -103,8 +103,6 @@ export interface Progress {
 export interface LoadOptions {
   /** The pure wheel nuif_core-<v>-py3-none-any.whl: a URL, a file path (Node) or its bytes. */
   wheel: string | URL | Uint8Array | ArrayBuffer;
-  /** The wheels of nuif-core's dependencies (fastjsonschema, which kind catalogs need), each as `wheel`. */
-  dependencies?: Array<string | URL | Uint8Array | ArrayBuffer>;
   /** The folder URL Pyodide's files are served from (in a page: relative to it); omitted: `import("pyodide")`. */
   indexURL?: string;
   onProgress?: (progress: Progress) => void;

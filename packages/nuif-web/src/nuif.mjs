@@ -26,8 +26,6 @@ def _answer(fn):
         return _json.dumps({"ok": fn()}, ensure_ascii=False)
     except _NuifError as err:
         return _json.dumps({"error": err.to_dict()}, ensure_ascii=False)
-    except ModuleNotFoundError as err:  # a dependency whose wheel was not given to loadNuif
-        return _json.dumps({"missing": err.name})
 
 
 def validate(text, max_diagnostics, catalog):
@@ -140,25 +138,17 @@ function requirePositiveInt(name, value, min) {
  * Start Pyodide, unpack the pure nuif-core wheel into its site-packages and import it.
  *
  * options.wheel       the pure wheel (nuif_core-<v>-py3-none-any.whl): URL, path (Node) or bytes
- * options.dependencies  the wheels of nuif-core's dependencies (fastjsonschema-<v>-py3-none-any.whl,
- *                     which kind catalogs need), each a URL, a path (Node) or bytes, unpacked
- *                     beside it; without them everything but catalogs works
  * options.indexURL    where Pyodide's files are served (a folder URL ending in "/"); without it
  *                     the "pyodide" package is imported (Node, or a bundler that resolves it)
  * options.onProgress  called with {stage, message} at each step of the start
  */
-export async function loadNuif({ wheel, dependencies = [], indexURL, onProgress } = {}) {
+export async function loadNuif({ wheel, indexURL, onProgress } = {}) {
   if (wheel === undefined) {
     throw new TypeError("loadNuif: `wheel` (the pure nuif-core wheel) is required");
-  }
-  if (!Array.isArray(dependencies)) {
-    throw new TypeError("loadNuif: `dependencies` is an array of wheels (URLs, paths or bytes)");
   }
   report(onProgress, "runtime", `Loading the Python runtime (Pyodide ${PYODIDE_VERSION})…`);
   const wheelPromise = wheelBytes(wheel);
   wheelPromise.catch(() => {}); // handled by Promise.all below (not "unhandled" meanwhile)
-  const dependencyPromise = Promise.all(dependencies.map(wheelBytes));
-  dependencyPromise.catch(() => {});
   let loadPyodide;
   if (indexURL !== undefined) {
     let base = String(indexURL).endsWith("/") ? String(indexURL) : `${indexURL}/`;
@@ -170,7 +160,7 @@ export async function loadNuif({ wheel, dependencies = [], indexURL, onProgress 
     ({ loadPyodide } = await import("pyodide"));
   }
   // the wheel is fetched while the runtime starts; a wheel that cannot be had fails at once
-  const [pyodide, bytes, dependencyBytes] = await Promise.all([
+  const [pyodide, bytes] = await Promise.all([
     loadPyodide({
       indexURL,
       stdout: () => {},
@@ -182,7 +172,6 @@ export async function loadNuif({ wheel, dependencies = [], indexURL, onProgress 
       report(onProgress, "wheel", `Fetched the nuif-core wheel (${wheelData.length} bytes)`);
       return wheelData;
     }),
-    dependencyPromise,
   ]);
   if (pyodide.version !== PYODIDE_VERSION) {
     throw new Error(
@@ -192,9 +181,6 @@ export async function loadNuif({ wheel, dependencies = [], indexURL, onProgress 
   report(onProgress, "install", "Unpacking the nuif-core wheel into Pyodide's file system…");
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
-  for (const dependency of dependencyBytes) {
-    pyodide.unpackArchive(dependency, "wheel", { extractDir: sitePackages });
-  }
   report(onProgress, "import", "Importing nuif_core…");
   const bridge = pyodide.runPython(
     `import types\n_nuif_web = types.ModuleType("_nuif_web")\n` +
@@ -209,12 +195,6 @@ export async function loadNuif({ wheel, dependencies = [], indexURL, onProgress 
 function unwrap(answer) {
   const result = JSON.parse(answer);
   if ("error" in result) throw new NuifError(result.error);
-  if ("missing" in result) {
-    throw new Error(
-      `nuif-core needs the Python package ${result.missing} for this (kind catalogs): ` +
-        "pass its wheel in loadNuif({ dependencies: [...] }) (docs/web.md)",
-    );
-  }
   return result.ok;
 }
 

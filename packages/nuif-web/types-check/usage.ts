@@ -12,7 +12,6 @@ async function use(): Promise<void> {
     wheel: new Uint8Array(0),
     indexURL: "/pyodide/",
     onProgress: (p: Progress) => stages.push(p.stage),
-    dependencies: ["/fastjsonschema-2.22.3-py3-none-any.whl", new Uint8Array(0)],
   });
   const report: ValidationReport = nuif.validate("{}", { maxDiagnostics: 10 });
   const first: Diagnostic | undefined = report.diagnostics[0];

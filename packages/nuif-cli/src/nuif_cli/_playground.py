@@ -6,12 +6,10 @@ The page runs nuif-core's pure-Python twin in the browser through Pyodide. What 
   bundled in the nuif-cli wheel (``nuif_cli/web``), or read from ``packages/nuif-web`` in a checkout;
 * ``nuif_core-<v>-py3-none-any.whl``: the pure wheel, assembled from the installed nuif-core's
   Python files (the files the release's pure wheel holds), or the one ``--wheel`` names;
-* the wheels of nuif-core's dependencies (``fastjsonschema-<v>-py3-none-any.whl``, which kind
-  catalogs need), each assembled from the installed distribution's files (pure Python);
 * ``pyodide/``: the Pyodide runtime (the npm package ``pyodide``, pinned below), which no Python
   wheel carries: ``--pyodide DIR``, else a checkout's ``packages/nuif-web/node_modules/pyodide``,
   else the cache folder that the one command in the error message fills (docs/web.md);
-* ``playground.json``: where the page finds the last two;
+* ``playground.json``: where the page finds the wheel and the runtime;
 * ``favicon.ico``: a small SVG icon (the request every browser makes).
 
 Nothing is fetched from anywhere else; the server binds 127.0.0.1 only and serves GET and HEAD.
@@ -144,8 +142,6 @@ def _record_hash(data: bytes) -> str:
     return "sha256=" + urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
-#: the distributions nuif-core depends on, each pure Python (served to the page beside the wheel)
-DEPENDENCIES = ("fastjsonschema",)
 #: the folders of nuif_core whose data files the pure wheel holds besides its Python files
 _DATA_FOLDERS = {"catalogs": (".py", ".json")}
 
@@ -179,28 +175,6 @@ def _wheel(files: list[tuple[str, bytes]], info: str) -> bytes:
             entry.external_attr = 0o644 << 16
             zf.writestr(entry, data)
     return out.getvalue()
-
-
-def dependency_wheels() -> list[tuple[str, bytes]]:
-    """The wheels of nuif-core's dependencies, assembled from the installed distributions: each
-    one's package files and its METADATA and WHEEL (what its py3-none-any wheel held)."""
-    from importlib import metadata
-
-    out = []
-    for name in DEPENDENCIES:
-        dist = metadata.distribution(name)
-        stem = f"{dist.metadata['Name'].replace('-', '_')}-{dist.version}"
-        info = f"{stem}.dist-info"
-        files = []
-        for path in dist.files or ():
-            where = str(path).replace(os.sep, "/")
-            own = where.split("/", 1)[0] != info and not where.startswith("..")
-            if where in (f"{info}/METADATA", f"{info}/WHEEL") or (
-                own and "__pycache__" not in where
-            ):
-                files.append((where, Path(str(path.locate())).read_bytes()))
-        out.append((f"{stem}-py3-none-any.whl", _wheel(sorted(files), info)))
-    return out
 
 
 def pure_wheel() -> tuple[str, bytes]:
@@ -238,14 +212,8 @@ class Site:
         self.files["favicon.ico"] = FAVICON
         wheel_name, wheel_bytes = wheel
         self.files[wheel_name] = wheel_bytes
-        dependencies = dependency_wheels()
-        self.files.update(dependencies)
         self.files["playground.json"] = json.dumps(
-            {
-                "wheel": wheel_name,
-                "dependencies": [name for name, _ in dependencies],
-                "pyodide": "pyodide/",
-            },
+            {"wheel": wheel_name, "pyodide": "pyodide/"},
             indent=2,
         ).encode()
 
