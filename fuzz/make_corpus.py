@@ -340,6 +340,18 @@ def main() -> None:
     # inverse: every byte steers the generator, so seeds are random bytes of a few lengths
     rnd = random.Random("inverse")
     _write(HERE / "corpus" / "inverse", [rnd.randbytes(n) for n in (16, 48, 96, 160, 256) * 3])
+    # catalog: the basic catalog against the corpus's documents, the invalid catalogs, and recipes
+    data = REPO / "tests" / "data" / "catalogs"
+    basic = REPO / "packages" / "nuif-core" / "src" / "nuif_core" / "catalogs" / "basic.json"
+    docs = sorted((data / "basic" / "valid").glob("*.json"))[:2]
+    docs += sorted((data / "basic" / "invalid").glob("*.json"))[:3]
+    pairs = [basic.read_bytes() + b"\x1e" + doc.read_bytes() for doc in docs]
+    plain = b'{"nuif":0,"root":{"id":"r","kind":"x"}}'
+    pairs += [
+        bad.read_bytes() + b"\x1e" + plain
+        for bad in sorted((data / "invalid-catalogs").glob("*.json"))[:3]
+    ]
+    _write(HERE / "corpus" / "catalog", pairs + _recipes("catalog", 12))
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ TARGETS = {
     "package": 16384,
     "cost": 8192,
     "inverse": 1024,
+    "catalog": 8192,
 }
 #: per-input time limit (a hang is a finding) and memory limit
 INPUT_TIMEOUT = 30

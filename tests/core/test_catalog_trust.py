@@ -154,7 +154,7 @@ def test_a_verdict_does_not_depend_on_what_was_validated_before() -> None:
 )
 def test_multiple_of_is_exact(number: str, multiple: float, valid: bool) -> None:
     cat = Catalog(_catalog({"properties": {"v": {"multipleOf": multiple}}}))
-    text = '{"nuif": 0, "root": {"id": "r", "kind": "t", "attrs": {"v": %s}}}' % number
+    text = '{"nuif": 0, "root": {"id": "r", "kind": "t", "attrs": {"v": ' + number + "}}}"
     report = nuif_core.validate(text, catalog=cat)
     assert report.valid is valid, report.diagnostics
     if not valid:

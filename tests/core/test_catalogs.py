@@ -610,7 +610,7 @@ def test_catalogs_need_nothing_beyond_the_standard_library() -> None:
         "before = set(sys.modules)\n"
         "import nuif_core\n"
         "from nuif_core import catalogs\n"
-        "doc = '{\"nuif\": 0, \"root\": {\"id\": \"r\", \"kind\": \"screen\"}}'\n"
+        'doc = \'{"nuif": 0, "root": {"id": "r", "kind": "screen"}}\'\n'
         "assert not nuif_core.validate(doc, catalog=catalogs.basic()).valid\n"
         "new = {m.split('.')[0] for m in set(sys.modules) - before}\n"
         "ours = {'nuif_core'} | {m for m in new if 'cython' in m}  # the codec's\n"

@@ -23,7 +23,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 FUZZ = REPO / "fuzz"
-TARGETS = ["codec", "document", "patch", "diff", "package", "cost", "inverse"]
+TARGETS = ["codec", "document", "patch", "diff", "package", "cost", "inverse", "catalog"]
 #: the platforms where the dev group installs atheris (keep in step with the root pyproject)
 ATHERIS_EXPECTED = sys.platform == "linux" and sys.version_info < (3, 13)
 
