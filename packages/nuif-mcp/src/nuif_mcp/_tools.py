@@ -317,6 +317,14 @@ _WARM_UP_DOCUMENT = (
 )
 
 
+#: a small catalog the warm-up checks its document against (the document breaks it)
+_WARM_UP_CATALOG = (
+    '{"nuif_catalog": 0, "closed": true, "kinds": {"screen": {"attrs": {"properties": '
+    '{"label": {"pattern": "^[a-z]+$", "multipleOf": 2}, "b": {"const": {"x": [1]}}}, '
+    '"additionalProperties": false}, "children": {"kinds": ["button"]}}}}'
+)
+
+
 def warm_up() -> None:
     """Run every tool once, on valid and invalid input, at start-up.
 
@@ -345,6 +353,18 @@ def warm_up() -> None:
             },
         ),
         ("apply-patch", {"document": _WARM_UP_DOCUMENT, "patch": "[]"}),
+        # kind catalogs: a catalog read, a document checked against it (a pattern, a number, a
+        # member no schema admits, a failing object shown in a message) and a patch refused
+        ("validate", {"document": _WARM_UP_DOCUMENT, "catalog": _WARM_UP_CATALOG}),
+        (
+            "apply-patch",
+            {
+                "document": _WARM_UP_DOCUMENT,
+                "patch": '{"nuif_patch": 0, "transactions": []}',
+                "catalog": _WARM_UP_CATALOG,
+            },
+        ),
+        ("validate", {"document": _WARM_UP_DOCUMENT, "catalog": "{"}),
     ]
     for name, arguments in samples:
         try:
