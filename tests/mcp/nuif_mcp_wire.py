@@ -68,6 +68,8 @@ class Exchange:
     messages: list[dict[str, Any]]
     stderr: str
     returncode: int
+    #: stdout's lines as written (``json.loads`` reads ``-0`` as ``0``)
+    raw: list[bytes]
 
     def by_id(self) -> dict[Any, dict[str, Any]]:
         return {m["id"]: m for m in self.messages if "id" in m}
@@ -104,7 +106,9 @@ def exchange(
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=10)
-    return Exchange(parse_stdout(out), err.decode("utf-8", "replace"), proc.returncode)
+    return Exchange(
+        parse_stdout(out), err.decode("utf-8", "replace"), proc.returncode, out.splitlines()
+    )
 
 
 def error_code(msg: dict[str, Any]) -> int:

@@ -576,3 +576,61 @@ def test_every_refusal_logs_its_own_line():
     ex = exchange([line(_initialize(i, clientInfo={"name": f"c{i}"})) for i in range(3)])
     named = [ln.split(" refused ", 1)[1].split(": ", 1)[0] for ln in _refusal_lines(ex.stderr)]
     assert named == ['client "c0"', 'client "c1"', 'client "c2"']
+
+
+def _with_id(literal: bytes, msg: dict[str, object]) -> bytes:
+    """``msg`` as a line whose id is written ``literal`` (json.dumps cannot write ``-0``)."""
+    return line({**msg, "id": "ID-HERE"}).replace(b'"ID-HERE"', literal)
+
+
+def test_an_id_written_minus_zero_is_echoed_minus_zero_on_every_path():
+    validate = call("x", "validate", {"document": DOC})
+    deep = b'{"jsonrpc":"2.0","id":-0,"method":"tools/call","params":{"name":"validate","arguments":{"document":'
+    deep += b"[" * 300 + b"]" * 300 + b"}}}\n"
+    lines = [
+        _with_id(b"-0", validate),  # a result
+        _with_id(b"-0", call("x", "no-such-tool", {})),  # a protocol error from the SDK's dispatch
+        _with_id(b"-0", {**validate, "jsonrpc": "1.0"}),  # refused by the line reader
+        deep,  # refused at a parser limit, the id read from the prefix
+        b'{"jsonrpc":"2.0","\\u0069d":-0,"method":"tools/list","params":{"_meta":'
+        + json.dumps(ENVELOPE).encode()
+        + b"}}\n",  # the key written with an escape is still the id
+    ]
+    ex = exchange(lines)
+    assert ex.returncode == 0 and len(ex.raw) == len(lines)
+    for raw in ex.raw:
+        assert raw.startswith(b'{"jsonrpc":"2.0","id":-0,'), raw[:80]
+    results = sorted(("result" in m, m.get("error", {}).get("code")) for m in ex.messages)
+    assert results == sorted(
+        [
+            (True, None),
+            (False, INVALID_PARAMS),
+            (False, INVALID_REQUEST),
+            (False, INVALID_REQUEST),
+            (True, None),
+        ]
+    )
+
+
+def test_only_the_last_top_level_id_decides_between_zero_and_minus_zero():
+    tail = line(request("x", "tools/list"))
+    body = tail[tail.index(b'"method"') :]
+    cases = [
+        (b'{"id":-0,"jsonrpc":"2.0","id":0,' + body, b"0"),
+        (b'{"id":0,"jsonrpc":"2.0","id":-0,' + body, b"-0"),
+        (b'{"id":0,"jsonrpc":"2.0","params2":{"id":-0},' + body, b"0"),  # not top level
+        (b'{"id":0,"jsonrpc":"2.0","note":"\\"id\\":-0",' + body, b"0"),  # inside a string
+        (_with_id(b"0", call("x", "validate", {"document": '{"a": -0}'})), b"0"),
+    ]
+    ex = exchange([case for case, _ in cases])
+    assert ex.returncode == 0 and len(ex.raw) == len(cases)
+    # the server may answer out of order; each answer's kind tells which case it is
+    echoed = sorted(raw[len(b'{"jsonrpc":"2.0","id":') :].split(b",", 1)[0] for raw in ex.raw)
+    assert echoed == sorted(expected for _, expected in cases)
+    assert all("error" not in m for m in ex.messages)
+
+
+def test_the_internal_minus_zero_id_cannot_be_sent_by_a_client():
+    # the SDK carries a -0 id as a string holding a lone surrogate, which no line can spell
+    ex = exchange([b'{"jsonrpc":"2.0","id":"\\udc80-0","method":"tools/list"}\n'])
+    assert ex.messages[0]["id"] is None and error_code(ex.messages[0]) == PARSE_ERROR

@@ -39,7 +39,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from mcp_types import INTERNAL_ERROR
 
-from nuif_mcp._wire import ID_SCAN_BYTES, LineRefused, LineTooLong, read_message
+from nuif_mcp._wire import ID_SCAN_BYTES, LineRefused, LineTooLong, dump_message, read_message
 
 __all__ = ["MAX_LINE_BYTES", "BoundedLineReader", "PipeWriter", "line_transport"]
 
@@ -279,8 +279,7 @@ async def line_transport(
     async def pump_out() -> None:
         async with from_dispatcher:
             async for message in from_dispatcher:
-                text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                await writer.write(text + "\n")
+                await writer.write(dump_message(message.message) + "\n")
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(pump_in)

@@ -26,6 +26,11 @@ the request id when it can be read. The rules (docs/mcp.md, "The JSON-RPC line")
   (JSON-RPC 2.0 §4.1).
 
 Positions are 1-based byte columns of the line (the line is one line of text).
+
+An id is echoed as it was written. The one integer the parser cannot keep is ``-0`` (it reads
+``0``), so a request whose last top-level ``id`` is the literal ``-0`` carries
+:data:`NEGATIVE_ZERO_ID` through the SDK instead: a string no client can send (it holds a lone
+surrogate, which the parser refuses), which :func:`dump_message` writes back as ``-0``.
 """
 
 from __future__ import annotations
@@ -42,16 +47,18 @@ from mcp_types import (
     JSONRPCRequest,
     RequestId,
 )
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic_core import from_json
 
 __all__ = [
     "ID_SCAN_BYTES",
     "MAX_DEPTH",
     "MAX_INT_DIGITS",
+    "NEGATIVE_ZERO_ID",
     "LineRefused",
     "LineTooLong",
     "describe",
+    "dump_message",
     "read_message",
     "refuse_long_line",
 ]
@@ -72,6 +79,16 @@ _NUMBER_CHARS = frozenset(b"0123456789+-.eE")
 _SURROGATE_REASONS = frozenset(
     {"unexpected end of hex escape", "lone leading surrogate in hex escape"}
 )
+
+
+#: The id the SDK carries for a request whose id is the integer literal ``-0``. It cannot collide
+#: with a client's id: a lone surrogate cannot reach a string through the line parser.
+NEGATIVE_ZERO_ID = "\udc80-0"
+#: A token of a JSON text, after blanks: a string, a structural character, or a scalar literal.
+_TOKEN = re.compile(rb'[ \t\r\n]*("(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^ \t\r\n{}\[\]:,"]+)')
+#: An integer literal ``-0`` somewhere in a line: the cheap test before :func:`_id_literal`.
+_NEGATIVE_ZERO = re.compile(rb"-0(?![0-9.eE])")
+_ECHO_HEAD = '{"jsonrpc":"2.0","id":0'
 
 
 class LineRefused(Exception):
@@ -176,6 +193,65 @@ def _envelope_refusal(obj: Any) -> LineRefused | None:
     return None
 
 
+def _id_literal(line: bytes, end: int) -> bytes | None:
+    """The text of the last top-level ``id`` member completed before byte ``end``, if any.
+
+    A member counts once the ``,`` or ``}`` after its value is read, so a literal cut by ``end``
+    is not taken for a whole one. Keys are compared decoded (``"\\u0069d"`` is ``id``).
+    """
+    depth, key, literal, found, pos = 0, None, None, None, 0
+    expect_key = False
+    while pos < end:
+        match = _TOKEN.match(line, pos, end)
+        if match is None:
+            break
+        token, pos = match.group(1), match.end()
+        if token in (b"{", b"["):
+            depth += 1
+            expect_key = depth == 1 and token == b"{"
+        elif token in (b"}", b"]"):
+            if depth == 1 and literal is not None:
+                found = literal
+            depth -= 1
+            literal = None
+        elif depth != 1:
+            continue
+        elif token == b",":
+            if literal is not None:
+                found = literal
+            literal, expect_key = None, True
+        elif token == b":":
+            expect_key = False
+        elif expect_key:
+            try:
+                key = json.loads(token)
+            except ValueError:
+                key = None
+        elif key == "id":
+            literal = token
+    return found
+
+
+def _negative_zero(value: Any, line: bytes, end: int) -> bool:
+    """Whether an id read as the integer 0 was written ``-0``."""
+    return (
+        type(value) is int
+        and value == 0
+        and _NEGATIVE_ZERO.search(line, 0, end) is not None
+        and _id_literal(line, end) == b"-0"
+    )
+
+
+def dump_message(message: BaseModel) -> str:
+    """One SDK message as its JSON line, with a ``-0`` request id written back as ``-0``."""
+    if getattr(message, "id", None) != NEGATIVE_ZERO_ID:
+        return message.model_dump_json(by_alias=True, exclude_unset=True)
+    text = message.model_copy(update={"id": 0}).model_dump_json(by_alias=True, exclude_unset=True)
+    if not text.startswith(_ECHO_HEAD):  # pragma: no cover - the SDK's models lead with id
+        return text
+    return '{"jsonrpc":"2.0","id":-0' + text[len(_ECHO_HEAD) :]
+
+
 def _id_before(line: bytes, end: int) -> RequestId | None:
     """The request id, if the line states a valid one completely before byte ``end``.
 
@@ -193,7 +269,8 @@ def _id_before(line: bytes, end: int) -> RequestId | None:
     if isinstance(value, str):
         return value
     if _is_request_id(value) and list(head)[-1] != "id":
-        return int(value)
+        negative_zero = _negative_zero(value, line, min(end, ID_SCAN_BYTES))
+        return NEGATIVE_ZERO_ID if negative_zero else int(value)
     return None
 
 
@@ -254,6 +331,8 @@ def read_message(line: bytes | LineTooLong) -> SessionMessage:
         obj = from_json(line, allow_inf_nan=False)
     except ValueError as exc:
         raise _parse_refusal(line, str(exc)) from None
+    if isinstance(obj, dict) and _negative_zero(obj.get("id"), line, len(line)):
+        obj["id"] = NEGATIVE_ZERO_ID
     refusal = _envelope_refusal(obj)
     if refusal is not None:
         raise refusal
