@@ -66,6 +66,25 @@ def callables(docs: Path) -> dict[tuple[str, str], Callable[[str, str], Callable
         d = text(shape, size)
         return lambda: nuif_core.validate(d)
 
+    def loads(shape: str, size: str) -> Callable[[], Any]:
+        d = text(shape, size)
+        return lambda: nuif_core.loads(d)
+
+    def dumps(shape: str, size: str) -> Callable[[], Any]:
+        value = nuif_core.loads(text(shape, size))
+        return lambda: nuif_core.dumps(value)
+
+    def canonical_json(shape: str, size: str) -> Callable[[], Any]:
+        d = text(shape, size)
+        return lambda: nuif_core.canonical_json(d)
+
+    def validate_late_error(shape: str, size: str) -> Callable[[], Any]:
+        # a text error near the end: the last closing brace becomes a colon
+        d = text(shape, size)
+        cut = d.rindex(b"}")
+        bad = d[:cut] + b":" + d[cut + 1 :]
+        return lambda: nuif_core.validate(bad)
+
     def rfc(shape: str, size: str) -> Callable[[], Any]:
         import rfc8785
 
@@ -111,6 +130,10 @@ def callables(docs: Path) -> dict[tuple[str, str], Callable[[str, str], Callable
         ("canonicalize", "orjson"): orj,
         ("canonicalize", "sha256"): sha,
         ("validate", "nuif"): validate,
+        ("validate-text-error", "nuif"): validate_late_error,
+        ("loads", "nuif"): loads,
+        ("dumps", "nuif"): dumps,
+        ("canonical-json", "nuif"): canonical_json,
         ("apply-patch", "nuif"): apply,
         ("apply-patch", "jsonpatch"): jsonpatch_apply,
     }

@@ -74,7 +74,8 @@ class Case:
 
 
 def all_cases(peers: bool = False) -> list[Case]:
-    """Every case: nuif's canonicalize and validate of each shape and size, and apply-patch;
+    """Every case: nuif's canonicalize, validate (of the document, and of it with a text error
+    near its end), canonical_json, loads and dumps of each shape and size, and apply-patch;
     with ``peers``, the peers of canonicalize and apply-patch too."""
     out: list[Case] = []
     for size in SIZES:
@@ -85,6 +86,8 @@ def all_cases(peers: bool = False) -> list[Case]:
                     role = "baseline" if impl == "sha256" else "peer"
                     out.append(Case("canonicalize", shape, size, impl, role))
             out.append(Case("validate", shape, size, "nuif"))
+            for op in ("validate-text-error", "canonical-json", "loads", "dumps"):
+                out.append(Case(op, shape, size, "nuif"))
     for label, _, _ in PATCHES:
         out.append(Case("apply-patch", "ui", label, "nuif"))
         if peers:

@@ -61,7 +61,7 @@ def indented_texts() -> list[bytes]:
 def reindented_texts() -> list[bytes]:
     """Texts whose lines change their indentation where a reader would not expect it: the
     compiled walk guesses a line's indentation from the last line it read at the same depth
-    (``nuif_s2_direct_next``) and must count it wherever the guess is wrong.  Each text is a
+    (``nuif_walk_direct_next``) and must count it wherever the guess is wrong.  Each text is a
     seeded random tree of arrays and objects (the same every run), one value or member a line,
     indented mostly by depth; some lines are one space off, some at a random width (0 to 40),
     some have a tab, a carriage return or more whitespace behind the spaces; some trees nest up

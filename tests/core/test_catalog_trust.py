@@ -20,7 +20,7 @@ import pytest
 import nuif_core
 from nuif_core import Catalog, _codec
 from nuif_core._catalog import BOUNDS
-from nuif_core._catalog_eval import WORK_BOUND
+from nuif_core._catalog_eval import PROBLEM_UNITS, WORK_BOUND
 
 
 def _catalog(attrs: Any, defs: dict[str, Any] | None = None) -> str:
@@ -255,6 +255,30 @@ def test_a_ref_dag_that_fans_out_stops_at_the_work_bound(combinator: str) -> Non
     text = _catalog({"properties": {"v": {"$ref": "#/$defs/d0"}}}, small)
     report = nuif_core.validate(doc, catalog=text)
     assert not report.valid and not _exceeded(report)
+
+
+def _fanning(levels: int) -> str:
+    defs: dict[str, Any] = {
+        f"d{i}": {"allOf": [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}]}
+        for i in range(levels)
+    }
+    defs[f"d{levels}"] = {"type": "string"}
+    return _catalog({"properties": {"v": {"$ref": "#/$defs/d0"}}}, defs)
+
+
+def test_problems_passed_up_a_fanning_graph_are_charged() -> None:
+    """With a failing leaf, each of the 2^n problems is copied up through all n levels and then
+    placed and sorted for the report: n * 2^n copies and 2^n reports, which a meter that charged
+    only the schemas applied left out (18 levels took 5 s under the fuzzer, within the bound).
+    Both are charged now, so the failing graph costs more than the passing one by at least that."""
+    levels = 12
+    failing = _work(_fanning(levels), _doc({"v": 5}))
+    passing = _work(_fanning(levels), _doc({"v": "s"}))
+    problems = 2**levels
+    assert failing - passing >= levels * problems + PROBLEM_UNITS * problems
+    # and so the failing graph meets the bound at fewer levels than the passing one
+    assert _exceeded(nuif_core.validate(_doc({"v": 5}), catalog=_fanning(19)))
+    assert not _exceeded(nuif_core.validate(_doc({"v": "s"}), catalog=_fanning(19)))
 
 
 def test_additional_properties_over_many_failing_members_costs_linear_work() -> None:

@@ -79,17 +79,16 @@ def test_newlines_and_indentations_of_every_width_match_the_twin() -> None:
 
 def test_indentations_the_walk_does_not_guess_match_the_twin() -> None:
     """Lines whose indentation is not the one the compiled walk guesses from the last line at
-    the same depth (``nuif_s2_direct_next``): the same outcomes as the twin's."""
+    the same depth (``nuif_walk_direct_next``): the same outcomes as the twin's."""
     for data in reindented_texts():
         same(data)
 
 
 def test_each_call_lets_go_of_its_input_and_leaves_nothing_to_the_next() -> None:
-    """The compiled codec keeps the tape parser of a call that ends normally, with the buffers it
-    grew, for the next call (``_park`` in ``_speedups_parser.pxi``): it must hold no reference to
-    the input, and no call may see anything of the one before, whatever that one was (larger,
-    deeper, refused, failed in the schema check, read by the one-pass parser, or inspected:
-    ``inspect`` keeps its parser past the text)."""
+    """The compiled codec keeps the pipeline's state between calls, with the buffers it grew
+    (``_doc`` in ``_speedups_doc.pxi``): it must hold no reference to the input, and no call may
+    see anything of the one before, whatever that one was (larger, deeper, refused, failed in the
+    schema check, read by ``loads``, or inspected: ``inspect`` reads the tape past the text)."""
     import sys
 
     from benchmarks import corpus
@@ -101,8 +100,8 @@ def test_each_call_lets_go_of_its_input_and_leaves_nothing_to_the_next() -> None
         b'{"nuif":0,"root":{"id":"a","kind":"b"},"x":[1,2,}',  # a syntax error
         b"[" * 100 + b"]" * 100,
         b'{"b":1,"a":{"d":[true,false,null],"c":"\\ud83d\\ude00"}}',
-        # 1e-400: left to the one-pass parser (the walk refuses what the float library cannot
-        # convert), which then reads the escapes too
+        # 1e-400: a double the float library does not convert (CPython's dtoa does), beside
+        # escapes
         b'{"nuif":0,"root":{"id":"a","kind":"b","attrs":{"z":1e-400,"t":"\\u00e9\\t\\""}}}',
         b'{"nuif":0,"root":{"id":"r","kind":"k","children":['
         + b",".join(b'{"id":"n%d","kind":"k"}' % i for i in range(300))
@@ -123,6 +122,7 @@ def test_each_call_lets_go_of_its_input_and_leaves_nothing_to_the_next() -> None
             lambda: compiled.canonical_document(data, 128, 250000),
             lambda: nuif_core.canonicalize(data),
             lambda: nuif_core.validate(data),
+            lambda: compiled.loads(data, 128),
         ):
             try:
                 out.append(call())

@@ -264,7 +264,7 @@ def test_what_the_compiled_codec_takes_from_the_python_side_exists():
         for p in sorted(CORE.glob("_speedups*.p[xy]?"))
         if p.suffix in (".pyx", ".pxi")
     }
-    assert {"_speedups.pyx", "_speedups_parser.pxi", "_speedups_dump.pxi"} <= set(sources)
+    assert {"_speedups.pyx", "_speedups_loads.pxi", "_speedups_dump.pxi"} <= set(sources)
     imported = [
         (module, name.strip())
         for text in sources.values()

@@ -279,6 +279,18 @@ def test_read_results_are_read_only() -> None:
         pkg.manifest["document"] = ""  # type: ignore[index]
 
 
+@pytest.mark.parametrize("name", ["d" * 255, "é" * 127, "d" * 236])
+def test_unpack_into_a_directory_of_any_valid_name(name: str, tmp_path: Path) -> None:
+    # the temporary directory beside the target adds 19 bytes to its name: cut, it still fits
+    if len(name.encode()) > os.pathconf(tmp_path, "PC_NAME_MAX"):
+        pytest.skip("this file system takes shorter names")
+    data = package.pack(DOC, ASSETS)
+    result = package.unpack(data, tmp_path / name)
+    assert (tmp_path / name / "document.json").read_bytes() == CANONICAL
+    assert result.hash == HASH
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # no temporary left
+
+
 def test_unpack_refuses_a_non_empty_destination_and_accepts_an_empty_one(tmp_path: Path) -> None:
     data = package.pack(DOC, ASSETS)
     (tmp_path / "full").mkdir()

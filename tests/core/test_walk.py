@@ -1,11 +1,10 @@
 """The walk takes every valid text and refuses every invalid one, and the answers do not change.
 
-The compiled codec's pipeline walks the input in C (``csrc/nuif_walk.h``) and re-reads every
-input the walk refuses with the one-pass parser, which raises the error.  So, on every input
-here, the compiled ``canonical_json`` must answer what the pure-Python twin answers: the same
-canonical bytes, or the same error (code, message, pointer, line, column) -- whether the walk
-took the text or refused it.  A valid text the walk refused would reach the one-pass parser and
-be reported as a SystemError: these tests would show it.
+The compiled codec reads every text with one C walk (``csrc/nuif_walk.h``); a text it refuses
+is explained from where it stopped (``csrc/nuif_fault.h``).  So, on every input here, the
+compiled ``canonical_json`` must answer what the pure-Python twin answers: the same canonical
+bytes, or the same error (code, message, pointer, line, column).  A valid text the walk refused
+would be reported as a SystemError: these tests would show it.
 """
 
 from __future__ import annotations
@@ -289,7 +288,7 @@ BAD = [
 ]
 
 
-def test_invalid_inputs_raise_what_the_one_pass_parser_raises() -> None:
+def test_invalid_inputs_raise_what_the_twin_raises() -> None:
     for data in BAD:
         for pad in (0, 61, 62, 63):
             check(b" " * pad + data)

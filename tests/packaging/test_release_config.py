@@ -1,8 +1,8 @@
 """The release-wheel configuration (cibuildwheel, in packages/nuif-core/pyproject.toml) builds
 what docs/install.md promises: CPython 3.11-3.14 on Linux x86_64/aarch64 (manylinux and
 musllinux), macOS x86_64/arm64 and Windows AMD64, with no libcrypto linked or bundled (SHA-256
-from the interpreter's own, found at import, or hashlib), pinned build tools and a test command
-that runs existing tests against each wheel."""
+from hashlib), pinned build tools and a test command that runs existing tests against each
+wheel."""
 
 from __future__ import annotations
 

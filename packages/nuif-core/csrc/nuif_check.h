@@ -24,7 +24,7 @@
 #define NUIF_CK_TAG_MASK 0xFFFFFFFF00000000ULL
 
 typedef struct {
-    /* the tape and where its strings' bytes are (the parser's) */
+    /* the tape and where its strings' bytes are (the walk's) */
     nuif_tok *tape;
     const uint8_t *p;
     size_t n;

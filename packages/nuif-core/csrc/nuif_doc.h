@@ -10,9 +10,9 @@
  * is wanted, the empty bytes object once the digest is made: no text is copied out of the
  * scratch), or NULL with `*status`:
  *
- *   NUIF_DOC_TEXT    the input is not strict I-JSON, or nests deeper than max_depth: the caller
- *                    reads it with the one-pass parser, which raises the error with its location
- *                    (errors are the slow path, and have one reporter);
+ *   NUIF_DOC_TEXT    the input is not strict I-JSON, or nests deeper than max_depth: the walk
+ *                    recorded where it stopped, and nuif_fault.h says why (errors are the slow
+ *                    path, and have one reporter);
  *   NUIF_DOC_SCHEMA  a valid text, not a valid document (or one of more than max_nodes nodes):
  *                    the Python checker reports every problem;
  *   NUIF_DOC_ERROR   a Python exception is set (memory ran out).

@@ -1,7 +1,7 @@
 /* Writing JSON strings as RFC 8785 / JSON.stringify does: '"', '\\' and control characters
  * escaped (the short forms \b \t \n \f \r where they exist, else \u00XX), every other byte as it
- * is; and lowercase hex for the hash text.  Used by the canonical writer and the value dumper
- * (src/nuif_core/_speedups_write.pxi, _speedups_dump.pxi). */
+ * is; and lowercase hex for the hash text.  Used by the canonical writer (csrc/nuif_write.h), the
+ * value dumper (src/nuif_core/_speedups_dump.pxi) and the hash text (_speedups_hash.pxi). */
 #ifndef NUIF_ESCAPE_H
 #define NUIF_ESCAPE_H
 
@@ -167,6 +167,20 @@ static ptrdiff_t nuif_escape_into(char *o, const uint8_t *s, ptrdiff_t L) {
         i++;
     }
     return w;
+}
+
+/* 1 when s[0:L) is ASCII, else 0. */
+static inline int nuif_is_ascii(const uint8_t *s, ptrdiff_t L) {
+    ptrdiff_t i = 0;
+    uint64_t w;
+    for (; i + 8 <= L; i += 8) {
+        memcpy(&w, s + i, 8);
+        if (w & 0x8080808080808080ull) return 0;
+    }
+    for (; i < L; i++) {
+        if (s[i] >= 0x80) return 0;
+    }
+    return 1;
 }
 
 #endif

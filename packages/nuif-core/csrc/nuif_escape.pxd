@@ -8,3 +8,4 @@ cdef extern from "nuif_escape.h":
     void nuif_hex32(char* o, const uint8_t* d) noexcept nogil
     Py_ssize_t nuif_canon_esc_len(const uint8_t* p, Py_ssize_t j) noexcept nogil
     Py_ssize_t nuif_escape_into(char* o, const uint8_t* s, Py_ssize_t L) noexcept nogil
+    bint nuif_is_ascii(const uint8_t* s, Py_ssize_t L) noexcept nogil

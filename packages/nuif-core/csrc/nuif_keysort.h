@@ -1,6 +1,6 @@
 /* Member names in RFC 8785 order: by their UTF-16 code units, compared on their UTF-8 bytes
- * (src/nuif_core/_speedups_parser.pxi sorts an object's names when it closes, which is also where
- * duplicates are found; _speedups_dump.pxi sorts a dict's keys). */
+ * (the walk, csrc/nuif_walk.h, sorts an object's names when it closes, which is also where
+ * duplicates are found; src/nuif_core/_speedups_dump.pxi sorts a dict's keys). */
 #ifndef NUIF_KEYSORT_H
 #define NUIF_KEYSORT_H
 

@@ -1,7 +1,8 @@
 /* Number text: the digits and decimal exponent of a JSON number literal (or of a double's
  * shortest text), and ECMAScript's Number.prototype.toString spelling of them (RFC 8785 §3.2.2.3).
- * Used by the parser, the canonical writer and the value dumper through _speedups_numbers.pxi,
- * which adds the conversions to and from doubles. */
+ * Used by the walk, the §3 check and the canonical writer (nuif_walk.h, nuif_check.h,
+ * nuif_write.h), and by src/nuif_core/_speedups_numbers.pxi, which adds the conversions to and
+ * from doubles. */
 #ifndef NUIF_NUMBER_H
 #define NUIF_NUMBER_H
 
@@ -17,7 +18,7 @@ typedef struct {
     char d[24]; /* the first (up to 24) significant digits */
 } nuif_numinfo;
 
-/* the bytes ES spelling of a double can take: nuif_fmt_es and nuif_fmt_double write at most this */
+/* the most bytes a double's ES spelling takes: nuif_fmt_es and nuif_py_fmt_double write no more */
 #define NUIF_NUMBER_TEXT_MAX 48
 
 /* Digits and decimal exponent of a JSON number literal or a repr() of a double. */
@@ -173,7 +174,7 @@ static ptrdiff_t nuif_fmt_es(char *o, int neg, const char *d, int64_t k, int64_t
 }
 
 /* 1 when a decimal literal has more than 15 significant digits and no trailing zeros, told from
- * its digit positions alone (so both parsers skip nuif_analyze and go to the double): integer
+ * its digit positions alone (so the walk skips nuif_analyze and goes to the double): integer
  * digits p[int_s:int_e), the fraction's up to mant_e (mant_e == int_e: none).  A 0 does not say
  * the literal has at most 15 (trailing zeros are left to nuif_analyze). */
 static inline int nuif_many_digits(const uint8_t *p, size_t int_s, size_t int_e, size_t mant_e) {

@@ -1,4 +1,5 @@
-/* Byte-run scanners for the codec's hot loops (_speedups.pyx).
+/* Byte-run scanners for the codec's hot loops: the walk (nuif_walk.h), the name checks
+ * (nuif_names.h) and the string escaping (nuif_escape.h).
  *
  * Each function finds the end of a run of "uninteresting" bytes: 16 bytes at a time with SSE2
  * (part of every x86-64 CPU), 8 bytes at a time with portable word-at-a-time (SWAR) code
@@ -95,7 +96,7 @@ static inline uint32_t nuif_load32_(const uint8_t *p) {
 
 /* Index of the first byte in p[i:n] that is not an ASCII digit (at most n: p[n] must be the
  * bytes object's NUL).  Eight bytes per step where eight are readable, so a 17-digit literal
- * costs three steps and one mispredicted exit, not one branch per digit (both parsers' number
+ * costs three steps and one mispredicted exit, not one branch per digit (the walk's number
  * scanning). */
 static inline ptrdiff_t nuif_digits_end(const uint8_t *p, ptrdiff_t i, ptrdiff_t n) {
 #if !NUIF_BIG_ENDIAN

@@ -18,6 +18,7 @@ cdef extern from "nuif_tape.h":
         F_NEGZERO "NUIF_F_NEGZERO"
         F_SKIP "NUIF_F_SKIP"
         F_LIT "NUIF_F_LIT"
+        F_ASCII "NUIF_F_ASCII"
     ctypedef struct Tok "nuif_tok":
         uint8_t kind
         uint8_t flags
@@ -26,5 +27,5 @@ cdef extern from "nuif_tape.h":
         uint32_t len        # STR, INT, FLT: byte count
         uint32_t members    # OBJ: member count
         uint32_t quote      # STR (member names): offset of the opening quote in the input
-        uint32_t dbl        # FLT with F_DBL: index into the parser's doubles
+        uint32_t dbl        # FLT with F_DBL: index into the walk's doubles
         uint32_t order_at   # OBJ: first of its sorted member-name tokens in the order array

@@ -1,15 +1,15 @@
 /* The walk: strict I-JSON text to the token tape (csrc/nuif_tape.h), in one left-to-right pass
- * over the input that finds each next token by skipping whitespace itself.  It builds the same
- * tape as the one-pass parser of src/nuif_core/_speedups_parser.pxi, byte for byte: the same
- * tokens, arena, member-name order and doubles (tests/core/test_walk.py holds the two equal).
+ * over the input that finds each next token by skipping whitespace itself.
  *
- * It checks everything the one-pass parser checks (grammar, escapes, surrogates, noncharacters,
- * number grammar and range, duplicate names, depth) and takes every valid input, but reports
- * nothing: any problem returns NUIF_WALK_REFUSE, and the codec re-reads the input with the
- * one-pass parser, which raises the NUIF_* error with its pointer, line and column.  Errors are
- * the slow path; the fast path has no error text at all.  Numbers the vendored libraries do not
- * convert (no C++17 compiler, an exponent beyond their range) are converted by CPython's dtoa
- * (nuif_pyfloat.h); NUIF_WALK_NOMEM then also means a Python exception is set.
+ * It checks everything strict I-JSON asks (grammar, escapes, surrogates, noncharacters, number
+ * grammar and range, duplicate names, depth), takes every valid input and refuses every other:
+ * NUIF_WALK_REFUSE, with the site where it stopped, the position and the depth of the stack
+ * recorded in the state.  It builds no error text: nuif_fault.h turns that record into the
+ * error (code, offset, the path of keys and indices), reading the state and at most the one
+ * token it stopped on, so errors cost nothing on the fast path and no second read of the input.
+ * Numbers the vendored libraries do not convert (no C++17 compiler, an exponent beyond their
+ * range) are converted by CPython's dtoa (nuif_pyfloat.h); NUIF_WALK_NOMEM then also means a
+ * Python exception is set.
  *
  * Buffers are the caller's (so the writer, the schema check and the inspect summary read the
  * result unchanged) and grow with PyMem_Realloc: the caller holds the GIL.  The input is a bytes
@@ -58,12 +58,13 @@ typedef struct {
     int is_obj;
 } nuif_walk_frame;
 
-/* The parser's buffers and counters, handed in and back by _speedups_parser.pxi. */
+/* The walk's buffers and counters, kept in the pipeline's state (csrc/nuif_doc.h). */
 typedef struct {
     const uint8_t *p;
     size_t n;
     size_t max_depth;
-    int float_libs; /* 1: nuif_parse_double may be used, else numbers needing it refuse */
+    int float_libs;   /* 1: nuif_parse_double may be used, else numbers needing it refuse */
+    int want_doubles; /* nuif_walk_parse_values: every non-integer's double to doubles */
     nuif_tok *tape;
     size_t tape_cap, ntok;
     uint8_t *arena;
@@ -79,7 +80,26 @@ typedef struct {
     nuif_walk_frame *frames;
     size_t frames_cap;
     size_t deepest;
+    /* a refusal: where the walk stopped and in what state (nuif_fault.h says why from these) */
+    int fault_site; /* NUIF_SITE_* */
+    size_t fault_at, fault_depth, fault_names_top;
 } nuif_walk;
+
+/* Where the walk refused: what it was reading at s->fault_at. */
+enum {
+    NUIF_SITE_STRING = 1, /* a string value */
+    NUIF_SITE_DEPTH,      /* an array or object one level beyond max_depth */
+    NUIF_SITE_FIRST_KEY,  /* what follows '{' */
+    NUIF_SITE_NUMBER,     /* a number literal */
+    NUIF_SITE_LITERAL,    /* true, false or null */
+    NUIF_SITE_VALUE,      /* a byte that starts no value */
+    NUIF_SITE_KEY,        /* what follows ',' in an object */
+    NUIF_SITE_DUPLICATE,  /* the object of the top frame, closing, repeats a member name */
+    NUIF_SITE_NEXT,       /* what follows a value in the top frame's array or object */
+    NUIF_SITE_NAME,       /* a member name's string */
+    NUIF_SITE_COLON,      /* what follows a member name */
+    NUIF_SITE_END         /* what follows the root value */
+};
 
 static int nuif_walk_grow(nuif_walk *s, void **ptr, size_t *cap, size_t need, size_t item) {
     size_t newcap = *cap * 2;
@@ -101,18 +121,19 @@ static int nuif_walk_grow(nuif_walk *s, void **ptr, size_t *cap, size_t need, si
          : nuif_walk_grow((s), (void **)&(s)->field, &(s)->capf, (need), sizeof(type)))
 
 /* The end of a run of string body from j: the index of its first quote or backslash, or 0
- * (refuse) when a noncharacter or a control byte comes first or the input ends.  The scanner is
- * the one-pass parser's (csrc/nuif_scan.h), which stops at the lead bytes that may start a
- * noncharacter, checked here exactly. */
-NUIF_WALK_INLINE size_t nuif_walk_body(const uint8_t *p, size_t j, size_t n) {
-    int hi = 0;
+ * (refuse) when a noncharacter or a control byte comes first or the input ends.  The scanner
+ * (csrc/nuif_scan.h) stops at the lead bytes that may start a noncharacter, checked here
+ * exactly.  *hi |= 0x80 when the run has a byte >= 0x80 (where *hi is never read, the compiler
+ * drops its computation). */
+NUIF_WALK_INLINE size_t nuif_walk_body(const uint8_t *p, size_t j, size_t n, int *hi) {
     uint8_t c;
     for (;;) {
-        j = (size_t)nuif_str_run(p, (ptrdiff_t)j, (ptrdiff_t)n, &hi);
+        j = (size_t)nuif_str_run(p, (ptrdiff_t)j, (ptrdiff_t)n, hi);
         if (j >= n) return 0;
         c = p[j];
         if (c == '"' || c == '\\') return j;
         if (c < 0x20 || nuif_nonchar_at(p, (ptrdiff_t)j) >= 0) return 0;
+        *hi = 0x80; /* a lead byte >= 0xEF */
         j += (size_t)nuif_seq_len(c);
     }
 }
@@ -144,18 +165,23 @@ NUIF_WALK_INLINE size_t nuif_walk_input_string(nuif_walk *s, size_t i, size_t j,
 
 /* The string whose opening quote is at i: a token (member name: decoded, `quote` = i; value:
  * canonical escapes).  Returns the index after the closing quote, or 0 (refuse). */
-NUIF_WALK_INLINE size_t nuif_walk_string(nuif_walk *s, size_t i, int is_key, int *nomem) {
-    size_t start = i + 1, j = nuif_walk_body(s->p, start, s->n);
+NUIF_WALK_INLINE size_t nuif_walk_string(nuif_walk *s, size_t i, int is_key, int *nomem,
+                                         const int values) {
+    int hi = 0;
+    size_t start = i + 1, j = nuif_walk_body(s->p, start, s->n, &hi);
     if (!j) return 0;
-    if (s->p[j] != '"') return nuif_walk_string_esc(s, i, j, is_key, nomem);
-    return nuif_walk_input_string(s, i, j, is_key);
+    /* for values (loads), a string value's escapes are decoded as a member name's are */
+    if (s->p[j] != '"') return nuif_walk_string_esc(s, i, j, is_key || values, nomem);
+    j = nuif_walk_input_string(s, i, j, is_key);
+    if (values && !hi) s->tape[s->ntok - 1].flags = NUIF_F_ASCII;
+    return j;
 }
 
 /* nuif_walk_string from the first backslash at j on (out of line: the plain case is inlined) */
 static size_t nuif_walk_string_esc(nuif_walk *s, size_t i, size_t j, int is_key, int *nomem) {
     const uint8_t *p = s->p;
     size_t n = s->n, start = i + 1, d0, k;
-    int cp, low;
+    int cp, low, hi = 0; /* (hi: not read here) */
     uint8_t *w, e, flags = NUIF_F_ESC;
     nuif_tok *t;
     if (!is_key) {
@@ -166,7 +192,7 @@ static size_t nuif_walk_string_esc(nuif_walk *s, size_t i, size_t j, int is_key,
         while (p[j] == '\\' && (el = nuif_canon_esc_len(p, (ptrdiff_t)j)) != 0) {
             j += (size_t)el;
             if (p[j] != '\\' && p[j] != '"') {
-                k = nuif_walk_body(p, j, n);
+                k = nuif_walk_body(p, j, n, &hi);
                 if (!k) return 0;
                 j = k;
             }
@@ -227,7 +253,7 @@ static size_t nuif_walk_string_esc(nuif_walk *s, size_t i, size_t j, int is_key,
         /* an escape or the closing quote right after this escape (escapes in a row, as in runs of
          * surrogate pairs) needs no scan and no copy */
         if (j < n && (p[j] == '\\' || p[j] == '"')) continue;
-        k = nuif_walk_body(p, j, n);
+        k = nuif_walk_body(p, j, n, &hi);
         if (!k) return 0;
         nuif_copy((char *)w, p + j, (ptrdiff_t)(k - j), p + n + 1);
         w += k - j;
@@ -245,7 +271,7 @@ static size_t nuif_walk_string_esc(nuif_walk *s, size_t i, size_t j, int is_key,
 
 #define NUIF_WALK_DIGIT(c) ((uint8_t)((c) - '0') < 10)
 
-/* _speedups_numbers.pxi's _plain_decimal_text: where the canonical text of a plain decimal
+/* Where the canonical text of a plain decimal
  * literal with at most 15 significant digits ends, or 0 when the literal is not of that kind. */
 static inline size_t nuif_walk_plain_decimal(const uint8_t *p, size_t int_s, size_t int_e,
                                              size_t mant_e) {
@@ -287,23 +313,27 @@ NUIF_WALK_NOINLINE int nuif_walk_float(nuif_walk *s, nuif_tok *t, size_t start, 
     t->len = (uint32_t)L;
     if (nuif_many_digits(p, int_s, int_e, mant_e)) {
         /* more than 15 significant digits: the double itself, and maybe the literal's own text */
-        rc = s->float_libs ? nuif_long_decimal(p, p[start] == '-', int_s, int_e, mant_e,
-                                               mant_e < start + L, &x)
-                           : -1;
-        if (rc == 1) {
+        rc = s->float_libs && !s->want_doubles ? nuif_long_decimal(p, p[start] == '-', int_s, int_e,
+                                                                   mant_e, mant_e < start + L, &x)
+                                               : -1;
+        if (rc == 1 && !s->want_doubles) {
             t->flags = NUIF_F_LIT; /* already its double's shortest ES text */
             return 1;
         }
         if (rc < 0 && nuif_walk_double(s, start, L, &x, nomem) != 0) return 0;
     } else {
         nuif_analyze(p + start, (ptrdiff_t)L, &r);
-        if (r.k == 0 || nuif_fast_digits(&r)) {
+        if (!s->want_doubles && (r.k == 0 || nuif_fast_digits(&r))) {
             t->flags = 0;
             return 1;
         }
-        if (!nuif_small_decimal(&r, &x) && nuif_walk_double(s, start, L, &x, nomem) != 0) return 0;
+        if (r.k == 0) {
+            x = 0.0;
+        } else if (!nuif_small_decimal(&r, &x) && nuif_walk_double(s, start, L, &x, nomem) != 0) {
+            return 0;
+        }
     }
-    if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER, located by the one-pass parser */
+    if (x - x != 0.0) return 0; /* infinite: NUIF_NUMBER (nuif_fault.h) */
     if (x == 0.0) x = 0.0;
     if (s->doubles_len >= s->doubles_cap && nuif_walk_grow(s, (void **)&s->doubles, &s->doubles_cap,
                                                            s->doubles_len + 1, sizeof(double))) {
@@ -317,8 +347,8 @@ NUIF_WALK_NOINLINE int nuif_walk_float(nuif_walk *s, nuif_tok *t, size_t start, 
 }
 
 /* nuif_walk_number's integer literal p[start:start+L) of token t, beyond ±(2^53 - 1): accepted (a
- * literal token) only when it is exactly the RFC 8785 text of its double, as the one-pass
- * parser's _scan_big_integer rules (NUIF-0.1 §1).  Returns 1, or 0 (refuse: NUIF_NUMBER, or
+ * literal token) only when it is exactly the RFC 8785 text of its double (NUIF-0.1
+ * §1).  Returns 1, or 0 (refuse: NUIF_NUMBER, or
  * *nomem).  Out of line: such literals are rare. */
 NUIF_WALK_NOINLINE int nuif_walk_big_integer(nuif_walk *s, nuif_tok *t, size_t start, size_t L,
                                              int *nomem) {
@@ -339,9 +369,9 @@ NUIF_WALK_NOINLINE int nuif_walk_big_integer(nuif_walk *s, nuif_tok *t, size_t s
     return 1;
 }
 
-/* The number literal at i, as _speedups_numbers.pxi's _scan_number puts it on the tape.  Returns
- * the index after it, or 0 (refuse: a bad literal, an overflow, an integer beyond 2^53 - 1 that
- * is not its double's text, or a conversion that needs CPython's dtoa).  Integers and short
+/* The number literal at i, as a token on the tape.  Returns the index after it, or 0 (refuse: a
+ * bad literal, an overflow, an integer beyond 2^53 - 1 that is not its double's text, or memory
+ * running out in CPython's dtoa).  Integers and short
  * plain decimals are done here, inline in the walk; the rest in nuif_walk_big_integer and
  * nuif_walk_float. */
 NUIF_WALK_INLINE size_t nuif_walk_number(nuif_walk *s, size_t i, int *nomem) {
@@ -390,7 +420,7 @@ NUIF_WALK_INLINE size_t nuif_walk_number(nuif_walk *s, size_t i, int *nomem) {
         return i;
     }
     t->kind = NUIF_T_FLT;
-    if (!has_exp) {
+    if (!has_exp && !s->want_doubles) {
         z = nuif_walk_plain_decimal(p, int_s, int_e, mant_e);
         if (z) {
             t->flags = NUIF_F_LIT;
@@ -484,7 +514,7 @@ NUIF_WALK_NOINLINE size_t nuif_walk_direct_room(nuif_walk *s, size_t i) {
 }
 
 /* The next token's position in the direct walk: the first byte from i that is not whitespace
- * (as the one-pass parser's skip_ws: ": " and ", " cost no call; a newline and an indentation
+ * (": " and ", " cost no call; a newline and an indentation
  * of up to 32 spaces, pretty-printed text's, cost no loop), with room for the token that
  * may start there (*lim: nuif_walk_direct_room's limit); n when memory ran out (*nomem set),
  * where no rule accepts anything. */
@@ -522,17 +552,26 @@ NUIF_WALK_INLINE size_t nuif_walk_direct_next(nuif_walk *s, size_t i, uint8_t *g
 }
 
 /* Parse p[0:n) (valid UTF-8: the caller checked) into the tape.  NUIF_WALK_OK, NUIF_WALK_REFUSE
- * (re-read it with the one-pass parser) or NUIF_WALK_NOMEM. */
-static int nuif_walk_parse(nuif_walk *s) {
+ * (the fault_* fields say where: nuif_fault.h) or NUIF_WALK_NOMEM.  `values` (a constant in
+ * each of the two callers below, which the compiler specializes): the tape is for building
+ * values (loads): every non-integer gets its double, string values are decoded as member names
+ * are, and plain ASCII strings are marked. */
+NUIF_WALK_INLINE int nuif_walk_run(nuif_walk *s, const int values) {
     const uint8_t *p = s->p;
     size_t n = s->n, pos, depth = 0, names_top = 0, e;
     size_t lim = 0;        /* the direct walk's room (nuif_walk_direct_room) */
     uint8_t ind[64] = {0}; /* the direct walk's guesses of indentations, by depth */
-    int nomem = 0, bad;
+    int nomem = 0, bad, site = 0;
+    s->want_doubles = values;
     uint8_t c;
     nuif_walk_frame *f;
     nuif_tok *t;
 #define NUIF_WALK_NEXT(after, d) nuif_walk_direct_next(s, (after), &ind[(d)&63], &lim, &nomem)
+#define NUIF_WALK_REFUSE_AT(where)                                                                 \
+    do {                                                                                           \
+        site = (where);                                                                            \
+        goto refuse;                                                                               \
+    } while (0)
     s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
     s->deepest = 0;
     pos = NUIF_WALK_NEXT(0, 0);
@@ -540,10 +579,10 @@ static int nuif_walk_parse(nuif_walk *s) {
     value: /* a value starts at pos */
         c = p[pos];
         if (c == '"') {
-            e = nuif_walk_string(s, pos, 0, &nomem);
-            if (!e) goto refuse;
+            e = nuif_walk_string(s, pos, 0, &nomem, values);
+            if (!e) NUIF_WALK_REFUSE_AT(NUIF_SITE_STRING);
         } else if (c == '{' || c == '[') {
-            if (depth + 1 > s->max_depth) goto refuse;
+            if (depth + 1 > s->max_depth) NUIF_WALK_REFUSE_AT(NUIF_SITE_DEPTH);
             if (NUIF_WALK_ROOM(s, frames, frames_cap, depth + 1, nuif_walk_frame)) goto no_memory;
             f = &s->frames[depth++];
             if (depth > s->deepest) s->deepest = depth;
@@ -561,13 +600,15 @@ static int nuif_walk_parse(nuif_walk *s) {
                 depth--;
             } else {
                 if (p[pos] == '"') goto key;
-                if (p[pos] != '}' || nuif_walk_close_obj(s, f, &names_top, &nomem)) goto refuse;
+                if (p[pos] != '}') NUIF_WALK_REFUSE_AT(NUIF_SITE_FIRST_KEY);
+                /* no names, so no duplicate: only memory can fail */
+                if (nuif_walk_close_obj(s, f, &names_top, &nomem)) goto no_memory;
                 depth--;
             }
             e = pos + 1;
         } else if (c == '-' || NUIF_WALK_DIGIT(c)) {
             e = nuif_walk_number(s, pos, &nomem);
-            if (!e) goto refuse;
+            if (!e) NUIF_WALK_REFUSE_AT(NUIF_SITE_NUMBER);
             /* (no test of what follows: it must be whitespace, a comma or a closing bracket,
              * or the end, which is what the walk reads next) */
         } else if (c == 't' || c == 'f' || c == 'n') {
@@ -583,13 +624,13 @@ static int nuif_walk_parse(nuif_walk *s) {
                 e = pos + 4;
             }
             /* (the && chains stop at the first mismatch, at the latest at the NUL p[n]) */
-            if (bad) goto refuse;
+            if (bad) NUIF_WALK_REFUSE_AT(NUIF_SITE_LITERAL);
             t = &s->tape[s->ntok++];
             t->kind = c == 't' ? NUIF_T_TRUE : c == 'f' ? NUIF_T_FALSE : NUIF_T_NULL;
             t->flags = 0;
             t->at = t->len = t->quote = 0;
         } else {
-            goto refuse;
+            NUIF_WALK_REFUSE_AT(NUIF_SITE_VALUE);
         }
         for (;;) { /* after a value, which ended at e */
             pos = NUIF_WALK_NEXT(e, depth - 1);
@@ -599,39 +640,55 @@ static int nuif_walk_parse(nuif_walk *s) {
             if (c == ',') {
                 pos = NUIF_WALK_NEXT(pos + 1, depth);
                 if (!f->is_obj) goto value;
-                if (p[pos] != '"') goto refuse;
+                if (p[pos] != '"') NUIF_WALK_REFUSE_AT(NUIF_SITE_KEY);
                 goto key;
             }
             if (c == ']' && !f->is_obj) {
                 s->tape[f->tok].end = (uint32_t)s->ntok;
                 depth--;
             } else if (c == '}' && f->is_obj) {
-                if (nuif_walk_close_obj(s, f, &names_top, &nomem)) goto refuse;
+                if (nuif_walk_close_obj(s, f, &names_top, &nomem)) {
+                    NUIF_WALK_REFUSE_AT(NUIF_SITE_DUPLICATE);
+                }
                 depth--;
             } else {
-                goto refuse;
+                NUIF_WALK_REFUSE_AT(NUIF_SITE_NEXT);
             }
             e = pos + 1;
         }
     key: /* a member name starts at pos (a quote) */
-        e = nuif_walk_string(s, pos, 1, &nomem);
-        if (!e) goto refuse;
+        e = nuif_walk_string(s, pos, 1, &nomem, values);
+        if (!e) NUIF_WALK_REFUSE_AT(NUIF_SITE_NAME);
         s->names[names_top++] = (uint32_t)(s->ntok - 1);
         pos = NUIF_WALK_NEXT(e, depth);
-        if (p[pos] != ':') goto refuse;
+        if (p[pos] != ':') NUIF_WALK_REFUSE_AT(NUIF_SITE_COLON);
         pos = NUIF_WALK_NEXT(pos + 1, depth);
     }
 finish:
     /* the root value must be all there is */
     if (nomem) goto no_memory;
-    if (pos != n) goto refuse;
+    if (pos != n) NUIF_WALK_REFUSE_AT(NUIF_SITE_END);
     return NUIF_WALK_OK;
 refuse:
     if (nomem) goto no_memory;
+    s->fault_site = site;
+    s->fault_at = pos;
+    s->fault_depth = depth;
+    s->fault_names_top = names_top;
     return NUIF_WALK_REFUSE;
 no_memory:
     return NUIF_WALK_NOMEM;
 #undef NUIF_WALK_NEXT
+#undef NUIF_WALK_REFUSE_AT
 }
+
+/* The tape of a text for the pipeline (canonical text, §3 check, inspect).  Each of the two is a
+ * function of its own, out of line (inlined into its caller, the walk ran ~5% slower). */
+NUIF_WALK_NOINLINE int nuif_walk_parse(nuif_walk *s) { return nuif_walk_run(s, 0); }
+
+/* The tape of a text for building its values (loads): every non-integer's double on it
+ * (NUIF_F_DBL), every string with escapes decoded into the arena (NUIF_F_ESC), and strings of
+ * plain ASCII marked NUIF_F_ASCII. */
+NUIF_WALK_NOINLINE int nuif_walk_parse_values(nuif_walk *s) { return nuif_walk_run(s, 1); }
 
 #endif

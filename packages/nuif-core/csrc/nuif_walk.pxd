@@ -31,3 +31,4 @@ cdef extern from "nuif_walk.h":
         size_t frames_cap
         size_t deepest
     int nuif_walk_parse(Walk* s) noexcept
+    int nuif_walk_parse_values(Walk* s) noexcept

@@ -1,5 +1,5 @@
-/* The canonical writer's loop (csrc/nuif_doc.h and src/nuif_core/_speedups_write.pxi set it up
- * and own the text's buffer), and C helpers it calls.
+/* The canonical writer's loop (csrc/nuif_doc.h sets it up and owns the text's buffer), and C
+ * helpers it calls.
  *
  * nuif_write_run writes the RFC 8785 text of the value on the tape from where the writer
  * stands (nuif_writer: the open containers, the next value or "find the next one") until the
@@ -86,7 +86,7 @@ enum { NUIF_W_DONE = 0, NUIF_W_ROOM = 1, NUIF_W_VALUE = 3 };
 #define NUIF_W_FEED_STEP 2048
 
 typedef struct {
-    /* the tape and where its strings' bytes and doubles are (the parser's) */
+    /* the tape and where its strings' bytes and doubles are (the walk's) */
     const nuif_tok *tape;
     const uint32_t *order;
     const uint8_t *p, *p_lim;         /* the input and its end */

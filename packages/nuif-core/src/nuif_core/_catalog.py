@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 
 from . import _codec
 from ._catalog_eval import (
+    PROBLEM_UNITS,
     WORK_BOUND,
     Failure,
     Meter,
@@ -51,7 +52,6 @@ __all__ = [
 ]
 
 #: the bounds of a catalog (NUIF-0 §9.6): name → value
-#: (a catalog at every bound is read in well under a second: tests/core/test_catalog_bounds.py)
 BOUNDS: dict[str, int] = {
     "max_catalog_bytes": 1 * MiB,
     "max_kinds": 1000,
@@ -833,7 +833,7 @@ class _Check:
             return
         keyed = []
         for number, failure in enumerate(failures):
-            self.meter.charge(1 + len(failure[0]))
+            self.meter.charge(PROBLEM_UNITS + len(failure[0]))
             keyed.append((self.order(attrs, failure[0]), number, failure))
         keyed.sort(key=lambda item: item[:2])  # one pointer keeps the keywords' order
         # a failure found twice (a definition applied twice to one value) is reported once;

@@ -433,6 +433,27 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+#: what ``mkdtemp(prefix=f".{stem}.", suffix=".nuif-tmp")`` adds to the stem: two dots, eight
+#: random characters and the suffix
+_TEMPORARY_EXTRA = 2 + 8 + len(".nuif-tmp")
+
+
+def _temporary_stem(name: str, parent: Path) -> str:
+    """``name`` cut at a character boundary so that the temporary directory's name fits the
+    parent's NAME_MAX: a target of any valid name can be unpacked (the whole name when it fits,
+    every name up to NAME_MAX - 19 bytes)."""
+    try:
+        name_max = os.pathconf(parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # no pathconf (Windows), or no answer
+        name_max = 255
+    room = max(0, name_max - _TEMPORARY_EXTRA)
+    size = len(os.fsencode(name))
+    while size > room:  # whole characters: a cut one would not be a valid name
+        size -= len(os.fsencode(name[-1]))
+        name = name[:-1]
+    return name
+
+
 def unpack(
     src: Source,
     dest_dir: str | os.PathLike[str],
@@ -452,7 +473,8 @@ def unpack(
         raise FileExistsError(f"{str(dest)!r} exists and is not an empty directory")
     package = read(src, limits=limits)
     parent = dest.parent if str(dest.parent) else Path(".")
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".nuif-tmp", dir=parent))
+    stem = _temporary_stem(dest.name, parent)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{stem}.", suffix=".nuif-tmp", dir=parent))
     try:
         files: list[tuple[str, bytes]] = [
             (DOCUMENT_NAME, package.document),

@@ -7,9 +7,10 @@ Behaviour (bytes and errors) is defined by the twin.  Every text of canonical_js
 document entry points goes through one pipeline in C (csrc/nuif_doc.h, driven by
 _speedups_doc.pxi): the whole input's UTF-8 check, the walk that builds the token tape
 (csrc/nuif_walk.h), the NUIF-0 §3 check for documents (csrc/nuif_check.h), and the writer, which
-hashes its text while it writes it (csrc/nuif_write.h).  The walk reports nothing: a text it
-refuses is read again by the one-pass parser (``_Parser``, which also builds ``loads``' values),
-which raises the error with the twin's message, pointer, line and column.  Every call runs on the
+hashes its text while it writes it (csrc/nuif_write.h).  A text the walk refuses is explained
+from where it stopped (csrc/nuif_fault.h, _speedups_fault.pxi), with the twin's message, pointer,
+line and column; ``loads`` builds its values from the walk's tape, so one parser reads every
+text.  Every call runs on the
 caller's thread: the module starts no thread.
 
 The tape holds one 16-byte token per value or member name (csrc/nuif_tape.h): scalars keep
@@ -23,13 +24,14 @@ This file holds the entry points and the argument guard they share; the work is 
 includes, one job each (docs/architecture.md, "The compiled codec", has the map):
 
     _speedups_buffer.pxi    the growing output of dumps
-    _speedups_parser.pxi    the one-pass parser: Python values, and every text error
-    _speedups_strings.pxi   the whole input's UTF-8 check; the parser's string scanning
-    _speedups_numbers.pxi   doubles to and from text; the parser's number scanning
+    _speedups_strings.pxi   the whole input's UTF-8 check
+    _speedups_numbers.pxi   doubles to and from text
     _speedups_schema.pxi    the node walk and string set of the inspect summary
     _speedups_hash.pxi      SHA-256 and the hash text
     _speedups_results.pxi   result objects
+    _speedups_fault.pxi     the error of a text the walk refused (csrc/nuif_fault.h)
     _speedups_doc.pxi       the pipeline's glue (csrc/nuif_doc.h) and its kept state
+    _speedups_loads.pxi     loads: Python values built from the walk's tape
     _speedups_inspect.pxi   the inspect summary read off the tape
     _speedups_dump.pxi      Python values to RFC 8785 bytes (dumps)
     _speedups_spans.pxi     node spans of a canonical document
@@ -66,9 +68,11 @@ from nuif_sha256 cimport *
 from nuif_slots cimport *
 from nuif_walk cimport *
 from nuif_doc cimport *
+from nuif_fault cimport *
 
 from nuif_core._errors import NuifError, join_pointer, text_error
 from nuif_core._messages import describe_found, quote, short, big_integer_message, int_shown
+from nuif_core._messages import big_integer_problem
 from nuif_core._messages import BOM, UTF8, DEPTH, KEY_NOT_STR, NOT_A_NUMBER, NO_JSON_VALUE
 from nuif_core._messages import CONTROL_IN_STRING, DUPLICATE_KEY, NUMBER_OVERFLOW, EXPECT_LITERAL
 from nuif_core._messages import (
@@ -120,13 +124,14 @@ nuif_utf8_init()
 cdef Py_ssize_t LIMIT_TAPE = 0xFFFFFF00
 
 include "_speedups_buffer.pxi"
-include "_speedups_parser.pxi"
 include "_speedups_strings.pxi"
 include "_speedups_numbers.pxi"
 include "_speedups_schema.pxi"
 include "_speedups_hash.pxi"
 include "_speedups_results.pxi"
+include "_speedups_fault.pxi"
 include "_speedups_doc.pxi"
+include "_speedups_loads.pxi"
 include "_speedups_inspect.pxi"
 include "_speedups_dump.pxi"
 include "_speedups_spans.pxi"
@@ -146,21 +151,9 @@ cdef inline bint _compiled_args(object data, object max_depth, object max_nodes=
 
 def loads(data, max_depth):
     """Parse strict I-JSON ``data`` into Python values (see ``_codec_py.loads``)."""
-    if not _compiled_args(data, max_depth, 0, 0, False):
+    if not _compiled_args(data, max_depth):
         return _tw().loads(data, max_depth)
-    cdef bytes b = <bytes>data
-    cdef _Parser parser = _new_parser(b, _clamp_depth(max_depth, len(b)), max_depth)
-    cdef int gc_was_on
-    parser.validate()
-    # the values built here hold no reference cycles: the cyclic collector would only walk the
-    # growing tree again and again (about a third of the time on large documents)
-    gc_was_on = PyGC_Disable()
-    try:
-        parser.run()
-    finally:
-        if gc_was_on:
-            PyGC_Enable()
-    return parser.result
+    return _loads(<bytes>data, max_depth)
 
 
 def canonical_json(data, max_depth):

@@ -1,4 +1,5 @@
-# Part of _speedups.pyx (included there): the growing output of the writer and the dumper.
+# Part of _speedups.pyx (included there): the growing output of the dumper (``dumps``); the
+# pipeline's writer has its own (csrc/nuif_doc.h).
 #
 # A text is written into a scratch buffer that the module keeps between calls (up to
 # SCRATCH_KEEP bytes), and copied once into a bytes object of its exact size at the end.  Writing

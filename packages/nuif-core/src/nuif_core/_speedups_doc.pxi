@@ -2,14 +2,25 @@
 # walk, §3 check, writer with SHA-256 beside it, in C).  Every canonical_json, canonical_document,
 # canonical_result, valid_report and inspect_summary call runs it on the state kept in ``_doc``;
 # this part turns its answer into the entry point's: the text, None for a schema problem (the
-# Python checker then reports), or the error of a text it refused, raised by the one-pass parser
-# (``_raise_text_error``), which is the one reporter of text errors.
+# Python checker then reports), or the error of a text it refused (_speedups_fault.pxi).
 
 # the pipeline's state, kept between calls (its buffers grow to the largest input and stay)
 cdef nuif_doc _doc
 _doc.scratch_keep = NUIF_DOC_SCRATCH_KEEP
-# texts the writer hashed (tests: _sha_beside_count)
+# texts the writer hashed (tests: _counters()["hashed_while_writing"])
 cdef Py_ssize_t _doc_hashed = 0
+
+
+cdef Py_ssize_t _clamp_depth(object max_depth, Py_ssize_t n) except? -2:
+    """max_depth (an int: the callers checked its type) as a C integer: no text of n bytes nests
+    deeper than n, so larger limits become n + 1."""
+    cdef int overflow = 0
+    cdef long long v = PyLong_AsLongLongAndOverflow(max_depth, &overflow)
+    if overflow > 0 or v > n + 1:
+        return n + 1
+    if overflow < 0 or v < -1:
+        return -1
+    return <Py_ssize_t>v
 
 
 cdef inline size_t _c_depth(object max_depth, Py_ssize_t n) except? 0:
@@ -67,7 +78,7 @@ cdef object _run_on(nuif_doc* st, bytes data, object max_depth, size_t depth, si
         return None
     if status == NUIF_DOC_ERROR:
         _raise_set()
-    return _raise_text_error(data, max_depth)
+    _raise_fault(st, data, max_depth)
 
 
 cdef int _raise_set() except -1:
@@ -75,17 +86,3 @@ cdef int _raise_set() except -1:
     if PyErr_Occurred() == NULL:
         raise MemoryError()
     return -1
-
-
-cdef object _raise_text_error(bytes data, object max_depth):
-    """The error of a text the walk refused, as the one-pass parser raises it."""
-    cdef _Parser parser = _new_parser(data, _clamp_depth(max_depth, len(data)), max_depth)
-    cdef int gc_was_on
-    parser.validate()
-    gc_was_on = PyGC_Disable()
-    try:
-        parser.run()
-    finally:
-        if gc_was_on:
-            PyGC_Enable()
-    raise SystemError("nuif: the walk refused a text the one-pass parser accepts")

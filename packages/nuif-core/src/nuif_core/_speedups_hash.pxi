@@ -3,7 +3,7 @@
 # libcrypto directly (csrc/nuif_sha256.h: one kept context), for texts up to SHA_DIRECT_MAX
 # bytes, where the build linked it; larger texts, and every text of a build that did not (release
 # wheels), go through hashlib, which releases the GIL while it hashes.  The canonical writer
-# hashes its text with libcrypto while it writes it (_speedups_write.pxi), so a document's hash
+# hashes its text with libcrypto while it writes it (csrc/nuif_write.h), so a document's hash
 # comes here only as a digest to write in hex.  ``_settings(openssl=False)`` switches to hashlib so
 # the tests can compare the two.
 cdef bint _openssl = nuif_sha256_linked() == 1

@@ -20,7 +20,7 @@ ctypedef struct StrSet:
 
 
 cdef int _walk_start(NodeWalk* walk, Py_ssize_t cap) except -1:
-    """A walk of at most ``cap`` nested arrays (the parser's deepest nesting + 2 covers every
+    """A walk of at most ``cap`` nested arrays (the walk's deepest nesting + 2 covers every
     node, as nodes nest at most half as deep as the tape)."""
     walk.next = <Py_ssize_t*>PyMem_Malloc(2 * cap * sizeof(Py_ssize_t))
     if walk.next == NULL:
