@@ -551,6 +551,52 @@ NUIF_WALK_INLINE size_t nuif_walk_direct_next(nuif_walk *s, size_t i, uint8_t *g
     return i;
 }
 
+/* The literal true, false or null whose first letter is at pos: its token, and the index after
+ * it; 0 (refuse) when the text spells something else (the && chains stop at the first mismatch,
+ * at the latest at the NUL p[n]). */
+NUIF_WALK_INLINE size_t nuif_walk_literal(nuif_walk *s, size_t pos) {
+    const uint8_t *p = s->p;
+    uint8_t c = p[pos];
+    nuif_tok *t;
+    size_t e;
+    int ok;
+    if (c == 't') {
+        ok = p[pos + 1] == 'r' && p[pos + 2] == 'u' && p[pos + 3] == 'e';
+        e = pos + 4;
+    } else if (c == 'f') {
+        ok = p[pos + 1] == 'a' && p[pos + 2] == 'l' && p[pos + 3] == 's' && p[pos + 4] == 'e';
+        e = pos + 5;
+    } else {
+        ok = p[pos + 1] == 'u' && p[pos + 2] == 'l' && p[pos + 3] == 'l';
+        e = pos + 4;
+    }
+    if (!ok) return 0;
+    t = &s->tape[s->ntok++];
+    t->kind = c == 't' ? NUIF_T_TRUE : c == 'f' ? NUIF_T_FALSE : NUIF_T_NULL;
+    t->flags = 0;
+    t->at = t->len = t->quote = 0;
+    return e;
+}
+
+/* Open an array or object at depth (its frame there, its token next on the tape); the frame,
+ * or NULL when memory ran out. */
+NUIF_WALK_INLINE nuif_walk_frame *nuif_walk_open(nuif_walk *s, size_t depth, size_t names_top,
+                                                 int is_obj) {
+    nuif_walk_frame *f;
+    nuif_tok *t;
+    if (NUIF_WALK_ROOM(s, frames, frames_cap, depth + 1, nuif_walk_frame)) return NULL;
+    f = &s->frames[depth];
+    if (depth + 1 > s->deepest) s->deepest = depth + 1;
+    f->tok = (uint32_t)s->ntok;
+    f->names_base = (uint32_t)names_top;
+    f->is_obj = is_obj;
+    t = &s->tape[s->ntok++];
+    t->kind = is_obj ? NUIF_T_OBJ : NUIF_T_ARR;
+    t->flags = 0;
+    t->end = t->members = t->order_at = 0;
+    return f;
+}
+
 /* Parse p[0:n) (valid UTF-8: the caller checked) into the tape.  NUIF_WALK_OK, NUIF_WALK_REFUSE
  * (the fault_* fields say where: nuif_fault.h) or NUIF_WALK_NOMEM.  `values` (a constant in
  * each of the two callers below, which the compiler specializes): the tape is for building
@@ -561,17 +607,16 @@ NUIF_WALK_INLINE int nuif_walk_run(nuif_walk *s, const int values) {
     size_t n = s->n, pos, depth = 0, names_top = 0, e;
     size_t lim = 0;        /* the direct walk's room (nuif_walk_direct_room) */
     uint8_t ind[64] = {0}; /* the direct walk's guesses of indentations, by depth */
-    int nomem = 0, bad, site = 0;
-    s->want_doubles = values;
+    int nomem = 0, site = 0;
     uint8_t c;
     nuif_walk_frame *f;
-    nuif_tok *t;
 #define NUIF_WALK_NEXT(after, d) nuif_walk_direct_next(s, (after), &ind[(d)&63], &lim, &nomem)
 #define NUIF_WALK_REFUSE_AT(where)                                                                 \
     do {                                                                                           \
         site = (where);                                                                            \
         goto refuse;                                                                               \
     } while (0)
+    s->want_doubles = values;
     s->ntok = s->arena_len = s->order_len = s->doubles_len = 0;
     s->deepest = 0;
     pos = NUIF_WALK_NEXT(0, 0);
@@ -583,16 +628,8 @@ NUIF_WALK_INLINE int nuif_walk_run(nuif_walk *s, const int values) {
             if (!e) NUIF_WALK_REFUSE_AT(NUIF_SITE_STRING);
         } else if (c == '{' || c == '[') {
             if (depth + 1 > s->max_depth) NUIF_WALK_REFUSE_AT(NUIF_SITE_DEPTH);
-            if (NUIF_WALK_ROOM(s, frames, frames_cap, depth + 1, nuif_walk_frame)) goto no_memory;
-            f = &s->frames[depth++];
-            if (depth > s->deepest) s->deepest = depth;
-            f->tok = (uint32_t)s->ntok;
-            f->names_base = (uint32_t)names_top;
-            f->is_obj = c == '{';
-            t = &s->tape[s->ntok++];
-            t->kind = c == '{' ? NUIF_T_OBJ : NUIF_T_ARR;
-            t->flags = 0;
-            t->end = t->members = t->order_at = 0;
+            f = nuif_walk_open(s, depth++, names_top, c == '{');
+            if (f == NULL) goto no_memory;
             pos = NUIF_WALK_NEXT(pos + 1, depth);
             if (c == '[') {
                 if (p[pos] != ']') goto value;
@@ -612,23 +649,8 @@ NUIF_WALK_INLINE int nuif_walk_run(nuif_walk *s, const int values) {
             /* (no test of what follows: it must be whitespace, a comma or a closing bracket,
              * or the end, which is what the walk reads next) */
         } else if (c == 't' || c == 'f' || c == 'n') {
-            if (c == 't') {
-                bad = !(p[pos + 1] == 'r' && p[pos + 2] == 'u' && p[pos + 3] == 'e');
-                e = pos + 4;
-            } else if (c == 'f') {
-                bad = !(p[pos + 1] == 'a' && p[pos + 2] == 'l' && p[pos + 3] == 's' &&
-                        p[pos + 4] == 'e');
-                e = pos + 5;
-            } else {
-                bad = !(p[pos + 1] == 'u' && p[pos + 2] == 'l' && p[pos + 3] == 'l');
-                e = pos + 4;
-            }
-            /* (the && chains stop at the first mismatch, at the latest at the NUL p[n]) */
-            if (bad) NUIF_WALK_REFUSE_AT(NUIF_SITE_LITERAL);
-            t = &s->tape[s->ntok++];
-            t->kind = c == 't' ? NUIF_T_TRUE : c == 'f' ? NUIF_T_FALSE : NUIF_T_NULL;
-            t->flags = 0;
-            t->at = t->len = t->quote = 0;
+            e = nuif_walk_literal(s, pos);
+            if (!e) NUIF_WALK_REFUSE_AT(NUIF_SITE_LITERAL);
         } else {
             NUIF_WALK_REFUSE_AT(NUIF_SITE_VALUE);
         }
