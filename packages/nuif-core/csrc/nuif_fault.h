@@ -110,7 +110,7 @@ static size_t nuif_fault_unicode(const uint8_t *p, size_t n, size_t j, nuif_faul
     j += 6;
     if (cp >= 0xDC00 && cp <= 0xDFFF) goto lone;
     if (cp >= 0xD800 && cp <= 0xDBFF) {
-        /* the parser's order: the end, then the backslash, the end again, then the 'u' */
+        /* the twin's order: the end, then the backslash, the end again, then the 'u' */
         if (j >= n || (p[j] == '\\' && j + 1 >= n)) {
             nuif_fault_set(e, NUIF_FAULT_EXPECT_STRING_END, j >= n ? j : j + 1, 0);
             return 0;
