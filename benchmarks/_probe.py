@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import statistics
 import sys
 import time
@@ -85,6 +86,19 @@ def callables(docs: Path) -> dict[tuple[str, str], Callable[[str, str], Callable
         bad = d[:cut] + b":" + d[cut + 1 :]
         return lambda: nuif_core.validate(bad)
 
+    def validate_schema_errors(shape: str, size: str) -> Callable[[], Any]:
+        # 100 schema problems spread over the document (or one a node, where it has fewer):
+        # kinds made invalid by a leading capital
+        d = text(shape, size)
+        spots = [m.end() for m in re.finditer(rb'"kind":\s*"', d)]
+        chosen = spots[:: max(1, len(spots) // 100)][:100]
+        out, last = [], 0
+        for at in chosen:
+            out += [d[last:at], b"X"]
+            last = at
+        bad = b"".join([*out, d[last:]])
+        return lambda: nuif_core.validate(bad)
+
     def rfc(shape: str, size: str) -> Callable[[], Any]:
         import rfc8785
 
@@ -131,6 +145,7 @@ def callables(docs: Path) -> dict[tuple[str, str], Callable[[str, str], Callable
         ("canonicalize", "sha256"): sha,
         ("validate", "nuif"): validate,
         ("validate-text-error", "nuif"): validate_late_error,
+        ("validate-schema-errors", "nuif"): validate_schema_errors,
         ("loads", "nuif"): loads,
         ("dumps", "nuif"): dumps,
         ("canonical-json", "nuif"): canonical_json,

@@ -86,7 +86,13 @@ def all_cases(peers: bool = False) -> list[Case]:
                     role = "baseline" if impl == "sha256" else "peer"
                     out.append(Case("canonicalize", shape, size, impl, role))
             out.append(Case("validate", shape, size, "nuif"))
-            for op in ("validate-text-error", "canonical-json", "loads", "dumps"):
+            for op in (
+                "validate-text-error",
+                "validate-schema-errors",
+                "canonical-json",
+                "loads",
+                "dumps",
+            ):
                 out.append(Case(op, shape, size, "nuif"))
     for label, _, _ in PATCHES:
         out.append(Case("apply-patch", "ui", label, "nuif"))

@@ -231,7 +231,7 @@ class Run:
 
     @property
     def codec(self) -> str:
-        """The nuif_core codec the run measured (``compiled (fast_float+dragonbox, openssl)``,
+        """The nuif_core codec the run measured (``compiled (fast_float+dragonbox, sha-ni)``,
         ``python``, …)."""
         seen = {str(r.info["nuif_codec"]) for r in self.rows if r.info.get("nuif_codec")}
         return "/".join(sorted(seen)) or "?"

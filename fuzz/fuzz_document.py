@@ -6,6 +6,8 @@ Input: document text bytes.  An input starting with NUL is a recipe: a generated
 Properties (besides "only NuifError with a known code"), each call run under both codecs,
 which must agree on the whole result (diagnostics with pointer, line and column included):
 
+* ``schema_report`` (what follows the fast path's None) gives the same findings, also under a
+  small node limit and diagnostics bound;
 * ``validate`` never raises NuifError; ``valid`` iff ``canonicalize`` succeeds, with the same
   hash; an invalid report has at least one diagnostic, the first one equal to the error
   ``canonicalize`` raises; ``max_diagnostics=1`` reports that same first diagnostic;
@@ -40,6 +42,14 @@ def check(data: bytes, lim: object = None) -> None:
         ]
         if fast[0] != fast[1]:
             c.fail("twins disagree on canonical_document", fast[0], fast[1], data)
+        if fast[0] == ("ok", None):  # the reporter, with a node limit and a bound it may hit
+            for nodes, most in ((eff.max_nodes, 3), (1 + len(data) % 7, 1 + len(data) % 5)):
+                found = [
+                    c.outcome(impl.schema_report, data, eff.max_depth, nodes, most)
+                    for _, impl in c.TWINS
+                ]
+                if found[0] != found[1]:
+                    c.fail("twins disagree on schema_report", found[0], found[1], data)
     report = c.twin_outcomes(nc.validate, data, limits=lim, render=render_report)
     if report[0] != "ok":
         c.fail("validate raised NuifError", report, data)

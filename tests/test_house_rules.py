@@ -35,14 +35,23 @@ def run(*argv: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]
 
 
 def c_sources() -> list[Path]:
-    """The C and C++ of the codec that the project writes (third_party/ is vendored as is)."""
-    csrc = CORE / "csrc"
-    return sorted(p for p in csrc.iterdir() if p.suffix in (".c", ".h", ".cpp"))
+    """The C and C++ of the codec that the project writes (third_party/ is vendored as is): csrc/,
+    the CPython host (glue/) and the WebAssembly program (wasm/), all under the one
+    .clang-format of packages/nuif-core."""
+    folders = (CORE / "csrc", CORE / "glue", CORE / "wasm")
+    return sorted(p for f in folders for p in f.iterdir() if p.suffix in (".c", ".h", ".cpp"))
 
 
 def cython_sources() -> list[Path]:
     src = CORE / "src" / "nuif_core"
-    return sorted([*src.glob("*.pyx"), *src.glob("*.pxi"), *(CORE / "csrc").glob("*.pxd")])
+    return sorted(
+        [
+            *src.glob("*.pyx"),
+            *src.glob("*.pxi"),
+            *(CORE / "csrc").glob("*.pxd"),
+            *(CORE / "glue").glob("*.pxd"),
+        ]
+    )
 
 
 def clang_format() -> str:

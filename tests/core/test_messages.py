@@ -106,9 +106,100 @@ def test_dumps_errors_say_the_template(codec: ModuleType, name, value, depth, co
     assert _message(codec.dumps, value, depth) == (code, expected)
 
 
+#: (template, document, node limit, code, the message) of every schema problem (NUIF-0 §3)
+_NODE = '{"nuif": 0, "root": %s}'
+SCHEMA_CASES = [
+    ("SCHEMA_DOC_TYPE", "[]", 10, "NUIF_SCHEMA", m.SCHEMA_DOC_TYPE.format("an array")),
+    ("SCHEMA_NO_NUIF", '{"root": {"id": "a", "kind": "k"}}', 10, "NUIF_SCHEMA", m.SCHEMA_NO_NUIF),
+    ("SCHEMA_NUIF_TYPE", '{"nuif": null}', 10, "NUIF_SCHEMA", m.SCHEMA_NUIF_TYPE.format("null")),
+    ("SCHEMA_VERSION", '{"nuif": 1.50}', 10, "NUIF_VERSION", m.SCHEMA_VERSION.format("1.5")),
+    ("SCHEMA_NO_ROOT", '{"nuif": 0}', 10, "NUIF_SCHEMA", m.SCHEMA_NO_ROOT),
+    ("SCHEMA_META_TYPE", '{"meta": 1}', 10, "NUIF_SCHEMA", m.SCHEMA_META_TYPE.format("a number")),
+    ("SCHEMA_DOC_MEMBER", '{"x": 1}', 10, "NUIF_SCHEMA", m.SCHEMA_DOC_MEMBER.format('"x"')),
+    (
+        "SCHEMA_LIMIT_NODES",
+        _NODE % '{"id": "a"}',
+        0,
+        "NUIF_LIMIT_NODES",
+        m.SCHEMA_LIMIT_NODES.format(0),
+    ),
+    ("SCHEMA_NODE_TYPE", _NODE % "true", 10, "NUIF_SCHEMA", m.SCHEMA_NODE_TYPE.format("a boolean")),
+    ("SCHEMA_NO_ID", _NODE % "{}", 10, "NUIF_SCHEMA", m.SCHEMA_NO_ID),
+    ("SCHEMA_NO_KIND", _NODE % '{"id": "a"}', 10, "NUIF_SCHEMA", m.SCHEMA_NO_KIND),
+    (
+        "SCHEMA_ID_TYPE",
+        _NODE % '{"id": []}',
+        10,
+        "NUIF_SCHEMA",
+        m.SCHEMA_ID_TYPE.format("an array"),
+    ),
+    (
+        "SCHEMA_KIND_TYPE",
+        _NODE % '{"kind": {}}',
+        10,
+        "NUIF_SCHEMA",
+        m.SCHEMA_KIND_TYPE.format("an object"),
+    ),
+    ("SCHEMA_ID_LENGTH", _NODE % '{"id": ""}', 10, "NUIF_ID", m.SCHEMA_ID_LENGTH.format('""')),
+    (
+        "SCHEMA_ID_PATTERN",
+        _NODE % '{"id": ".a"}',
+        10,
+        "NUIF_ID",
+        m.SCHEMA_ID_PATTERN.format('".a"'),
+    ),
+    (
+        "SCHEMA_DUPLICATE_ID",
+        _NODE % '{"id": "a", "kind": "k", "children": [{"id": "a", "kind": "k"}]}',
+        10,
+        "NUIF_DUPLICATE_ID",
+        m.SCHEMA_DUPLICATE_ID.format('"a"', "/root/id"),
+    ),
+    ("SCHEMA_KIND", _NODE % '{"kind": "K"}', 10, "NUIF_KIND", m.SCHEMA_KIND.format('"K"')),
+    (
+        "SCHEMA_ATTRS_TYPE",
+        _NODE % '{"attrs": 1}',
+        10,
+        "NUIF_SCHEMA",
+        m.SCHEMA_ATTRS_TYPE.format("a number"),
+    ),
+    ("SCHEMA_ATTR", _NODE % '{"attrs": {"1": 1}}', 10, "NUIF_ATTR", m.SCHEMA_ATTR.format('"1"')),
+    (
+        "SCHEMA_CHILDREN_TYPE",
+        _NODE % '{"children": "x"}',
+        10,
+        "NUIF_SCHEMA",
+        m.SCHEMA_CHILDREN_TYPE.format("a string"),
+    ),
+    (
+        "SCHEMA_NODE_MEMBER",
+        _NODE % '{"q": 1}',
+        10,
+        "NUIF_SCHEMA",
+        m.SCHEMA_NODE_MEMBER.format('"q"'),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "max_nodes", "code", "expected"),
+    SCHEMA_CASES,
+    ids=[c[0] for c in SCHEMA_CASES],
+)
+def test_schema_problems_say_the_template(codec: ModuleType, name, data, max_nodes, code, expected):
+    found, _ = codec.schema_report(data.encode(), 128, max_nodes, 100)
+    assert (code, expected) in [(f[0], f[1]) for f in found]
+
+
+#: the name rules' patterns and lengths, which the templates above spell out
+RULES = {"ID_PATTERN", "KIND_PATTERN", "ATTR_PATTERN", "ID_MAX", "KIND_MAX", "ATTR_MAX"}
+
+
 def test_every_template_has_a_case():
-    templates = {n for n in m.__all__ if n.isupper()}
-    covered = {c[0] for c in TEXT_CASES} | {c[0] for c in VALUE_CASES}
+    templates = {n for n in m.__all__ if n.isupper()} - RULES
+    covered = (
+        {c[0] for c in TEXT_CASES} | {c[0] for c in VALUE_CASES} | {c[0] for c in SCHEMA_CASES}
+    )
     assert templates == covered, templates ^ covered
 
 

@@ -123,35 +123,21 @@ def test_a_call_made_while_an_inspect_summary_reads_the_kept_tape_gets_its_own_s
     assert got.hash == nuif_core.canonicalize(data).hash
 
 
-def test_a_failed_update_of_the_writers_hash_leaves_the_text_to_be_hashed_after() -> None:
-    data = corpus.load("ui", "64KiB")
-    want = nuif_core.canonicalize(data)
-    old = compiled._settings(hash_while_writing=True, hash_fault=True)
-    try:
-        before = compiled._counters()["hashed_while_writing"]
-        assert nuif_core.canonicalize(data) == want
-        assert compiled._counters()["hashed_while_writing"] == before
-    finally:
-        compiled._settings(**old)
-
-
 @pytest.mark.parametrize(
     "settings",
     [
         {},
         {"scratch_keep": 0},
-        {"hash_fault": True},
-        {"hash_while_writing": False},
-        {"openssl": False},
+        {"sha256_route": "portable"},
     ],
-    ids=["scratch", "own-bytes", "failed-update", "hashed-after", "hashlib"],
+    ids=["scratch", "own-bytes", "portable-sha256"],
 )
 @pytest.mark.parametrize("size", ["1KiB", "64KiB", "1MiB"])
 def test_validate_hashes_the_text_it_does_not_keep(settings: dict[str, Any], size: str) -> None:
     """validate asks the pipeline for the digest alone (the text is not copied out of the
     writer's scratch once it is hashed); its hash is the canonical text's SHA-256 whether the
-    text stayed in the scratch, was written into its own bytes object, or had to be hashed
-    afterwards because the writer could not hash it."""
+    text stayed in the scratch or was written into its own bytes object, on either SHA-256
+    route, and the writer made it."""
     data = corpus.load("ui", size)
     canonical = compiled.canonical_json(data, LIMITS.max_depth)
     want = "sha256:" + hashlib.sha256(canonical).hexdigest()
@@ -163,6 +149,4 @@ def test_validate_hashes_the_text_it_does_not_keep(settings: dict[str, Any], siz
     finally:
         compiled._settings(**old)
     assert (report.valid, report.hash, report.diagnostics) == (True, want, ())
-    # the writer hashed it unless a setting kept it from doing so
-    writer_hashes = not settings.get("hash_fault") and settings.get("hash_while_writing", True)
-    assert hashed == (1 if writer_hashes and settings.get("openssl", True) else 0)
+    assert hashed == 1

@@ -29,7 +29,7 @@ def test_compiled_codec_loads_by_default() -> None:
     # doubles, hashing, scanners, UTF-8 check: each one of its documented routes
     assert len(routes) == 4, routes
     assert routes[0] in ("fast_float+dragonbox", "dtoa")
-    assert routes[1] in ("openssl", "hashlib")
+    assert routes[1] in ("sha-ni", "portable")
     assert routes[2] in ("sse2", "portable")
     assert routes[3] in ("avx2", "ssse3", "neon", "scalar")
 
@@ -63,9 +63,15 @@ def test_wheel_ships_the_extension_and_no_cython_sources(dists) -> None:
     with tarfile.open(dists.sdist) as sdist:
         sources = {n.split("/", 1)[1] for n in sdist.getnames() if "/" in n}
     core = Path(__file__).resolve().parents[2] / "packages" / "nuif-core"
-    # every file under csrc/, the vendored libraries and their licences included
-    csrc = [p.relative_to(core).as_posix() for p in (core / "csrc").rglob("*") if p.is_file()]
+    # every file under csrc/ (the vendored libraries and their licences included) and glue/
+    csrc = [
+        p.relative_to(core).as_posix()
+        for folder in ("csrc", "glue")
+        for p in (core / folder).rglob("*")
+        if p.is_file()
+    ]
     assert "csrc/third_party/dragonbox/LICENSE-Boost" in csrc
+    assert "glue/nuif_host_python.h" in csrc
     for needed in ("CMakeLists.txt", "pyproject.toml", "src/nuif_core/_speedups.pyx", *csrc):
         assert needed in sources, needed
     # nothing from a local build or the generated C

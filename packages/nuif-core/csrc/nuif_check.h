@@ -1,7 +1,7 @@
 /* The NUIF-0 §3 check on the token tape (run before the writer: csrc/nuif_doc.h).
  *
- * It only says yes or no: at the first problem of any kind the codec runs the Python checker
- * (_document), which owns every schema diagnostic.  On the way it marks the members that
+ * It only says yes or no: at the first problem of any kind it stops, and nuif_report.h, run on
+ * the tape again, reports every one.  On the way it marks the members that
  * normalization omits (empty `attrs` and `children` of a node, an empty `meta`) with
  * NUIF_F_SKIP, which the writer obeys.  It allocates nothing: the caller hands it a stack for
  * its pre-order walk and an id set large enough for every node the tape can hold.
@@ -9,12 +9,11 @@
 #ifndef NUIF_CHECK_H
 #define NUIF_CHECK_H
 
-/* the string set's header first: it includes Python.h, which must come before system headers */
-#include "nuif_idset.h"
-
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "nuif_idset.h"
 
 #include "nuif_names.h"
 #include "nuif_number.h"

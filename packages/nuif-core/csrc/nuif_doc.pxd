@@ -22,11 +22,8 @@ cdef extern from "nuif_doc.h":
         size_t scratch_cap
         size_t scratch_keep
         unsigned char digest[32]
-        int has_digest
         int busy
-        int hash_off
-        int hash_fault
     size_t NUIF_DOC_SCRATCH_KEEP
-    PyObject* nuif_doc_run(nuif_doc* st, const uint8_t* p, size_t n, size_t max_depth,
-                           size_t max_nodes, int float_libs, int mode, int* status)
+    void* nuif_doc_run(nuif_doc* st, const uint8_t* p, size_t n, size_t max_depth,
+                       size_t max_nodes, int float_libs, int mode, int* status)
     void nuif_doc_free(nuif_doc* st) noexcept

@@ -6,8 +6,8 @@
  * give them).  nuif_float.cpp only adapts them to C.  They replaced the C++17 <charconv>
  * functions, which here took ~40 ns to parse and ~56 ns to print a 17-digit double.  When the
  * toolchain has no C++17 compiler, CMake links nuif_float_none.c instead: every function returns
- * -1 and the caller uses CPython's dtoa (PyOS_string_to_double / PyOS_double_to_string), which
- * gives the same results more slowly.
+ * -1 and the caller uses the host's conversions (nuif_fallback.h: CPython's dtoa in the
+ * extension), which give the same results more slowly.
  */
 #ifndef NUIF_FLOAT_H
 #define NUIF_FLOAT_H

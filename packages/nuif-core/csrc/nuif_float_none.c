@@ -1,5 +1,6 @@
 /* The float conversions when the build has no C++17 compiler (see nuif_float.h): every call
- * returns -1 and the compiled codec uses CPython's dtoa, which gives the same bytes. */
+ * returns -1 and the codec uses the host's conversions (nuif_fallback.h), which give the same
+ * bytes. */
 #include "nuif_float.h"
 
 int nuif_parse_double(const char *s, size_t n, double *out) {

@@ -9,7 +9,8 @@
 #ifndef NUIF_IDSET_H
 #define NUIF_IDSET_H
 
-#include "Python.h"
+#include "nuif_host.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,19 +61,19 @@ static inline ptrdiff_t nuif_hset_home(uint64_t entry, ptrdiff_t cap) {
 }
 
 /* Double a table of cap slots and free the old one; *vals, when vals is not NULL, is a parallel
- * array of per-slot values moved along (and replaced the same way).  NULL with MemoryError set
- * when memory runs out (the old table is then left as it was). */
+ * array of per-slot values moved along (and replaced the same way).  NULL when memory runs out
+ * (nuif_host_nomem called) (the old table is then left as it was). */
 static uint64_t *nuif_hset_grow(uint64_t *tab, ptrdiff_t cap, ptrdiff_t **vals) {
     ptrdiff_t ncap = 2 * cap, j, slot;
     uint64_t x;
-    uint64_t *ntab = (uint64_t *)PyMem_Calloc((size_t)ncap, sizeof(uint64_t));
+    uint64_t *ntab = (uint64_t *)nuif_host_calloc((size_t)ncap, sizeof(uint64_t));
     ptrdiff_t *nvals = NULL;
     if (ntab != NULL && vals != NULL) {
-        nvals = (ptrdiff_t *)PyMem_Malloc((size_t)ncap * sizeof(ptrdiff_t));
+        nvals = (ptrdiff_t *)nuif_host_realloc(NULL, (size_t)ncap * sizeof(ptrdiff_t));
     }
     if (ntab == NULL || (vals != NULL && nvals == NULL)) {
-        PyMem_Free(ntab);
-        PyErr_NoMemory();
+        nuif_host_free(ntab);
+        nuif_host_nomem();
         return NULL;
     }
     for (j = 0; j < cap; j++) {
@@ -88,9 +89,9 @@ static uint64_t *nuif_hset_grow(uint64_t *tab, ptrdiff_t cap, ptrdiff_t **vals) 
             }
         }
     }
-    PyMem_Free(tab);
+    nuif_host_free(tab);
     if (vals != NULL) {
-        PyMem_Free(*vals);
+        nuif_host_free(*vals);
         *vals = nvals;
     }
     return ntab;

@@ -18,7 +18,7 @@ typedef struct {
     char d[24]; /* the first (up to 24) significant digits */
 } nuif_numinfo;
 
-/* the most bytes a double's ES spelling takes: nuif_fmt_es and nuif_py_fmt_double write no more */
+/* the most bytes a double's ES spelling takes: nuif_fmt_es and nuif_fmt_double write no more */
 #define NUIF_NUMBER_TEXT_MAX 48
 
 /* Digits and decimal exponent of a JSON number literal or a repr() of a double. */

@@ -1,42 +1,43 @@
-/* SHA-256 of canonical texts from OpenSSL's libcrypto, linked at build time: SHA256_Init/_Update/
- * _Final with the SHA256_CTX of OpenSSL's own headers, or, where OpenSSL was built without those
- * deprecated functions, its EVP interface.  No library is looked up at run time.
+/* SHA-256 (FIPS 180-4), the one way every build hashes canonical texts: the extension, release
+ * wheels and the WebAssembly build alike.  Three block functions, picked when the process sets
+ * up (nuif_sha256_setup): the x86 SHA extensions (SHA-NI: Intel since Goldmont and Ice Lake, AMD
+ * since Zen) or the ARMv8 SHA-2 instructions (Apple silicon, Graviton, Ampere, Cortex-A53 and
+ * later with the Cryptographic Extension) where the CPU has them, else portable C.  docs/parser-design.md ("The hash") says
+ * why it is written here rather than taken from hashlib or libcrypto.
  *
- * A build that finds OpenSSL 3 and its headers links libcrypto (NUIF_HAVE_OPENSSL=1); every
- * other build (release wheels among them: they bundle no OpenSSL) has these functions return
- * failure, and the codec hashes with hashlib instead.  The digests are the same either way.
- *
- * One digest context is kept for the process (and, with EVP, one fetched SHA2-256): a digest
- * re-initialises it instead of allocating one.  Callers hold the GIL, so no two calls use the
- * context at once.  Nothing here implements SHA-256.
- */
+ * A context is the caller's (the pipeline keeps one in its state), so calls on different
+ * threads share nothing but the block function, which is chosen once before any of them. */
 #ifndef NUIF_SHA256_H
 #define NUIF_SHA256_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The context: OpenSSL's SHA256_CTX or EVP_MD_CTX, opaque here. */
-typedef struct nuif_sha256_ctx nuif_sha256_ctx;
+typedef struct {
+    uint32_t h[8];
+    uint64_t len;    /* bytes hashed so far */
+    uint8_t buf[64]; /* a partial block */
+    size_t fill;     /* its bytes */
+} nuif_sha256_ctx;
 
-/* 1 when the build linked libcrypto, else 0. */
-int nuif_sha256_linked(void);
+/* Pick the block function from what the CPU has; `portable` forces portable C (the tests run
+ * both).  Call before the first digest, from one thread; calling it again is harmless.
+ * Without it, digests use portable C. */
+void nuif_sha256_setup(int portable);
 
-/* The kept context, initialised for a new digest; NULL when there is none (not linked, or an
- * OpenSSL failure). */
-nuif_sha256_ctx *nuif_sha256_begin(void);
+/* "sha-ni", "armv8" or "portable": the block function digests use now. */
+const char *nuif_sha256_route(void);
 
-/* Hash [p, p + n) into c: 1, or 0 on failure. */
-int nuif_sha256_update(nuif_sha256_ctx *c, const void *p, size_t n);
+void nuif_sha256_init(nuif_sha256_ctx *c);
+void nuif_sha256_update(nuif_sha256_ctx *c, const void *p, size_t n);
+void nuif_sha256_final(nuif_sha256_ctx *c, uint8_t out[32]);
 
-/* The 32-byte digest of what c has hashed into out: 1, or 0 on failure. */
-int nuif_sha256_final(nuif_sha256_ctx *c, unsigned char *out);
-
-/* The 32-byte digest of [p, p + n) into out: 0, or -1 (hash with hashlib). */
-int nuif_sha256(const void *p, size_t n, unsigned char *out);
+/* The digest of p[0:n) into out. */
+void nuif_sha256(const void *p, size_t n, uint8_t out[32]);
 
 #ifdef __cplusplus
 }

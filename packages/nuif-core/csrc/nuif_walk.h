@@ -8,17 +8,18 @@
  * error (code, offset, the path of keys and indices), reading the state and at most the one
  * token it stopped on, so errors cost nothing on the fast path and no second read of the input.
  * Numbers the vendored libraries do not convert (no C++17 compiler, an exponent beyond their
- * range) are converted by CPython's dtoa (nuif_pyfloat.h); NUIF_WALK_NOMEM then also means a
- * Python exception is set.
+ * range) are converted by the host (nuif_fallback.h); NUIF_WALK_NOMEM means the host recorded
+ * why the call failed (memory ran out, or its conversion failed).
  *
  * Buffers are the caller's (so the writer, the schema check and the inspect summary read the
- * result unchanged) and grow with PyMem_Realloc: the caller holds the GIL.  The input is a bytes
- * object: p[n] is a NUL, nothing past it is read.
+ * result unchanged) and grow with the host's realloc (nuif_host.h).  The input is NUL-terminated
+ * (a bytes object is): p[n] is a NUL, nothing past it is read.
  */
 #ifndef NUIF_WALK_H
 #define NUIF_WALK_H
 
-#include <Python.h>
+#include "nuif_host.h"
+
 #include <stdint.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@
 #include "nuif_float.h"
 #include "nuif_keysort.h"
 #include "nuif_number.h"
-#include "nuif_pyfloat.h"
+#include "nuif_fallback.h"
 #include "nuif_scan.h"
 #include "nuif_tables.h"
 #include "nuif_tape.h"
@@ -106,10 +107,12 @@ static int nuif_walk_grow(nuif_walk *s, void **ptr, size_t *cap, size_t need, si
     void *q;
     if (newcap < need) newcap = need;
     if (newcap < 16) newcap = 16;
-    if (newcap > (size_t)PY_SSIZE_T_MAX / item) return -1;
     (void)s;
-    q = PyMem_Realloc(*ptr, newcap * item);
-    if (q == NULL) return -1;
+    q = newcap <= (size_t)PTRDIFF_MAX / item ? nuif_host_realloc(*ptr, newcap * item) : NULL;
+    if (q == NULL) {
+        nuif_host_nomem();
+        return -1;
+    }
     *ptr = q;
     *cap = newcap;
     return 0;
@@ -291,11 +294,11 @@ static inline size_t nuif_walk_plain_decimal(const uint8_t *p, size_t int_s, siz
     return 0;
 }
 
-/* The double of the literal p[start:start+L): the vendored libraries', else CPython's (no C++17
+/* The double of the literal p[start:start+L): the vendored libraries', else the host's (no C++17
  * compiler, or an exponent beyond the libraries' range).  0, or -1 with *nomem set. */
 static int nuif_walk_double(nuif_walk *s, size_t start, size_t L, double *x, int *nomem) {
     if (s->float_libs && nuif_parse_double((const char *)s->p + start, L, x) == 0) return 0;
-    if (nuif_py_double(s->p + start, L, x) == 0) return 0;
+    if (nuif_host_strtod(s->p + start, L, x) == 0) return 0;
     *nomem = 1;
     return -1;
 }
@@ -357,7 +360,7 @@ NUIF_WALK_NOINLINE int nuif_walk_big_integer(nuif_walk *s, nuif_tok *t, size_t s
     double x;
     ptrdiff_t k;
     if (nuif_walk_double(s, start, L, &x, nomem) != 0 || x - x != 0.0) return 0;
-    k = nuif_py_fmt_double(text, x, s->float_libs);
+    k = nuif_fmt_double(text, x, s->float_libs);
     if (k < 0) {
         *nomem = 1;
         return 0;
@@ -371,9 +374,8 @@ NUIF_WALK_NOINLINE int nuif_walk_big_integer(nuif_walk *s, nuif_tok *t, size_t s
 
 /* The number literal at i, as a token on the tape.  Returns the index after it, or 0 (refuse: a
  * bad literal, an overflow, an integer beyond 2^53 - 1 that is not its double's text, or memory
- * running out in CPython's dtoa).  Integers and short
- * plain decimals are done here, inline in the walk; the rest in nuif_walk_big_integer and
- * nuif_walk_float. */
+ * running out in the host's conversion).  Integers and short plain decimals are done here,
+ * inline in the walk; the rest in nuif_walk_big_integer and nuif_walk_float. */
 NUIF_WALK_INLINE size_t nuif_walk_number(nuif_walk *s, size_t i, int *nomem) {
     const uint8_t *p = s->p;
     size_t n = s->n, start = i, L, nd, int_s, int_e, mant_e, z;

@@ -5,7 +5,7 @@
  * stands (nuif_writer: the open containers, the next value or "find the next one") until the
  * text is done or it needs its caller: for more room in the buffer (NUIF_W_ROOM, `need` bytes)
  * or for a double
- * that only Python prints (NUIF_W_VALUE: the libraries are off or declined it; the caller
+ * that only the host prints (NUIF_W_VALUE: the libraries are off or declined it; the caller
  * writes token `t` and resumes with `after` set).  Each step tests its room before it writes
  * or moves anything, so a return leaves the writer where it can resume.  It is C, not Cython:
  * in Cython every byte written through the buffer object's pointer makes the compiler load the
@@ -21,13 +21,12 @@
 #ifndef NUIF_WRITE_H
 #define NUIF_WRITE_H
 
-/* the check's header first: it includes Python.h, which must come before system headers */
-#include "nuif_check.h"
-#include "nuif_sha256.h"
-
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "nuif_check.h"
+#include "nuif_sha256.h"
 
 #include "nuif_escape.h"
 #include "nuif_float.h"
@@ -80,8 +79,8 @@ enum { NUIF_W_DONE = 0, NUIF_W_ROOM = 1, NUIF_W_VALUE = 3 };
 
 /* the text is hashed in steps of whole 64-byte blocks: every block as soon as it is written in
  * the first 16 KiB (the SHA rounds of one run beside the writing of the next), then every
- * 2 KiB, still in the L1 cache, and few enough calls into libcrypto that their cost does not
- * show on large texts */
+ * 2 KiB, still in the L1 cache, and few enough calls that their cost does not show on large
+ * texts */
 #define NUIF_W_FEED_NEAR 16384
 #define NUIF_W_FEED_STEP 2048
 
@@ -105,10 +104,9 @@ typedef struct {
     int after;
     size_t need; /* NUIF_W_ROOM: the room the next step needs */
     /* SHA-256 as the text is written (NULL: not here, feed_at SIZE_MAX): once the text passes
-     * feed_at, its whole 64-byte blocks from `hashed` on go to sha_update, and feed_at moves
+     * feed_at, its whole 64-byte blocks from `hashed` on go to sha_ctx, and feed_at moves
      * NUIF_W_FEED_STEP bytes past them, so that the text is hashed while it is in the cache */
     size_t feed_at;
-    int (*sha_update)(nuif_sha256_ctx *c, const void *p, size_t n); /* NULL after a failure */
     nuif_sha256_ctx *sha_ctx;
     size_t hashed;
 } nuif_writer;
@@ -137,22 +135,17 @@ static void nuif_write_start(nuif_writer *w, const nuif_tok *tape, const uint32_
     w->after = 0;
     w->need = 0;
     w->feed_at = SIZE_MAX;
-    w->sha_update = NULL;
     w->sha_ctx = NULL;
     w->hashed = 0;
 }
 
-/* the whole blocks of the text written so far that are not hashed yet, hashed (sha_update) */
+/* the whole blocks of the text written so far that are not hashed yet, hashed */
 #define NUIF_W_HASH()                                                                              \
     do {                                                                                           \
         size_t upto_ = (size_t)(o - b) & ~(size_t)63;                                              \
-        if (w->sha_update(w->sha_ctx, b + w->hashed, upto_ - w->hashed) == 1) {                    \
-            w->hashed = upto_;                                                                     \
-            feed_at = upto_ + (upto_ < NUIF_W_FEED_NEAR ? 64 : NUIF_W_FEED_STEP);                  \
-        } else {                                                                                   \
-            w->sha_update = NULL; /* the caller hashes the text afterwards */                      \
-            feed_at = SIZE_MAX;                                                                    \
-        }                                                                                          \
+        nuif_sha256_update(w->sha_ctx, b + w->hashed, upto_ - w->hashed);                          \
+        w->hashed = upto_;                                                                         \
+        feed_at = upto_ + (upto_ < NUIF_W_FEED_NEAR ? 64 : NUIF_W_FEED_STEP);                      \
     } while (0)
 
 /* a string token's bytes, and the end of the buffer they are in */
@@ -335,7 +328,7 @@ static NUIF_WRITE_NOINLINE int nuif_write_run(nuif_writer *w, char *b, ptrdiff_t
         /* ---- the value at token t ---- */
         rc = nuif_w_value(w, t, b, &o, end, cap, &top, &need);
         if (rc == NUIF_W_ROOM) goto room_value;
-        if (rc == NUIF_W_VALUE) { /* the caller prints it (Python's repr) */
+        if (rc == NUIF_W_VALUE) { /* the caller prints it (the host's digits) */
             w->after = 0;
             goto leave;
         }

@@ -30,6 +30,7 @@ __all__ = [
     "loads",
     "node_spans",
     "routes",
+    "schema_report",
     "twin",
     "valid_report",
 ]
@@ -51,6 +52,12 @@ valid_report: Callable[[bytes, int, int, Callable[[bool, str, tuple[()], bool], 
 #: truncated)`` with ``outline`` a tuple of ``entry(id, kind, depth, children)``, for a valid NUIF
 #: document, or None as ``canonical_document`` (``inspect`` in one call)
 inspect_summary: Callable[..., Any]
+#: ``(data, max_depth, max_nodes, max_diagnostics)`` → ``(found, truncated)``: every NUIF-0 §3
+#: problem of a valid JSON text in document order (at most ``max_diagnostics``), each ``(code,
+#: message, pointer, line, column)``; ``((), False)`` for a valid document (text errors raise)
+schema_report: Callable[
+    [bytes, int, int, int], tuple[tuple[tuple[str, str, str, int | None, int | None], ...], bool]
+]
 #: ``"sha256:"`` + lowercase hex SHA-256 of the bytes
 hash_bytes: Callable[[bytes], str]
 #: canonical document text → ``(root_start, {id: (start, head_end, kind_start, kind_end, depth)})``
@@ -90,6 +97,7 @@ canonical_document = _impl.canonical_document
 canonical_result = _impl.canonical_result
 valid_report = _impl.valid_report
 inspect_summary = _impl.inspect_summary
+schema_report = _impl.schema_report
 hash_bytes = _impl.hash_bytes
 #: the compiled codec's canonicalize and validate, which ``nuif_core`` exports in place of the
 #: Python functions (``_speedups_doors.pxi``), or None with the twin

@@ -76,6 +76,7 @@ __all__ = [
     "inspect_summary",
     "loads",
     "node_spans",
+    "schema_report",
     "valid_report",
 ]
 
@@ -495,6 +496,17 @@ def canonical_document(data: bytes, max_depth: int, max_nodes: int) -> bytes | N
     """
     doc = _valid_model(data, max_depth, max_nodes)
     return None if doc is None else dumps(doc, max_depth)
+
+
+def schema_report(
+    data: bytes, max_depth: int, max_nodes: int, max_diagnostics: int
+) -> tuple[tuple[tuple[str, str, str, int | None, int | None], ...], bool]:
+    """Every NUIF-0 §3 problem of ``data`` (at most ``max_diagnostics``), in document order, as
+    ``(code, message, pointer, line, column)``, and whether more were left out; ``((), False)``
+    for a valid document.  Text errors raise as ``loads`` raises them."""
+    checker = Checker(max_nodes, max_diagnostics)
+    checker.document(loads(data, max_depth))
+    return tuple(checker.located(data)), checker.truncated
 
 
 def hash_bytes(canonical: bytes) -> str:

@@ -3,8 +3,8 @@
 This is not a public API (``nuif_core`` exports the operations).  Each operation asks the codec
 selection (``_codec``) for the one-call fast path first (parse, §3 check, canonical text and
 result in compiled code); when that returns None (a schema problem, or a document only Python
-handles) the Python path (``loads`` + ``_schema.Checker``) answers, with the same result or the
-same error.  Section numbers are those of NUIF-0 (docs/spec/nuif-0.1.md).
+handles) the codec's ``schema_report`` says every problem (or none: then the Python path,
+``loads`` + normalize, answers), with the same result or the same error either way.  Section numbers are those of NUIF-0 (docs/spec/nuif-0.1.md).
 """
 
 from __future__ import annotations
@@ -90,13 +90,6 @@ def _too_large(what: str, size: int | None, limit: int) -> NuifError:
 # the public operations
 
 
-def _parse_checked(data: bytes, limits: Limits, max_diagnostics: int) -> tuple[Any, Checker]:
-    value = _codec.loads(data, limits.max_depth)
-    checker = Checker(limits.max_nodes, max_diagnostics)
-    checker.document(value)
-    return value, checker
-
-
 def diagnostics(checker: Checker, data: bytes | None) -> tuple[Diagnostic, ...]:
     """The checker's findings as diagnostics, located in ``data`` when the text is known."""
     return tuple(Diagnostic(*found) for found in checker.located(data))
@@ -107,7 +100,7 @@ def canonical_bytes(data: bytes, lim: Limits) -> tuple[bytes, dict[str, Any] | N
 
     The fast path (``_codec.canonical_document``: parse, §3 check and canonical text in one
     compiled pass over a token tape) answers for every valid document; it returns None at the
-    first schema problem, and then the Python path (``loads`` + :class:`Checker`) reports it.
+    first schema problem, and then the codec's ``schema_report`` gives it.
     Text errors raise from either with identical code, message, pointer, line and column.
     """
     canonical = _codec.canonical_document(data, lim.max_depth, lim.max_nodes)
@@ -117,12 +110,13 @@ def canonical_bytes(data: bytes, lim: Limits) -> tuple[bytes, dict[str, Any] | N
 
 
 def _checked_canonical(data: bytes, lim: Limits) -> tuple[bytes, dict[str, Any]]:
-    """The Python path of ``canonical_bytes``: raises the first problem, or returns the
-    canonical text and the normalized model (for the rare valid document the fast path left)."""
-    value, checker = _parse_checked(data, lim, 1)
-    if checker.found:
-        raise diagnostics(checker, data)[0].error()
-    doc = normalize(value)
+    """What follows the fast path's None: raises the first schema problem (the codec's
+    ``schema_report``), or returns the canonical text and the normalized model (for a valid
+    document only the Python path handles)."""
+    found, _ = _codec.schema_report(data, lim.max_depth, lim.max_nodes, 1)
+    if found:
+        raise Diagnostic(*found[0]).error()
+    doc = normalize(_codec.loads(data, lim.max_depth))
     return _codec.dumps(doc, lim.max_depth), doc
 
 
@@ -223,12 +217,12 @@ def _validate_checked(data: bytes, lim: Limits, max_diagnostics: int) -> Validat
     """``validate``'s Python path, once the fast path has answered None: every schema problem
     (up to ``max_diagnostics``), or the report of a document only Python handles."""
     try:
-        value, checker = _parse_checked(data, lim, max_diagnostics)
+        found, truncated = _codec.schema_report(data, lim.max_depth, lim.max_nodes, max_diagnostics)
+        if found:
+            return ValidationReport(False, None, tuple(Diagnostic(*f) for f in found), truncated)
+        canonical = _codec.dumps(normalize(_codec.loads(data, lim.max_depth)), lim.max_depth)
     except NuifError as err:
         return _error_report(err)
-    if checker.found:
-        return ValidationReport(False, None, diagnostics(checker, data), checker.truncated)
-    canonical = _codec.dumps(normalize(value), lim.max_depth)
     return ValidationReport(True, _codec.hash_bytes(canonical))
 
 

@@ -13,6 +13,8 @@ import math
 from ._rfc8785 import dumps_str, format_number
 
 __all__ = [
+    "ATTR_MAX",
+    "ATTR_PATTERN",
     "BIG_INTEGER",
     "BIG_INTEGER_OVERFLOW",
     "BOM",
@@ -31,12 +33,37 @@ __all__ = [
     "EXPECT_OBJECT_NEXT",
     "EXPECT_STRING_END",
     "EXPECT_VALUE",
+    "ID_MAX",
+    "ID_PATTERN",
     "KEY_NOT_STR",
+    "KIND_MAX",
+    "KIND_PATTERN",
     "LONE_SURROGATE",
     "NONCHARACTER",
     "NOT_A_NUMBER",
     "NO_JSON_VALUE",
     "NUMBER_OVERFLOW",
+    "SCHEMA_ATTR",
+    "SCHEMA_ATTRS_TYPE",
+    "SCHEMA_CHILDREN_TYPE",
+    "SCHEMA_DOC_MEMBER",
+    "SCHEMA_DOC_TYPE",
+    "SCHEMA_DUPLICATE_ID",
+    "SCHEMA_ID_LENGTH",
+    "SCHEMA_ID_PATTERN",
+    "SCHEMA_ID_TYPE",
+    "SCHEMA_KIND",
+    "SCHEMA_KIND_TYPE",
+    "SCHEMA_LIMIT_NODES",
+    "SCHEMA_META_TYPE",
+    "SCHEMA_NODE_MEMBER",
+    "SCHEMA_NODE_TYPE",
+    "SCHEMA_NO_ID",
+    "SCHEMA_NO_KIND",
+    "SCHEMA_NO_NUIF",
+    "SCHEMA_NO_ROOT",
+    "SCHEMA_NUIF_TYPE",
+    "SCHEMA_VERSION",
     "SURROGATE_ESCAPE",
     "UTF8",
     "big_int_problem",
@@ -47,6 +74,43 @@ __all__ = [
     "quote",
     "short",
 ]
+
+# -- schema problems (NUIF-0 §3; _schema.Checker and csrc/nuif_report.h find them) ------------
+# "{}" after "found" is a JSON type with its article (_schema.json_type); a name is quoted
+# (quote).  The name rules (NUIF-0 §3.2), which _schema compiles and csrc/nuif_names.h checks:
+ID_PATTERN = "[A-Za-z0-9_][A-Za-z0-9_.:-]*"
+KIND_PATTERN = "[a-z][a-z0-9-]*(?:[.:/][a-z][a-z0-9-]*)*"
+ATTR_PATTERN = "[A-Za-z_$@][A-Za-z0-9_$@.:-]*"
+ID_MAX, KIND_MAX, ATTR_MAX = 128, 64, 128
+SCHEMA_ID_LENGTH = f"id {{}} must be 1 to {ID_MAX} characters long"
+SCHEMA_ID_PATTERN = (
+    f"id {{}} must match ^{ID_PATTERN}$ (ASCII letters, digits, _ . : -; not starting with . : -)"
+)
+SCHEMA_KIND = (
+    f"kind {{}} must be 1 to {KIND_MAX} characters matching ^{KIND_PATTERN}$"
+    " (like button, ui:button, acme.cards/header)"
+)
+SCHEMA_ATTR = (
+    f"attribute name {{}} must be 1 to {ATTR_MAX} characters matching ^{ATTR_PATTERN}$"
+    " (like label, aria-label, on:click)"
+)
+SCHEMA_DOC_TYPE = "a NUIF document is a JSON object, found {}"
+SCHEMA_NO_NUIF = 'the document has no "nuif" member (it must be 0)'
+SCHEMA_NUIF_TYPE = '"nuif" must be the number 0, found {}'
+SCHEMA_VERSION = "NUIF version {} is not supported; this implementation reads version 0"
+SCHEMA_NO_ROOT = 'the document has no "root" member (a node)'
+SCHEMA_META_TYPE = '"meta" must be an object, found {}'
+SCHEMA_DOC_MEMBER = "unknown document member {} (allowed: nuif, root, meta)"
+SCHEMA_LIMIT_NODES = "the document has more than {} nodes (the node limit)"
+SCHEMA_NODE_TYPE = "a node is a JSON object, found {}"
+SCHEMA_NO_ID = 'the node has no "id" member'
+SCHEMA_NO_KIND = 'the node has no "kind" member'
+SCHEMA_ID_TYPE = '"id" must be a string, found {}'
+SCHEMA_KIND_TYPE = '"kind" must be a string, found {}'
+SCHEMA_DUPLICATE_ID = "id {} is used twice (first at {})"
+SCHEMA_ATTRS_TYPE = '"attrs" must be an object, found {}'
+SCHEMA_CHILDREN_TYPE = '"children" must be an array, found {}'
+SCHEMA_NODE_MEMBER = "unknown node member {} (allowed: id, kind, attrs, children)"
 
 # -- text errors (NUIF_UTF8, NUIF_PARSE) --------------------------------------------------------
 UTF8 = "the text is not valid UTF-8"

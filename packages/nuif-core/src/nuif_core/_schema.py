@@ -1,8 +1,9 @@
 """NUIF-0 §3 over Python values: the document schema, the name rules, normalization, the outline.
 
 This is not a public API.  It sits below the codecs: the pure-Python codec checks documents with
-:class:`Checker` (the compiled codec checks the same rules on its token tape; when it finds a
-problem, ``_document`` runs this checker to report it), the patch engine checks carried nodes
+:class:`Checker` (the compiled codec checks and reports the same rules on its token tape,
+csrc/nuif_check.h and csrc/nuif_report.h, with the messages of ``_messages`` and the name rules
+here), the patch engine checks carried nodes
 and names with it, and both Python ``inspect`` paths summarize the node tree with
 :func:`outline`.  NUIF-0 §3 is in docs/spec/nuif-0.1.md.
 """
@@ -16,7 +17,36 @@ from typing import Any, TypeVar
 
 from ._errors import escape_pointer, line_column
 from ._locate import locate
-from ._messages import quote
+from ._messages import (
+    ATTR_MAX,
+    ATTR_PATTERN,
+    ID_MAX,
+    ID_PATTERN,
+    KIND_MAX,
+    KIND_PATTERN,
+    SCHEMA_ATTR,
+    SCHEMA_ATTRS_TYPE,
+    SCHEMA_CHILDREN_TYPE,
+    SCHEMA_DOC_MEMBER,
+    SCHEMA_DOC_TYPE,
+    SCHEMA_DUPLICATE_ID,
+    SCHEMA_ID_LENGTH,
+    SCHEMA_ID_PATTERN,
+    SCHEMA_ID_TYPE,
+    SCHEMA_KIND,
+    SCHEMA_KIND_TYPE,
+    SCHEMA_LIMIT_NODES,
+    SCHEMA_META_TYPE,
+    SCHEMA_NO_ID,
+    SCHEMA_NO_KIND,
+    SCHEMA_NO_NUIF,
+    SCHEMA_NO_ROOT,
+    SCHEMA_NODE_MEMBER,
+    SCHEMA_NODE_TYPE,
+    SCHEMA_NUIF_TYPE,
+    SCHEMA_VERSION,
+    quote,
+)
 from ._rfc8785 import number_text
 
 __all__ = [
@@ -35,10 +65,9 @@ __all__ = [
     "outline",
 ]
 
-ID_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:-]*", re.ASCII)
-KIND_RE = re.compile(r"[a-z][a-z0-9-]*(?:[.:/][a-z][a-z0-9-]*)*", re.ASCII)
-ATTR_RE = re.compile(r"[A-Za-z_$@][A-Za-z0-9_$@.:-]*", re.ASCII)
-ID_MAX, KIND_MAX, ATTR_MAX = 128, 64, 128
+ID_RE = re.compile(ID_PATTERN, re.ASCII)
+KIND_RE = re.compile(KIND_PATTERN, re.ASCII)
+ATTR_RE = re.compile(ATTR_PATTERN, re.ASCII)
 
 DOCUMENT_MEMBERS = frozenset({"nuif", "root", "meta"})
 NODE_MEMBERS = frozenset({"id", "kind", "attrs", "children"})
@@ -66,37 +95,26 @@ def json_type(value: Any) -> str:
 def id_problem(value: str) -> str | None:
     """Why ``value`` is not a valid node id, or None."""
     if not 1 <= len(value) <= ID_MAX:
-        return f"id {quote(value)} must be 1 to {ID_MAX} characters long"
+        return SCHEMA_ID_LENGTH.format(quote(value))
     if ID_RE.fullmatch(value) is None:
-        return (
-            f"id {quote(value)} must match ^[A-Za-z0-9_][A-Za-z0-9_.:-]*$ "
-            "(ASCII letters, digits, _ . : -; not starting with . : -)"
-        )
-    return None
-
-
-def _name_problem(
-    what: str, value: str, maximum: int, rule: re.Pattern[str], examples: str
-) -> str | None:
-    """Why ``value`` breaks a name rule (``rule`` over 1 to ``maximum`` characters), or None."""
-    if not 1 <= len(value) <= maximum or rule.fullmatch(value) is None:
-        return (
-            f"{what} {quote(value)} must be 1 to {maximum} characters matching "
-            f"^{rule.pattern}$ (like {examples})"
-        )
+        return SCHEMA_ID_PATTERN.format(quote(value))
     return None
 
 
 @functools.lru_cache(maxsize=4096)
 def kind_problem(value: str) -> str | None:
     """Why ``value`` is not a valid node kind, or None."""
-    return _name_problem("kind", value, KIND_MAX, KIND_RE, "button, ui:button, acme.cards/header")
+    if not 1 <= len(value) <= KIND_MAX or KIND_RE.fullmatch(value) is None:
+        return SCHEMA_KIND.format(quote(value))
+    return None
 
 
 @functools.lru_cache(maxsize=4096)
 def attr_problem(value: str) -> str | None:
     """Why ``value`` is not a valid attribute name, or None."""
-    return _name_problem("attribute name", value, ATTR_MAX, ATTR_RE, "label, aria-label, on:click")
+    if not 1 <= len(value) <= ATTR_MAX or ATTR_RE.fullmatch(value) is None:
+        return SCHEMA_ATTR.format(quote(value))
+    return None
 
 
 class Checker:
@@ -135,42 +153,29 @@ class Checker:
 
     def _document(self, doc: Any) -> None:
         if not isinstance(doc, dict):
-            self.add("NUIF_SCHEMA", f"a NUIF document is a JSON object, found {json_type(doc)}", "")
+            self.add("NUIF_SCHEMA", SCHEMA_DOC_TYPE.format(json_type(doc)), "")
             return
         if "nuif" not in doc:
-            self.add("NUIF_SCHEMA", 'the document has no "nuif" member (it must be 0)', "")
+            self.add("NUIF_SCHEMA", SCHEMA_NO_NUIF, "")
         else:
             version = doc["nuif"]
             if isinstance(version, bool) or not isinstance(version, (int, float)):
-                self.add(
-                    "NUIF_SCHEMA",
-                    f'"nuif" must be the number 0, found {json_type(version)}',
-                    "/nuif",
-                )
+                self.add("NUIF_SCHEMA", SCHEMA_NUIF_TYPE.format(json_type(version)), "/nuif")
             elif version != 0:
-                self.add(
-                    "NUIF_VERSION",
-                    f"NUIF version {number_text(version)} is not supported; "
-                    "this implementation reads version 0",
-                    "/nuif",
-                )
+                self.add("NUIF_VERSION", SCHEMA_VERSION.format(number_text(version)), "/nuif")
                 raise _Stop  # another version's schema is unknown: nothing more to say
         if "root" not in doc:
-            self.add("NUIF_SCHEMA", 'the document has no "root" member (a node)', "")
+            self.add("NUIF_SCHEMA", SCHEMA_NO_ROOT, "")
         for key, value in doc.items():
             if key == "root":
                 self._node(value, "/root")
             elif key == "meta":
                 if not isinstance(value, dict):
-                    self.add(
-                        "NUIF_SCHEMA",
-                        f'"meta" must be an object, found {json_type(value)}',
-                        "/meta",
-                    )
+                    self.add("NUIF_SCHEMA", SCHEMA_META_TYPE.format(json_type(value)), "/meta")
             elif key != "nuif":
                 self.add(
                     "NUIF_SCHEMA",
-                    f"unknown document member {quote(key)} (allowed: nuif, root, meta)",
+                    SCHEMA_DOC_MEMBER.format(quote(key)),
                     "/" + escape_pointer(key),
                     True,
                 )
@@ -179,19 +184,15 @@ class Checker:
         self.node_count += 1
         if self.node_count > self.max_nodes:
             # fatal: stop here, but within the diagnostics bound like any other finding
-            self.add(
-                "NUIF_LIMIT_NODES",
-                f"the document has more than {self.max_nodes} nodes (the node limit)",
-                pointer,
-            )
+            self.add("NUIF_LIMIT_NODES", SCHEMA_LIMIT_NODES.format(self.max_nodes), pointer)
             raise _Stop
         if not isinstance(node, dict):
-            self.add("NUIF_SCHEMA", f"a node is a JSON object, found {json_type(node)}", pointer)
+            self.add("NUIF_SCHEMA", SCHEMA_NODE_TYPE.format(json_type(node)), pointer)
             return
         if "id" not in node:
-            self.add("NUIF_SCHEMA", 'the node has no "id" member', pointer)
+            self.add("NUIF_SCHEMA", SCHEMA_NO_ID, pointer)
         if "kind" not in node:
-            self.add("NUIF_SCHEMA", 'the node has no "kind" member', pointer)
+            self.add("NUIF_SCHEMA", SCHEMA_NO_KIND, pointer)
         for key, value in node.items():
             if key == "id":
                 at = pointer + "/id"
@@ -203,7 +204,7 @@ class Checker:
                 elif value in self.ids:
                     self.add(
                         "NUIF_DUPLICATE_ID",
-                        f"id {quote(value)} is used twice (first at {self.ids[value]})",
+                        SCHEMA_DUPLICATE_ID.format(quote(value), self.ids[value]),
                         at,
                     )
                 else:
@@ -218,9 +219,7 @@ class Checker:
             elif key == "attrs":
                 at = pointer + "/attrs"
                 if not isinstance(value, dict):
-                    self.add(
-                        "NUIF_SCHEMA", f'"attrs" must be an object, found {json_type(value)}', at
-                    )
+                    self.add("NUIF_SCHEMA", SCHEMA_ATTRS_TYPE.format(json_type(value)), at)
                     continue
                 for name in value:
                     problem = attr_problem(name)
@@ -229,16 +228,14 @@ class Checker:
             elif key == "children":
                 at = pointer + "/children"
                 if not isinstance(value, list):
-                    self.add(
-                        "NUIF_SCHEMA", f'"children" must be an array, found {json_type(value)}', at
-                    )
+                    self.add("NUIF_SCHEMA", SCHEMA_CHILDREN_TYPE.format(json_type(value)), at)
                     continue
                 for index, child in enumerate(value):
                     self._node(child, f"{at}/{index}")
             else:
                 self.add(
                     "NUIF_SCHEMA",
-                    f"unknown node member {quote(key)} (allowed: id, kind, attrs, children)",
+                    SCHEMA_NODE_MEMBER.format(quote(key)),
                     pointer + "/" + escape_pointer(key),
                     True,
                 )
@@ -247,7 +244,8 @@ class Checker:
         """Whether member ``key`` is a string (NUIF_SCHEMA at ``at`` when it is not)."""
         if isinstance(value, str):
             return True
-        self.add("NUIF_SCHEMA", f'"{key}" must be a string, found {json_type(value)}', at)
+        template = SCHEMA_ID_TYPE if key == "id" else SCHEMA_KIND_TYPE
+        self.add("NUIF_SCHEMA", template.format(json_type(value)), at)
         return False
 
     def located(self, data: bytes | None) -> list[tuple[str, str, str, int | None, int | None]]:

@@ -22,6 +22,7 @@ __all__ = [
     "inspect_summary",
     "loads",
     "scan_backend",
+    "schema_report",
     "utf8_backend",
     "valid_report",
 ]
@@ -37,6 +38,9 @@ def canonical_result(
 def valid_report(
     data: bytes, max_depth: int, max_nodes: int, make: Callable[[bool, str, tuple[()], bool], _R]
 ) -> _R | None: ...
+def schema_report(
+    data: bytes, max_depth: int, max_nodes: int, max_diagnostics: int
+) -> tuple[tuple[tuple[str, str, str, int | None, int | None], ...], bool]: ...
 
 # the front doors (nuif_core exports them as canonicalize and validate; docs/format.md)
 def canonicalize(text: str | bytes, *, limits: Limits | None = None) -> CanonicalResult: ...

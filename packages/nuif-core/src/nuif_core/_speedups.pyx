@@ -32,13 +32,16 @@ includes, one job each (docs/architecture.md, "The compiled codec", has the map)
     _speedups_fault.pxi     the error of a text the walk refused (csrc/nuif_fault.h)
     _speedups_doc.pxi       the pipeline's glue (csrc/nuif_doc.h) and its kept state
     _speedups_loads.pxi     loads: Python values built from the walk's tape
+    _speedups_report.pxi    every §3 problem of a document (csrc/nuif_report.h), worded
     _speedups_inspect.pxi   the inspect summary read off the tape
     _speedups_dump.pxi      Python values to RFC 8785 bytes (dumps)
     _speedups_spans.pxi     node spans of a canonical document
     _speedups_switches.pxi  test switches
     _speedups_doors.pxi     the front doors of canonicalize and validate
 
-C-only helpers are headers in csrc/, each declared for Cython by the .pxd of the same name there.
+C-only helpers are headers in csrc/, each declared for Cython by the .pxd of the same name there;
+they need no Python, only the host interface (csrc/nuif_host.h), which glue/nuif_host_python.h
+implements with CPython (glue/ also holds the other C that needs Python.h).
 """
 
 cimport cython
@@ -53,6 +56,7 @@ from cpython.list cimport PyList_Append
 from cpython.dict cimport PyDict_SetItem
 from cpython.exc cimport PyErr_Occurred
 
+from nuif_host_python cimport *
 from python_extras cimport *
 from nuif_tape cimport *
 from nuif_tables cimport *
@@ -69,6 +73,7 @@ from nuif_slots cimport *
 from nuif_walk cimport *
 from nuif_doc cimport *
 from nuif_fault cimport *
+from nuif_report cimport *
 
 from nuif_core._errors import NuifError, join_pointer, text_error
 from nuif_core._messages import describe_found, quote, short, big_integer_message, int_shown
@@ -103,12 +108,9 @@ cdef object _tw():
         _twin_mod = _codec_py
     return _twin_mod
 
-from hashlib import sha256 as _sha256
-
-
 __all__ = [
     "canonical_document", "canonical_json", "canonical_result", "dumps", "float_backend",
-    "hash_backend", "hash_bytes", "inspect_summary", "loads", "scan_backend",
+    "hash_backend", "hash_bytes", "inspect_summary", "loads", "scan_backend", "schema_report",
     "utf8_backend", "valid_report",
 ]
 
@@ -132,6 +134,7 @@ include "_speedups_results.pxi"
 include "_speedups_fault.pxi"
 include "_speedups_doc.pxi"
 include "_speedups_loads.pxi"
+include "_speedups_report.pxi"
 include "_speedups_inspect.pxi"
 include "_speedups_dump.pxi"
 include "_speedups_spans.pxi"
@@ -170,13 +173,29 @@ def canonical_document(data, max_depth, max_nodes):
     Text errors are raised exactly as ``canonical_json`` raises them.  The schema (NUIF-0 §3:
     members, types, id/kind/attribute-name rules, unique ids, at most ``max_nodes`` nodes,
     ``"nuif"`` equal to 0) is checked on the token tape; the result is the RFC 8785 text of the
-    normalized document (no empty ``attrs``, ``children`` or ``meta``).  None means: let the
-    Python checker (``_document``) report the problems.
+    normalized document (no empty ``attrs``, ``children`` or ``meta``).  None means: a schema
+    problem, which ``schema_report`` reports.
     """
     if not _compiled_args(data, max_depth, max_nodes):
         return _tw().canonical_document(data, max_depth, max_nodes)
     return _run(<bytes>data, max_depth, _c_depth(max_depth, PyBytes_GET_SIZE(data)),
                 _c_nodes(max_nodes), NUIF_DOC_CHECK)
+
+
+def schema_report(data, max_depth, max_nodes, max_diagnostics):
+    """Every NUIF-0 §3 problem of ``data`` (see ``_codec_py.schema_report``), found and located
+    in C (csrc/nuif_report.h) and worded with the twin's templates."""
+    if not _compiled_args(data, max_depth, max_nodes) or type(max_diagnostics) is not int:
+        return _tw().schema_report(data, max_depth, max_nodes, max_diagnostics)
+    cdef Py_ssize_t most = 0 if max_diagnostics < 0 else min(max_diagnostics, 1 << 40)
+    cdef nuif_doc spare
+    if _doc.busy:  # a call made while another reads the kept tape (a finalizer)
+        memset(&spare, 0, sizeof(nuif_doc))
+        try:
+            return _schema_report(&spare, <bytes>data, max_depth, max_nodes, most)
+        finally:
+            nuif_doc_free(&spare)
+    return _schema_report(&_doc, <bytes>data, max_depth, max_nodes, most)
 
 
 def canonical_result(data, max_depth, max_nodes, make):
@@ -192,11 +211,10 @@ def canonical_result(data, max_depth, max_nodes, make):
 cdef object _canonical_result(bytes data, object max_depth, size_t depth, size_t nodes,
                               object make):
     cdef unsigned char digest[32]
-    cdef bint hashed = False
-    canonical = _run(data, max_depth, depth, nodes, NUIF_DOC_HASH, digest, &hashed)
+    canonical = _run(data, max_depth, depth, nodes, NUIF_DOC_HASH, digest)
     if canonical is None:
         return None
-    h = _hash_text(canonical, digest if hashed else NULL)
+    h = _hash_text(canonical, digest)
     return _made3(make, _RESULT_FIELDS, canonical, h, not _same_bytes(canonical, data))
 
 
@@ -212,13 +230,10 @@ def valid_report(data, max_depth, max_nodes, make):
 cdef object _valid_report(bytes data, object max_depth, size_t depth, size_t nodes,
                           object make):
     cdef unsigned char digest[32]
-    cdef bint hashed = False
     # only the hash is wanted: the text stays in the writer's scratch once it is hashed
-    canonical = _run(data, max_depth, depth, nodes, NUIF_DOC_DIGEST, digest, &hashed)
-    if canonical is None:
+    if _run(data, max_depth, depth, nodes, NUIF_DOC_DIGEST, digest) is None:
         return None
-    return _made4(make, _REPORT_FIELDS, True, _hash_text(canonical, digest if hashed else NULL),
-                  (), False)
+    return _made4(make, _REPORT_FIELDS, True, _hash_text(None, digest), (), False)
 
 
 def inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref):
@@ -239,7 +254,6 @@ def inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref):
     cdef nuif_doc spare
     cdef nuif_doc* st = &_doc
     cdef unsigned char digest[32]
-    cdef bint hashed = False
     if max_outline > 0:
         outline_limit = max_outline if max_outline < (1 << 40) else (1 << 40)
     if _doc.busy:  # a call made while an inspect summary reads the kept tape (a finalizer)
@@ -247,10 +261,10 @@ def inspect_summary(data, max_depth, max_nodes, max_outline, make, entry, ref):
         st = &spare
     try:
         canonical = _run_on(st, b, max_depth, _c_depth(max_depth, PyBytes_GET_SIZE(b)),
-                            _c_nodes(max_nodes), NUIF_DOC_HASH, digest, &hashed)
+                            _c_nodes(max_nodes), NUIF_DOC_HASH, digest)
         if canonical is None:
             return None
-        h = _hash_text(canonical, digest if hashed else NULL)
+        h = _hash_text(canonical, digest)
         # the tape is read while Python objects are made: a call that runs meanwhile (a
         # finalizer) takes a state of its own
         st.busy = 1
@@ -308,6 +322,6 @@ def float_backend():
 
 
 def hash_backend():
-    """``"openssl"`` (the build linked libcrypto: the writer hashes each text with it while it
-    writes it) or ``"hashlib"``."""
-    return "openssl" if _openssl else "hashlib"
+    """``"sha-ni"`` (the CPU's SHA extensions) or ``"portable"``: which block function
+    SHA-256 (csrc/nuif_sha256.h) runs."""
+    return nuif_sha256_route().decode("ascii")

@@ -1,5 +1,5 @@
 # Part of _speedups.pyx (included there): the result objects of the one-call entry points: a
-# frozen slots dataclass's instance is allocated and its slots set here (csrc/nuif_slots.h), else
+# frozen slots dataclass's instance is allocated and its slots set here (glue/nuif_slots.h), else
 # the class is called.
 
 # Result classes whose instances are filled here: class -> tuple of the member descriptors of its

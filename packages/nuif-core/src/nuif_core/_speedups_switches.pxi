@@ -2,8 +2,12 @@
 # (``_settings``), and what tests read back (``_counters``, ``_utf8_check``, ``_doc_reset``).
 # None is part of the API; every default is what a build runs with.
 
-cdef tuple _SETTINGS = ("utf8_route", "float_libs", "openssl", "hash_while_writing",
-                        "hash_fault", "scratch_keep", "id_generation")
+cdef tuple _SETTINGS = ("utf8_route", "float_libs", "sha256_route", "scratch_keep",
+                        "id_generation")
+
+
+# the route nuif_sha256_setup picked at import
+cdef str _SHA_BEST = nuif_sha256_route().decode("ascii")
 
 
 cdef dict _settings_now():
@@ -12,12 +16,9 @@ cdef dict _settings_now():
         "utf8_route": _UTF8_ROUTES[_utf8_route],
         # doubles by the vendored libraries (when built with them), else CPython's dtoa
         "float_libs": bool(_float_libs),
-        # SHA-256 through libcrypto (when the build linked it), else hashlib
-        "openssl": bool(_openssl),
-        # the writer hashes its text while it writes it (else hashed afterwards)
-        "hash_while_writing": not _doc.hash_off,
-        # the writer's first hash update fails, as libcrypto's might (hashed afterwards instead)
-        "hash_fault": bool(_doc.hash_fault),
+        # SHA-256's block function: "sha-ni" where the CPU has it, or "portable" (the C that the
+        # WebAssembly build runs)
+        "sha256_route": nuif_sha256_route().decode("ascii"),
         # the largest output scratch kept between calls, the pipeline's and dumps' (0: none;
         # every text goes straight into its bytes object); setting it drops the buffers kept
         "scratch_keep": <Py_ssize_t>_doc.scratch_keep,
@@ -31,11 +32,13 @@ def _settings(**changes):
     """The codec's settings (tests): with no argument, all of them; with some, sets those and
     returns their previous values, so that ``_settings(**old)`` restores them.  Unknown names
     and values this CPU or build cannot take are refused (ValueError) before anything is set."""
-    global _utf8_route, _float_libs, _openssl, SCRATCH_KEEP, _spare, _spare_cap
+    global _utf8_route, _float_libs, SCRATCH_KEEP, _spare, _spare_cap
     cdef dict now = _settings_now()
     unknown = set(changes) - set(_SETTINGS)
     if unknown:
         raise ValueError(f"no such setting: {', '.join(sorted(unknown))}")
+    if "sha256_route" in changes and changes["sha256_route"] not in ("portable", _SHA_BEST):
+        raise ValueError(f"this CPU or build cannot hash with {changes['sha256_route']}")
     if "utf8_route" in changes:
         route = changes["utf8_route"]
         if route not in _UTF8_ROUTES or not nuif_utf8_route_runs(_UTF8_ROUTES.index(route)):
@@ -43,12 +46,8 @@ def _settings(**changes):
         _utf8_route = _UTF8_ROUTES.index(route)
     if "float_libs" in changes:
         _float_libs = bool(changes["float_libs"]) and nuif_float_backend() == 1
-    if "openssl" in changes:
-        _openssl = bool(changes["openssl"]) and nuif_sha256_linked() == 1
-    if "hash_while_writing" in changes:
-        _doc.hash_off = not changes["hash_while_writing"]
-    if "hash_fault" in changes:
-        _doc.hash_fault = bool(changes["hash_fault"])
+    if "sha256_route" in changes:
+        nuif_sha256_setup(changes["sha256_route"] == "portable")
     if "scratch_keep" in changes:
         keep = changes["scratch_keep"]
         SCRATCH_KEEP = keep
@@ -83,5 +82,4 @@ def _doc_reset():
     cdef nuif_doc kept = _doc
     nuif_doc_free(&_doc)
     _doc.ids_gen = kept.ids_gen
-    _doc.hash_off, _doc.hash_fault, _doc.scratch_keep = kept.hash_off, kept.hash_fault, \
-        kept.scratch_keep
+    _doc.scratch_keep = kept.scratch_keep
