@@ -120,6 +120,17 @@ def _clang_runtime(cc: str, root: Path) -> Path:
     return so
 
 
+def _uv() -> str:
+    """uv: $UV, the one on PATH, or the README's ``.uv/bin/uv`` of this checkout."""
+    found = os.environ.get("UV") or shutil.which("uv")
+    local = REPO / ".uv" / "bin" / "uv"
+    if found is None and local.exists():
+        found = str(local)
+    if found is None:
+        sys.exit("uv not found: set UV, or install it as the README says (.uv/bin/uv)")
+    return found
+
+
 def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
     """The ASan interpreter, its environment and a label; builds ``fuzz/out/asan-<tc>``.
 
@@ -156,6 +167,7 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
             *(core / "src" / "nuif_core").glob("*.pyx"),
             *(core / "src" / "nuif_core").glob("*.pxi"),
             *(core / "csrc").glob("*.*"),
+            *(core / "glue").glob("*.*"),
         ]
     ):
         stamp.update(f.name.encode() + b"\0" + f.read_bytes())
@@ -165,7 +177,7 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
         shutil.rmtree(root, ignore_errors=True)
         root.mkdir(parents=True)
         (root / "build-constraints.txt").write_text(ASAN_CONSTRAINTS)
-        subprocess.run(["uv", "venv", "-q", str(venv), "--python", sys.executable], check=True)
+        subprocess.run([_uv(), "venv", "-q", str(venv), "--python", sys.executable], check=True)
         # the C++ file (csrc/nuif_float.cpp) must come from the same toolchain: a g++-linked
         # extension pulls in gcc's ASan runtime, which clang's refuses to share the process with
         cxx = cc.replace("clang", "clang++") if toolchain == "clang" else "g++"
@@ -174,7 +186,7 @@ def asan_env(rebuild: bool, toolchain: str) -> tuple[str, dict[str, str], str]:
             build_env["CFLAGS"] = build_env["CXXFLAGS"] = "-fsanitize=fuzzer-no-link"
         subprocess.run(
             [
-                "uv",
+                _uv(),
                 "pip",
                 "install",
                 "--python",
