@@ -1,28 +1,28 @@
-"""csrc/ builds without Python: compiled for wasm32-wasi with zig (ziglang, pinned in the dev
+"""csrc/ builds without Python: compiled for WebAssembly with zig (ziglang, pinned in the dev
 group) against the plain C host (csrc/nuif_host_libc.h), with no Python headers on any include
-path, and run under wasmtime (pinned too), it gives the bytes, hashes and errors of the Python
-codec on the conformance files.
+path, and called through its exports under wasmtime (pinned too), it gives the bytes, hashes and
+errors of the Python codec on the conformance files.
 
-The program is packages/nuif-core/wasm/nuif_wasm.c (its header comment says what it prints).
-The oracle is the pure-Python twin; an error is compared by code, JSON Pointer, line and column
-(the program prints the byte offset, from which ``_errors.line_column`` makes both)."""
+The module is the one packages/nuif-web ships (packages/nuif-core/wasm/build.py builds it from
+wasm/nuif_wasm.c, whose header comment gives its exports and answers); tests/web/test_wasm_core.py
+runs it under Node with its messages.  The oracle here is the pure-Python twin; an error is
+compared by code, JSON Pointer, line and column (which the module computes itself)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
-import subprocess
-import sys
-import tempfile
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from benchmarks import corpus
 from nuif_core import NuifError, _codec
-from nuif_core._errors import line_column
 
 wasmtime = pytest.importorskip("wasmtime", reason="wasmtime is in the dev group")
 pytest.importorskip("ziglang", reason="ziglang is in the dev group")
@@ -35,117 +35,108 @@ MAX_DEPTH = 128
 MAX_NODES = 100_000
 
 
-def zig(*args: str, cwd: Path) -> None:
-    build = subprocess.run(
-        [sys.executable, "-m", "ziglang", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert build.returncode == 0, build.stderr[-6000:]
-    assert "warning" not in build.stderr, build.stderr[-6000:]
+MODES = {"json": 0, "document": 1, "hash": 2}
+#: the NUIF_* code of each reason of a refused text (csrc/nuif_fault.h; 100, 101: nuif_wasm.c)
+FAULT_CODES = {100: "NUIF_UTF8", 14: "NUIF_UNICODE", 15: "NUIF_UNICODE", 16: "NUIF_DUPLICATE_KEY",
+               17: "NUIF_NUMBER", 18: "NUIF_NUMBER", 19: "NUIF_DEPTH"}  # fmt: skip
+REPORT_CODES = ["NUIF_SCHEMA", "NUIF_VERSION", "NUIF_LIMIT_NODES", "NUIF_ID",
+                "NUIF_DUPLICATE_ID", "NUIF_KIND", "NUIF_ATTR"]  # fmt: skip
+
+
+def _build_script() -> Any:
+    path = CORE / "wasm" / "build.py"
+    spec = importlib.util.spec_from_file_location("nuif_wasm_build", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="module")
-def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """nuif_wasm.c, csrc/nuif_sha256.c and csrc/nuif_float.cpp compiled for wasm32-wasi with
-    the C and C++ warnings the extension's strict build has, as errors."""
-    out = tmp_path_factory.mktemp("wasm")
-    warn = ["-Wall", "-Wextra", "-Wpedantic", "-Wshadow", "-Werror", "-Wno-unused-function"]
-    target = ["-target", "wasm32-wasi", "-O2"]
-    zig(
-        "cc",
-        *target,
-        "-std=c11",
-        *warn,
-        f"-I{CSRC}",
-        "-c",
-        str(CORE / "wasm" / "nuif_wasm.c"),
-        "-o",
-        "main.o",
-        cwd=out,
-    )
-    zig("cc", *target, "-std=c11", *warn, "-c", str(CSRC / "nuif_sha256.c"), "-o", "sha.o", cwd=out)
-    zig(
-        "c++",
-        *target,
-        "-std=c++17",
-        "-fno-exceptions",
-        *warn,
-        f"-isystem{CSRC / 'third_party'}",
-        "-c",
-        str(CSRC / "nuif_float.cpp"),
-        "-o",
-        "float.o",
-        cwd=out,
-    )
-    zig("c++", *target, "main.o", "sha.o", "float.o", "-o", "nuif.wasm", cwd=out)
-    return out / "nuif.wasm"
+def program() -> Path:
+    """The module packages/nuif-web ships, built by wasm/build.py (unless current) with the C
+    and C++ warnings the extension's strict build has, as errors."""
+    return _build_script().ensure()  # type: ignore[no-any-return]
 
 
 @dataclass
 class Answer:
     status: int
     out: bytes
+    digest: bytes
+
+
+class Reader:
+    """The fields of an answer of status 1 or 2 (the layout: the top of wasm/nuif_wasm.c)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.i = data, 0
+
+    def u32(self) -> int:
+        (v,) = struct.unpack_from("<I", self.data, self.i)
+        self.i += 4
+        return v  # type: ignore[no-any-return]
+
+    def str(self) -> str:
+        n = self.u32()
+        self.i += n
+        return self.data[self.i - n : self.i].decode()
 
 
 class Wasm:
-    """The compiled module, instantiated afresh for each run (a WASI command runs once)."""
+    """The compiled module, a fresh instance for each run, called through its exports."""
 
     def __init__(self, path: Path) -> None:
         self.engine = wasmtime.Engine()
         self.module = wasmtime.Module.from_file(self.engine, str(path))
-        self.linker = wasmtime.Linker(self.engine)
-        self.linker.define_wasi()
-        self.dir = Path(tempfile.mkdtemp(prefix="nuif-wasm-"))
 
-    def run(self, data: bytes, *args: str) -> Answer:
-        src, dst = self.dir / "in", self.dir / "out"
-        src.write_bytes(data)
-        config = wasmtime.WasiConfig()
-        config.argv = ["nuif", *args]
-        config.stdin_file = str(src)
-        config.stdout_file = str(dst)
+    def run(
+        self,
+        data: bytes,
+        mode: str = "json",
+        max_depth: int = MAX_DEPTH,
+        max_nodes: int = MAX_NODES,
+        float_libs: int = 1,
+    ) -> Answer:
         store = wasmtime.Store(self.engine)
-        store.set_wasi(config)
-        instance = self.linker.instantiate(store, self.module)
-        try:
-            instance.exports(store)["_start"](store)
-            status = 0
-        except wasmtime.ExitTrap as exit:
-            status = exit.code
-        return Answer(status, dst.read_bytes())
+        x = wasmtime.Instance(store, self.module, []).exports(store)
+        x["_initialize"](store)
+        memory = x["memory"]
+        at = x["nuif_input"](store, len(data))
+        memory.write(store, data, at)
+        status = x["nuif_run"](store, len(data), MODES[mode], max_depth, max_nodes, 100, float_libs)
+        start = x["nuif_answer"](store)
+        out = memory.read(store, start, start + x["nuif_answer_len"](store))
+        digest = memory.read(store, x["nuif_digest"](store), x["nuif_digest"](store) + 32)
+        return Answer(status, bytes(out), bytes(digest))
 
 
 @pytest.fixture(scope="module")
-def wasm(program: Path) -> Iterator[Wasm]:
-    w = Wasm(program)
-    yield w
-    for f in w.dir.iterdir():
-        f.unlink()
-    w.dir.rmdir()
+def wasm(program: Path) -> Wasm:
+    return Wasm(program)
 
 
-def error_of(data: bytes, line: bytes) -> tuple[str, str | None, int, int]:
-    """(code, pointer, line, column) of the program's error line for ``data``."""
-    code, offset, pointer = line.decode().rstrip("\n").split(" ", 2)
-    return (code, None if pointer == "-" else pointer, *line_column(data, int(offset)))
+def error_of(out: bytes) -> tuple[str, str | None, int, int]:
+    """(code, pointer, line, column) of a refused text's answer."""
+    r = Reader(out)
+    what, _, _, line, column, has_pointer = (r.u32() for _ in range(6))
+    pointer = r.str()
+    return (FAULT_CODES.get(what, "NUIF_PARSE"), pointer if has_pointer else None, line, column)
 
 
-def expect_json(wasm: Wasm, data: bytes, *args: str) -> None:
-    """The program's answer for ``data`` in mode json is the twin's."""
-    got = wasm.run(data, "json", *args)
+def expect_json(wasm: Wasm, data: bytes, max_depth: int = MAX_DEPTH, float_libs: int = 1) -> None:
+    """The module's answer for ``data`` in mode json is the twin's."""
+    got = wasm.run(data, "json", max_depth, float_libs=float_libs)
     want: bytes | tuple[str, str | None, int | None, int | None]
     try:
-        want = TWIN.canonical_json(data, int(args[0]) if args else MAX_DEPTH)
+        want = TWIN.canonical_json(data, max_depth)
     except NuifError as e:
         want = (e.code, e.pointer, e.line, e.column)
     if isinstance(want, bytes):
         assert (got.status, got.out) == (0, want), data[:80]
     else:
         assert got.status == 1, (data[:80], got)
-        assert error_of(data, got.out) == want, data[:80]
+        assert error_of(got.out) == want, data[:80]
 
 
 def test_no_file_in_csrc_includes_python_or_names_its_api() -> None:
@@ -171,25 +162,26 @@ def test_the_rfc_8785_and_cyberphone_vectors_canonicalize_byte_for_byte(
 ) -> None:
     base = testdata / "jcs-cyberphone" / "testdata"
     for path in sorted((base / "input").iterdir()):
-        assert wasm.run(path.read_bytes(), "json").out == (base / "output" / path.name).read_bytes()
+        want = (base / "output" / path.name).read_bytes()
+        assert wasm.run(path.read_bytes(), "json").out == want
     examples = testdata / "rfc8785-examples"
     for name in ("section-3.2.2-input.json", "section-3.2.3-sort-input.json"):
         expect_json(wasm, (examples / name).read_bytes())
 
 
-@pytest.mark.parametrize("float_libs", ["1", "0"], ids=["vendored", "libc-fallback"])
-def test_every_es6_number_is_written_exactly(wasm: Wasm, testdata: Path, float_libs: str) -> None:
+@pytest.mark.parametrize("float_libs", [1, 0], ids=["vendored", "libc-fallback"])
+def test_every_es6_number_is_written_exactly(wasm: Wasm, testdata: Path, float_libs: int) -> None:
     """The 10,000 doubles of the ES6 file, one array, through the vendored libraries and through
     the plain C host's fallback (strtod, and printf's shortest round-trip digits)."""
     lines = (testdata / "jcs-es6-numbers" / "es6testfile-first10000.txt").read_text().split()
     texts = [line.split(",")[1] for line in lines]
     data = ("[" + ",".join(texts) + "]").encode()
-    got = wasm.run(data, "json", str(MAX_DEPTH), str(MAX_NODES), float_libs)
+    got = wasm.run(data, "json", float_libs=float_libs)
     assert got.status == 0
     assert got.out.decode()[1:-1].split(",") == texts
     # the same doubles as literals the libraries do not take (an exponent beyond their range)
     odd = b"[1e-400, 123456789012345678901234567890e-9999, 1e400, 0.1e-999]"
-    expect_json(wasm, odd, str(MAX_DEPTH), str(MAX_NODES), float_libs)
+    expect_json(wasm, odd, float_libs=float_libs)
 
 
 def documents() -> Iterator[bytes]:
@@ -208,8 +200,7 @@ def test_documents_give_the_same_canonical_text_and_hash(wasm: Wasm) -> None:
         want = nuif_core.canonicalize(data)
         got = wasm.run(data, "hash")
         assert got.status == 0
-        text, _, digest = got.out.rpartition(b"\n")[0].rpartition(b"\n")
-        assert (text, digest.decode()) == (want.canonical, want.hash)
+        assert (got.out, "sha256:" + got.digest.hex()) == (want.canonical, want.hash)
         assert wasm.run(data, "document").out == want.canonical
 
 
@@ -232,12 +223,16 @@ def test_schema_problems_are_found_and_located_as_the_twin_finds_them(
     pointer (its message is worded by the host; a C program prints none)."""
     for data in SCHEMA_BAD:
         found, _ = TWIN.schema_report(data, MAX_DEPTH, max_nodes, 100)
-        got = wasm.run(data, "document", str(MAX_DEPTH), str(max_nodes))
+        got = wasm.run(data, "document", MAX_DEPTH, max_nodes)
         assert got.status == 2, data
-        lines = [line.split(" ", 3) for line in got.out.decode().splitlines()]
-        assert [(c, p, int(ln), int(col)) for c, ln, col, p in lines] == [
-            (f[0], f[2], f[3], f[4]) for f in found
-        ], data
+        r = Reader(got.out)
+        count, _ = r.u32(), r.u32()
+        findings = []
+        for _ in range(count):
+            code, _, line, column, _ = (r.u32() for _ in range(5))
+            pointer, _, _ = r.str(), r.str(), r.str()
+            findings.append((REPORT_CODES[code], pointer, line, column))
+        assert findings == [(f[0], f[2], f[3], f[4]) for f in found], data
 
 
 def test_an_invalid_document_and_the_limits_are_refused_as_the_twin_refuses_them(
@@ -249,10 +244,10 @@ def test_an_invalid_document_and_the_limits_are_refused_as_the_twin_refuses_them
     assert wasm.run(not_a_document, "json").status == 0
     deep = b"[" * 200 + b"]" * 200
     expect_json(wasm, deep)
-    expect_json(wasm, deep, "500")
+    expect_json(wasm, deep, 500)
     doc = b'{"nuif": 0, "root": {"id": "a", "kind": "b", "children": [{"id": "c", "kind": "d"}]}}'
-    assert wasm.run(doc, "document", str(MAX_DEPTH), "1").status == 2
-    assert wasm.run(doc, "document", str(MAX_DEPTH), "2").status == 0
+    assert wasm.run(doc, "document", MAX_DEPTH, 1).status == 2
+    assert wasm.run(doc, "document", MAX_DEPTH, 2).status == 0
 
 
 def test_text_errors_at_every_site_give_the_twins_code_pointer_line_and_column(
