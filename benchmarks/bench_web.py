@@ -1,5 +1,22 @@
-"""What the browser costs: canonicalize in Pyodide (``uv run pytest benchmarks/bench_web.py
---benchmark-only``).
+"""What JavaScript gets (``uv run pytest benchmarks/bench_web.py --benchmark-only``): nuif-web's
+WebAssembly core beside the npm peers and the native core, and the Pyodide route.
+
+Groups ``js-canonical-json <shape> <size>`` and ``js-canonicalize <shape> <size>`` (``ui``,
+``strings`` and ``numbers`` at 64 KiB, 1 MiB and 16 MiB), timed in one Node process
+(``packages/nuif-web/bench/bench-lines.mjs``) and, for ``compiled``, in this one:
+
+* ``wasm``: ``nuif.canonicalJson(text)`` / ``nuif.canonicalize(text)`` (the C core as WebAssembly,
+  a JavaScript string in, its canonical text out; the document hash with node:crypto);
+* ``wasm-bytes``: ``nuif.canonicalJsonBytes(bytes)``, UTF-8 bytes in and out;
+* ``npm-canonicalize``, ``json-canonicalize``: ``JSON.parse`` and the npm package's RFC 8785 writer
+  (neither refuses duplicate keys or keeps integers beyond 2^53 exact);
+* ``json-parse-stringify``: ``JSON.stringify(JSON.parse(text))``, V8's own parser and writer with
+  no sorting and no checks: a floor, not a peer;
+* ``compiled``: ``nuif_core.canonical_json`` / ``nuif_core.canonicalize`` on the native codec.
+
+Each Node round is ``JS_CALLS`` calls (timed by pytest-benchmark around one ``repeat`` request,
+so the pipe's ~0.1 ms is spread over them); every implementation's last output is checked to be
+the native core's bytes (``same_bytes`` in extra_info for the peers, asserted for ours).
 
 Group ``web-canonicalize ui <size>``, the 1 KiB and 1 MiB ``ui`` documents, three ways of running
 the same ``nuif_core.canonicalize`` (parse, §3 checks, normalize, RFC 8785, SHA-256):
@@ -23,6 +40,7 @@ the cases skip with that reason.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,25 +53,126 @@ from benchmarks.harness import run
 from nuif_core import CanonicalResult
 from nuif_core._codec import twin
 
+JS_SHAPES = ("ui", "strings", "numbers")
+JS_SIZES = ("64KiB", "1MiB", "16MiB")
+#: calls per round in Node: a round of at least a few milliseconds at every size
+JS_CALLS = {"64KiB": 20, "1MiB": 2, "16MiB": 1}
+JS_IMPLS = {
+    "js-canonical-json": (
+        "wasm",
+        "wasm-bytes",
+        "npm-canonicalize",
+        "json-canonicalize",
+        "json-parse-stringify",
+        "compiled",
+    ),
+    "js-canonicalize": ("wasm", "compiled"),
+}
+JS_NODE_IMPL = {
+    ("js-canonical-json", "wasm"): "canonicalJson",
+    ("js-canonical-json", "wasm-bytes"): "canonicalJson-bytes",
+    ("js-canonicalize", "wasm"): "canonicalize",
+}
+JS_CASES = [
+    (op, shape, size, impl)
+    for op, impls in JS_IMPLS.items()
+    for shape in JS_SHAPES
+    for size in JS_SIZES
+    for impl in impls
+]
+
 SIZES = ("1KiB", "1MiB")
 CALLS = {"1KiB": 50, "1MiB": 1}
 IMPLS = ("pyodide", "cpython-pure", "compiled")
 CASES = [(size, impl) for size in SIZES for impl in IMPLS]
 
 
-@pytest.fixture(scope="module")
-def pyodide(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def _web_support() -> Any:
+    """tests/web/nuif_web_support.py, where the Node helpers live (imported by its path)."""
     import sys
 
     tests_web = Path(__file__).resolve().parents[1] / "tests" / "web"
     sys.path.insert(0, str(tests_web))
     try:
-        from nuif_web_support import NodeLines, pyodide_dir
+        import nuif_web_support
     finally:
         sys.path.remove(str(tests_web))
+    return nuif_web_support
+
+
+@pytest.fixture(scope="module")
+def node_peers() -> Iterator[Any]:
+    """bench-lines.mjs: the WebAssembly core and the npm peers, in one Node process."""
+    support = _web_support()
+    support.pyodide_dir()  # node and `npm ci` (which installs the peers too)
+    lines = support.NodeLines(None, script=support.WEB / "bench" / "bench-lines.mjs")
+    yield lines
+    lines.close()
+
+
+def _node_calls(lines: Any, impl: str, key: str, calls: int) -> dict[str, Any]:
+    answer = lines.send("repeat", impl, key, calls)
+    assert "ok" in answer, answer
+    return answer["ok"]
+
+
+def _native_canonical_json(data: bytes, calls: int) -> bytes:
+    for _ in range(calls):
+        out = nuif_core.canonical_json(data)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("op", "shape", "size", "impl"), JS_CASES, ids=["-".join(c) for c in JS_CASES]
+)
+def test_js(
+    benchmark: Any, request: pytest.FixtureRequest, op: str, shape: str, size: str, impl: str
+) -> None:
+    data = corpus.load(shape, size)
+    calls = JS_CALLS[size]
+    want = nuif_core.canonical_json(data) if op == "js-canonical-json" else None
+    if want is None:
+        want = nuif_core.canonicalize(data).canonical
+    extra: dict[str, Any] = {"calls_per_round": calls}
+    if impl == "compiled":
+        fn: Any = _native_canonical_json if op == "js-canonical-json" else _compiled
+        args: tuple[Any, ...] = (data, calls)
+        role = "ours"
+    else:
+        lines = request.getfixturevalue("node_peers")
+        key = f"{shape}-{size}"
+        assert lines.send("store", key, data.decode("utf-8"))["ok"]["length"] > 0
+        node_impl = JS_NODE_IMPL.get((op, impl), impl)
+        first = _node_calls(lines, node_impl, key, 1)
+        same = first["sha256"] == hashlib.sha256(want).hexdigest()
+        role = "ours" if impl.startswith("wasm") else "peer"
+        if role == "ours":
+            assert same, f"{impl} did not give the native core's bytes"
+            extra["nuif_codec"] = "wasm"
+        else:
+            extra["same_bytes"] = same
+        fn, args = _node_calls, (lines, node_impl, key, calls)
+    run(
+        benchmark,
+        fn,
+        *args,
+        op=op,
+        shape=shape,
+        size=size,
+        impl=impl,
+        role=role,
+        input_bytes=len(data) * calls,
+        **extra,
+    )
+
+
+@pytest.fixture(scope="module")
+def pyodide(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    support = _web_support()
+    NodeLines = support.NodeLines
     from nuif_cli._playground import pure_wheel
 
-    pyodide_dir()  # skips with the reason (or fails under NUIF_REQUIRE_PYODIDE=1)
+    support.pyodide_dir()  # skips with the reason (or fails under NUIF_REQUIRE_PYODIDE=1)
     name, data = pure_wheel()  # the release pure wheel's files (tests/web checks that)
     wheel = tmp_path_factory.mktemp("wheel") / name
     wheel.write_bytes(data)

@@ -1,6 +1,6 @@
 """Helpers of the browser-surface tests (packages/nuif-web): where things are, the
 skip-or-fail rule, and one Node process with Pyodide that answers JSON lines
-(``bin/nuif-web-lines.mjs``).
+(``bin/nuif-web-lines.mjs``), and the WebAssembly module every use of nuif-web needs.
 
 Node and the pinned ``pyodide`` npm package (``npm ci --prefix packages/nuif-web``) are needed;
 without them these tests skip with that reason, unless ``NUIF_REQUIRE_PYODIDE=1`` (set by
@@ -9,6 +9,7 @@ without them these tests skip with that reason, unless ``NUIF_REQUIRE_PYODIDE=1`
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import queue
@@ -26,6 +27,7 @@ WEB = REPO / "packages" / "nuif-web"
 LINES = WEB / "bin" / "nuif-web-lines.mjs"
 PYODIDE_PIN = json.loads((WEB / "package.json").read_text())["dependencies"]["pyodide"]
 NPM_CI = "npm ci --prefix packages/nuif-web"
+WASM_BUILD = REPO / "packages" / "nuif-core" / "wasm" / "build.py"
 
 
 def require(what: str, why: str) -> None:
@@ -53,15 +55,34 @@ def pyodide_dir() -> Path:
     return folder
 
 
+def wasm_build() -> Any:
+    """packages/nuif-core/wasm/build.py as a module (it is a script, not a package)."""
+    spec = importlib.util.spec_from_file_location("nuif_wasm_build", WASM_BUILD)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def wasm_module() -> Path:
+    """nuif_core.wasm beside src/core.mjs, built unless current (node and zig are needed)."""
+    if shutil.which("node") is None:
+        require("NODE", "node is not installed (Node 20 or later runs nuif-web)")
+    if importlib.util.find_spec("ziglang") is None:
+        require("NODE", "ziglang (in the dev group) builds nuif_core.wasm and is not installed")
+    return wasm_build().ensure()  # type: ignore[no-any-return]
+
+
 class NodeLines:
     """One ``nuif-web-lines.mjs`` process: requests out, answers in, every wait bounded.
 
     A thread reads the answers into a queue (``select`` on a buffered pipe would miss lines
     already read ahead into the buffer)."""
 
-    def __init__(self, wheel: Path) -> None:
+    def __init__(self, wheel: Path | None, script: Path = LINES) -> None:
+        wasm_module()
         self.proc = subprocess.Popen(
-            ["node", str(LINES), str(wheel)],
+            ["node", str(script), *([] if wheel is None else [str(wheel)])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -1,7 +1,8 @@
 """The playground page in a real browser: Debian's chromium, headless, driven by Playwright for
 Python (the system browser: no browser download), loading the page from ``nuif playground``
-started here on 127.0.0.1.  A valid document, an invalid one, a patch (and a failing one) and a
-diff are pasted; what the page shows (hash, diagnostics with line and column, outline node
+started here on 127.0.0.1.  The page starts on the WebAssembly core alone (no request for Python)
+and loads Pyodide when a patch, a diff or a catalog first needs it.  A valid document, an invalid
+one, a patch (and a failing one) and a diff are pasted; what the page shows (hash, diagnostics with line and column, outline node
 count, patched text and inverse, diff) is checked against the direct API.  A screenshot of each
 state is saved in the test's folder and copied to tests/web/out/ (git-ignored), to look at.
 
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from nuif_web_support import REPO, pyodide_dir, require
+from nuif_web_support import PYODIDE_PIN, REPO, pyodide_dir, require, wasm_module
 
 import nuif_core
 
@@ -87,6 +88,7 @@ OTHER = VALID.replace('"Help"', '"Get help"').replace('"row"', '"column"')
 def server() -> Iterator[str]:
     """``nuif playground --port 0`` (the pure wheel assembled from the installed nuif-core)."""
     runtime = pyodide_dir()
+    wasm_module()
     proc = subprocess.Popen(
         [sys.executable, "-m", "nuif_cli", "playground", "--port", "0", "--pyodide", str(runtime)],
         stdout=subprocess.PIPE,
@@ -168,12 +170,24 @@ def _diagnostics(page: Any) -> list[dict[str, Any]]:
     )
 
 
+def _python_asked(urls: list[str]) -> list[str]:
+    """The requests for Python: Pyodide's files and the wheel."""
+    return [u for u in urls if "/pyodide/" in u or u.endswith(".whl")]
+
+
+def _ready_text(python: bool) -> str:
+    core = f"nuif-core {nuif_core.__version__} ready: WebAssembly core"
+    return f"{core} and Python (Pyodide {PYODIDE_PIN})" if python else core
+
+
 def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Path) -> None:
     offsite: list[str] = []
-    held: list[Any] = []  # the wheel's request, held until the start screen is photographed
+    asked: list[str] = []
+    held: list[Any] = []  # the wheel's request, held until the loading screen is photographed
 
     def route(route: Any) -> None:
         url = route.request.url
+        asked.append(url)
         if not url.startswith(server):
             offsite.append(url)
             route.abort()
@@ -188,23 +202,14 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     shot = Shots(page, tmp_path)
 
-    # --- start: progress while Pyodide loads, then ready -------------------------------------
+    # --- start: the WebAssembly core, ready without Python ----------------------------------
     page.goto(server)
-    page.wait_for_selector("#status[data-stage=runtime]", timeout=WAIT_MS)
-    for _ in range(600):  # route handlers run while Playwright waits: at most 60 s
-        if held:
-            break
-        page.wait_for_timeout(100)
-    assert len(held) == 1  # the page asked for the wheel while the runtime loads
-    assert page.is_disabled("#apply") and page.is_disabled("#diff")
-    shot("01-starting", full_page=False)
-    held[0].continue_()
     page.wait_for_selector("#status[data-stage=ready]", timeout=WAIT_MS)
-    history = page.get_attribute("#status", "data-history")
-    assert history == "runtime wheel install import ready"
-    assert page.text_content("#status-text").startswith(
-        f"nuif-core {nuif_core.__version__} (python codec)"
-    )
+    assert page.get_attribute("#status", "data-history") == "core ready"
+    assert page.text_content("#status-text") == _ready_text(python=False)
+    assert not page.is_disabled("#apply") and not page.is_disabled("#diff")
+    assert any(u.endswith("/nuif_core.wasm") for u in asked)
+    shot("01-ready", full_page=False)
 
     # --- a valid document: hash, node count, outline, canonical text ---------------------------
     _paste(page, "#doc", VALID)
@@ -293,14 +298,27 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
         == [(2, 35)]
     )
     shot("04-syntax-error")
+    # checking, hashing and the outline asked nothing of Python
+    assert _python_asked(asked) == []
 
-    # --- a patch: new hash, patched text, inverse (keyboard: Ctrl+Enter in the patch) ----------
+    # --- a patch: Python starts (progress meanwhile), then the new hash, patched text, inverse
+    # (keyboard: Ctrl+Enter in the patch) ----------------------------------------------------
     _paste(page, "#doc", VALID)
     page.wait_for_function(
         "document.querySelector('#verdict').classList.contains('good')", timeout=WAIT_MS
     )
     _paste(page, "#patch", PATCH)
     page.keyboard.press("Control+Enter")
+    page.wait_for_selector("#status[data-stage=runtime]", timeout=WAIT_MS)
+    for _ in range(600):  # route handlers run while Playwright waits: at most 60 s
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert len(held) == 1  # the page asked for the wheel while the runtime loads
+    assert page.is_disabled("#apply") and page.is_disabled("#diff")
+    assert page.text_content("#patch-verdict") == "Loading Python (Pyodide) to apply the patch…"
+    shot("05-python-loading", full_page=False)
+    held[0].continue_()
     page.wait_for_function(
         "document.querySelector('#patch-verdict').classList.contains('good')", timeout=WAIT_MS
     )
@@ -314,7 +332,10 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     )
     # a hash in running text wraps inside its card: nothing wider than the 1280-pixel window
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
-    shot("05-patched")
+    history = page.get_attribute("#status", "data-history")
+    assert history == "core ready runtime wheel install import ready"
+    assert page.text_content("#status-text") == _ready_text(python=True)
+    shot("06-patched")
 
     _paste(page, "#patch", BAD_PATCH)
     page.click("#apply")
@@ -337,7 +358,7 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     assert page.eval_on_selector_all(
         "#patch-editor .gutter .bad", "els => els.map(e => e.textContent)"
     ) == ["2"]
-    shot("06-patch-error")
+    shot("07-patch-error")
 
     # --- a diff between two documents ------------------------------------------------------------
     _paste(page, "#other", OTHER)
@@ -346,7 +367,7 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
         "document.querySelector('#diff-verdict').classList.contains('good')", timeout=WAIT_MS
     )
     assert json.loads(page.text_content("#diff-out")) == json.loads(nuif_core.diff(VALID, OTHER))
-    shot("07-diff")
+    shot("08-diff")
 
     # --- a kind catalog: the basic one refuses the unknown kind; a broken one is marked in it ---
     page.click("#basic-catalog")
@@ -362,7 +383,7 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     assert page.text_content("#catalog-verdict") == (
         "The document is also checked against this catalog."
     )
-    shot("08-catalog")
+    shot("09-catalog")
     _paste(
         page,
         "#catalog",
@@ -411,7 +432,7 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_timeout(200)  # layout settles (no assertion depends on the time)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    shot("09-phone")
+    shot("10-phone")
     page.set_viewport_size({"width": 1280, "height": 800})
 
     assert errors == []
@@ -419,29 +440,96 @@ def test_playground_in_chromium(server: str, browser_context: Any, tmp_path: Pat
     page.close()
     browser_context.unroute("**/*")
     assert [p.name for p in shot.taken] == [
-        "01-starting.png",
+        "01-ready.png",
         "02-valid.png",
         "03-invalid.png",
         "04-syntax-error.png",
-        "05-patched.png",
-        "06-patch-error.png",
-        "07-diff.png",
-        "08-catalog.png",
-        "09-phone.png",
+        "05-python-loading.png",
+        "06-patched.png",
+        "07-patch-error.png",
+        "08-diff.png",
+        "09-catalog.png",
+        "10-phone.png",
     ]
     assert all(p.stat().st_size > 10_000 for p in shot.taken)
 
 
 def test_a_start_that_fails_says_why(server: str, browser_context: Any, tmp_path: Path) -> None:
     page = browser_context.new_page()
-    page.route("**/*.whl", lambda route: route.fulfill(status=404, body="gone"))
+    page.route("**/*.wasm", lambda route: route.fulfill(status=404, body="gone"))
     page.goto(server)
     page.wait_for_selector("#status[data-stage=failed]", timeout=WAIT_MS)
     text = page.text_content("#status-text")
-    assert text.startswith("The playground could not start: loadNuif: the wheel ")
-    assert "could not be fetched (HTTP 404)" in text
+    assert text == (
+        f"The playground could not start: nuif-web: {server}nuif_core.wasm could not be fetched "
+        "(HTTP 404)"
+    )
     assert page.is_disabled("#apply") and page.is_disabled("#example")
-    Shots(page, tmp_path)("10-start-failed", full_page=False)
+    Shots(page, tmp_path)("11-start-failed", full_page=False)
+    page.close()
+
+
+def test_python_that_cannot_start_says_why_and_the_checks_go_on(
+    server: str, browser_context: Any, tmp_path: Path
+) -> None:
+    page = browser_context.new_page()
+    page.route("**/*.whl", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(server)
+    page.wait_for_selector("#status[data-stage=ready]", timeout=WAIT_MS)
+    _paste(page, "#doc", VALID)
+    _valid_shown(page)
+    _paste(page, "#other", OTHER)
+    page.click("#diff")
+    page.wait_for_selector("#status[data-stage=failed]", timeout=WAIT_MS)
+    text = page.text_content("#status-text")
+    assert text.startswith("Python (Pyodide) could not start: loadNuif: the wheel ")
+    assert text.endswith("could not be fetched (HTTP 404)")
+    page.wait_for_function(
+        "document.querySelector('#diff-verdict').classList.contains('bad')", timeout=WAIT_MS
+    )
+    assert page.text_content("#diff-verdict") == (
+        "No diff: Python (Pyodide) could not start (see the status line)."
+    )
+    assert not page.is_disabled("#diff")  # a later click tries again
+    _paste(page, "#doc", INVALID)  # the WebAssembly core still checks
+    page.wait_for_function(
+        "document.querySelector('#verdict').classList.contains('bad')", timeout=WAIT_MS
+    )
+    assert len(_diagnostics(page)) == 4
+    Shots(page, tmp_path)("12-python-failed", full_page=False)
+    page.close()
+
+
+def test_a_catalog_typed_in_loads_python_then_checks_against_it(
+    server: str, browser_context: Any
+) -> None:
+    held: list[Any] = []  # the wheel, held until the page has said it is loading Python
+    page = browser_context.new_page()
+    page.route("**/*.whl", lambda route: held.append(route))
+    page.goto(server)
+    page.wait_for_selector("#status[data-stage=ready]", timeout=WAIT_MS)
+    basic = nuif_core.catalogs.basic_text()
+    _paste(page, "#doc", VALID)
+    _valid_shown(page)
+    _paste(page, "#catalog", basic)
+    page.wait_for_function(
+        "document.querySelector('#catalog-verdict').textContent.startsWith('Loading Python')",
+        timeout=WAIT_MS,
+    )
+    for _ in range(600):  # route handlers run while Playwright waits: at most 60 s
+        if held:
+            break
+        page.wait_for_timeout(100)
+    [wheel] = held
+    wheel.continue_()
+    page.wait_for_function(
+        "document.querySelector('#catalog-verdict').textContent.includes('also checked')",
+        timeout=WAIT_MS,
+    )
+    checked = nuif_core.validate(VALID, catalog=basic, max_diagnostics=200)
+    shown = [(d["code"], d["line"], d["column"]) for d in _diagnostics(page)]
+    assert shown == [(d.code, d.line, d.column) for d in checked.diagnostics]
+    assert page.text_content("#status-text") == _ready_text(python=True)
     page.close()
 
 
@@ -526,7 +614,7 @@ def test_a_shared_link_holds_the_inputs_and_opens_them(
     assert opened.input_value("#other") == ""
     assert opened.text_content("#hash") == nuif_core.canonicalize(VALID).hash
     assert opened.text_content("#share-note") == "Opened from a shared link."
-    Shots(opened, tmp_path)("10-opened-from-a-link", full_page=False)
+    Shots(opened, tmp_path)("13-opened-from-a-link", full_page=False)
     opened.close()
 
     broken = _ready_page(server, browser_context, server + "#v1.doc=%%%")
@@ -596,7 +684,7 @@ def test_the_view_scrolls_to_a_mark_off_to_the_right(
     )
     assert page.evaluate("document.querySelector('#patch').scrollLeft") > 0
     assert _mark_in_view(page, "#patch-editor")
-    Shots(page, tmp_path)("11-mark-in-view", full_page=False)
+    Shots(page, tmp_path)("14-mark-in-view", full_page=False)
     page.close()
 
 
@@ -623,5 +711,5 @@ def test_on_a_phone_the_diagnostics_follow_the_document(
     assert diagnostics["bottom"] <= patch["top"]  # the other inputs come after
     assert diagnostics["top"] - doc["bottom"] < 200  # near the text: only the verdict between
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    Shots(page, tmp_path)("12-phone-diagnostics")
+    Shots(page, tmp_path)("15-phone-diagnostics")
     page.close()

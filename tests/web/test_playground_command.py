@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from dist_build import clean_env, uv_build
-from nuif_web_support import PYODIDE_PIN, WEB
+from nuif_web_support import PYODIDE_PIN, WEB, wasm_module
 
 from nuif_cli import _playground
 from nuif_cli._cli import main
@@ -110,15 +110,35 @@ def test_the_assembled_wheel_holds_what_the_release_pure_wheel_holds(tmp_path: P
 
 
 def test_the_cli_wheel_bundles_the_page(tmp_path: Path) -> None:
+    # (the build makes the WebAssembly core itself, unless current: see hatch_build.py)
     uv_build("--wheel", "--out-dir", str(tmp_path), "packages/nuif-cli", env=clean_env())
     [wheel] = tmp_path.glob("nuif_cli-*.whl")
     with zipfile.ZipFile(wheel) as zf:
         for name, rel in _playground.PAGE_FILES.items():
             assert zf.read(f"nuif_cli/web/{name}") == (WEB / rel).read_bytes(), name
+        assert zf.read("nuif_cli/web/nuif_core.wasm")[:4] == b"\0asm"
+
+
+def test_a_checkout_without_the_built_module_names_the_build_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checkout = tmp_path / "nuif-web"
+    for rel in _playground.PAGE_FILES.values():
+        if not rel.endswith(".wasm"):
+            (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
+            (checkout / rel).write_bytes((WEB / rel).read_bytes())
+    monkeypatch.setattr(_playground, "_CHECKOUT_WEB", checkout)
+    with pytest.raises(_playground.UsageError) as refused:
+        _playground.page_files()
+    assert str(refused.value) == (
+        f"{checkout / 'src' / 'nuif_core.wasm'} is not built yet: build it with "
+        "`python packages/nuif-core/wasm/build.py` (zig, from the dev group; docs/web.md)"
+    )
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, int, Path]]:
+    wasm_module()
     runtime = _fake_runtime(tmp_path / "pyodide")
     (tmp_path / "secret.txt").write_text("not for the browser")
     server = _playground.make_server(0, str(runtime), None)
@@ -154,6 +174,12 @@ def test_the_server_answers_the_page_the_wheel_and_the_runtime(served) -> None:
         200,
         "text/javascript; charset=utf-8",
         (WEB / "src" / "nuif.mjs").read_bytes(),
+    )
+    status, kind, body = _get(host, port, "/nuif_core.wasm")
+    assert (status, kind, body) == (
+        200,
+        "application/wasm",
+        (WEB / "src" / "nuif_core.wasm").read_bytes(),
     )
     config = json.loads(_get(host, port, "/playground.json")[2])
     assert config == {"wheel": _playground.pure_wheel()[0], "pyodide": "pyodide/"}

@@ -10,10 +10,8 @@ Needs node and zig (``ziglang``, in the dev group); without node these tests ski
 from __future__ import annotations
 
 import base64
-import importlib.util
 import json
 import random
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
@@ -23,7 +21,7 @@ from typing import Any
 import pytest
 from cross_surface import documents
 from nuif_strategies import damaged_corpus_texts
-from nuif_web_support import REPO, WEB, require
+from nuif_web_support import REPO, WEB, wasm_build, wasm_module
 
 import nuif_core
 from nuif_core import NuifError
@@ -31,25 +29,13 @@ from nuif_core import NuifError
 pytestmark = pytest.mark.timeout(900)
 
 REPLAY = Path(__file__).resolve().parent / "wasm_replay.mjs"
-BUILD = REPO / "packages" / "nuif-core" / "wasm" / "build.py"
 DATA = REPO / "tests" / "data"
-
-
-def _build_module() -> Any:
-    spec = importlib.util.spec_from_file_location("nuif_wasm_build", BUILD)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def wasm() -> Path:
     """nuif_core.wasm beside core.mjs, built unless current."""
-    if shutil.which("node") is None:
-        require("NODE", "node is not installed (Node 20 or later runs nuif-web)")
-    pytest.importorskip("ziglang", reason="ziglang is in the dev group")
-    return _build_module().ensure()  # type: ignore[no-any-return]
+    return wasm_module()
 
 
 def python_answer(op: str, data: bytes | str, limit: int = 100) -> dict[str, Any]:
@@ -131,7 +117,7 @@ def test_the_module_imports_nothing_and_is_small(wasm: Path) -> None:
 
 
 def test_two_builds_give_the_same_bytes(wasm: Path, tmp_path: Path) -> None:
-    again = _build_module().build(tmp_path / "again.wasm")
+    again = wasm_build().build(tmp_path / "again.wasm")
     assert again.read_bytes() == wasm.read_bytes()
 
 

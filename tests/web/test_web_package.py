@@ -45,19 +45,38 @@ def test_every_export_is_typed() -> None:
     types = (WEB / "src" / "nuif.d.ts").read_text()
     exported = set(
         re.findall(r"^export (?:async function|function|const|class) (\w+)", module, re.M)
-    )
+    ) | set(re.findall(r"^export \{ (\w+) \};", module, re.M))
     declared = set(re.findall(r"^export declare (?:function|const|class) (\w+)", types, re.M))
-    assert exported == declared == {"PYODIDE_VERSION", "NuifError", "loadNuif"}
+    assert exported == declared
+    assert exported == {
+        "PYODIDE_VERSION",
+        "VERSION",
+        "NuifError",
+        "PythonRequiredError",
+        "loadNuif",
+    }
+    operations = [
+        "validate",
+        "inspect",
+        "canonicalize",
+        "canonicalJson",
+        "canonicalJsonBytes",
+        "applyPatch",
+        "diff",
+        "basicCatalog",
+        "enablePython",
+    ]
     methods = set(re.findall(r"^    (\w+)\(", module, re.M))
-    assert {"validate", "inspect", "canonicalize", "applyPatch", "diff"} <= methods
-    for name in ("validate", "inspect", "canonicalize", "applyPatch", "diff"):
+    assert set(operations) <= methods
+    for name in operations:
         assert re.search(rf"^  {name}\(", types, re.M), name
 
 
 def test_the_types_accept_the_documented_use_and_refuse_the_wrong_one() -> None:
     """``tsc -p types-check`` (strict): types-check/usage.ts compiles, and each of its
-    ``@ts-expect-error`` lines (a number as text, an object as patch, no wheel, a misspelt
-    option, a catalog as an object, awaiting a string) is an error — an unused one fails the
+    ``@ts-expect-error`` lines (a number as text, an object as patch, enablePython without a
+    wheel, an object as JSON text, a misspelt option, a catalog as an object, awaiting a string)
+    is an error — an unused one fails the
     compilation."""
     pyodide_dir()  # node and `npm ci` (which also installs the pinned typescript)
     pin = json.loads((WEB / "package.json").read_text())["devDependencies"]["typescript"]
@@ -65,7 +84,7 @@ def test_the_types_accept_the_documented_use_and_refuse_the_wrong_one() -> None:
     installed = json.loads((tsc.parent.parent / "package.json").read_text())["version"]
     assert installed == pin
     usage = (WEB / "types-check" / "usage.ts").read_text()
-    assert usage.count("// @ts-expect-error") == 6
+    assert usage.count("// @ts-expect-error") == 7
     done = subprocess.run(
         ["node", str(tsc), "-p", "types-check"],
         cwd=WEB,

@@ -2,8 +2,8 @@
  * (nuif_names.h) and the string escaping (nuif_escape.h).
  *
  * Each function finds the end of a run of "uninteresting" bytes: 16 bytes at a time with SSE2
- * (part of every x86-64 CPU), 8 bytes at a time with portable word-at-a-time (SWAR) code
- * elsewhere.  Only unaligned loads that stay inside p[0:n) are made: the caller's buffer is a
+ * (part of every x86-64 CPU) or WebAssembly's SIMD128 (the same operations, mapped below), 8 bytes
+ * at a time with portable word-at-a-time (SWAR) code elsewhere.  Only unaligned loads that stay inside p[0:n) are made: the caller's buffer is a
  * bytes object whose byte p[n] is a NUL, and nothing beyond it may be read.
  */
 #ifndef NUIF_SCAN_H
@@ -18,6 +18,29 @@
 #if !defined(NUIF_SCAN_PORTABLE) &&                                                                \
     (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #include <emmintrin.h>
+#define NUIF_SSE2 1
+#elif !defined(NUIF_SCAN_PORTABLE) && defined(__wasm_simd128__)
+/* WebAssembly with SIMD128 (wasm/build.py): the SSE2 operations these scanners use, each one
+ * instruction of SIMD128 (a byte mask from bitmask, as movemask gives). */
+#include <wasm_simd128.h>
+typedef v128_t __m128i;
+#define _mm_loadu_si128(p) wasm_v128_load(p)
+#define _mm_storeu_si128(p, v) wasm_v128_store((p), (v))
+#define _mm_set1_epi8(x) wasm_i8x16_splat(x)
+#define _mm_cmpeq_epi8(a, b) wasm_i8x16_eq((a), (b))
+#define _mm_cmpgt_epi8(a, b) wasm_i8x16_gt((a), (b))
+#define _mm_cmplt_epi8(a, b) wasm_i8x16_lt((a), (b))
+#define _mm_min_epu8(a, b) wasm_u8x16_min((a), (b))
+#define _mm_max_epu8(a, b) wasm_u8x16_max((a), (b))
+#define _mm_or_si128(a, b) wasm_v128_or((a), (b))
+#define _mm_and_si128(a, b) wasm_v128_and((a), (b))
+#define _mm_movemask_epi8(v) ((int)wasm_i8x16_bitmask(v))
+#define _mm_add_epi8(a, b) wasm_i8x16_add((a), (b))
+#define _mm_srli_epi16(v, n) wasm_u16x8_shr((v), (n))
+#define _mm_unpacklo_epi8(a, b)                                                                    \
+    wasm_i8x16_shuffle((a), (b), 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
+#define _mm_unpackhi_epi8(a, b)                                                                    \
+    wasm_i8x16_shuffle((a), (b), 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
 #define NUIF_SSE2 1
 #else
 #define NUIF_SSE2 0

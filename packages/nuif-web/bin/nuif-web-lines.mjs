@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// nuif-web-lines: the nuif-web module behind JSON lines on stdin/stdout (one Pyodide for many
-// requests). Used by the test suite (tests/web) and the benchmark (benchmarks/bench_web.py);
-// also a way for any program to reach the Pyodide build of nuif-core.
+// nuif-web-lines: the nuif-web module behind JSON lines on stdin/stdout (one module, and one
+// Pyodide when a wheel is given, for many requests). Used by the test suite (tests/web) and the
+// benchmarks (benchmarks/bench_web.py); also a way for any program to reach nuif-web.
 //
-//   node bin/nuif-web-lines.mjs WHEEL
+//   node bin/nuif-web-lines.mjs [WHEEL]
 //
-// First line out: {"ready": {"version", "implementation", "pyodide", "start_ms"}}.
-// Each line in: {"id": any, "op": "validate"|"inspect"|"canonicalize"|"applyPatch"|"diff"|"basicCatalog",
-//                "args": [...]}
+// Without WHEEL only the WebAssembly core's operations answer (the others throw
+// PythonRequiredError).
+// First line out: {"ready": {"version", "implementation", "python", "pyodide", "start_ms"}}
+// (python: whether Pyodide is loaded).
+// Each line in: {"id": any, "op": "validate"|"inspect"|"canonicalize"|"canonicalJson"|"applyPatch"|
+//                "diff"|"basicCatalog", "args": [...]}
 //            or {"id": any, "op": "store", "args": [NAME, TEXT]} (keep a text here), then
 //               {"id": any, "op": "repeat", "args": [OP, NAME, N]}: N calls of OP on the stored
 //                text, timed here (performance.now()), answered {calls, ms_per_call, hash} (the last result's hash)
@@ -19,7 +22,8 @@ import { performance } from "node:perf_hooks";
 
 import { PYODIDE_VERSION, NuifError, loadNuif } from "../src/nuif.mjs";
 
-const OPS = ["validate", "inspect", "canonicalize", "applyPatch", "diff", "basicCatalog"];
+const OPS = ["validate", "inspect", "canonicalize", "canonicalJson", "applyPatch", "diff", "basicCatalog"];
+const REPEATED = ["validate", "inspect", "canonicalize", "canonicalJson"];
 const stored = new Map();
 
 function write(message) {
@@ -27,14 +31,14 @@ function write(message) {
 }
 
 const [wheel, ...rest] = process.argv.slice(2);
-if (!wheel || rest.length > 0) {
-  process.stderr.write("usage: nuif-web-lines.mjs WHEEL (the pure nuif-core wheel)\n");
+if (rest.length > 0) {
+  process.stderr.write("usage: nuif-web-lines.mjs [WHEEL] (the pure nuif-core wheel)\n");
   process.exit(2);
 }
 const started = performance.now();
 let nuif;
 try {
-  nuif = await loadNuif({ wheel });
+  nuif = await loadNuif(wheel === undefined ? {} : { wheel });
 } catch (err) {
   process.stderr.write(`nuif-web-lines: ${err.message}\n`);
   process.exit(1);
@@ -43,6 +47,7 @@ write({
   ready: {
     version: nuif.version,
     implementation: nuif.implementation,
+    python: nuif.pythonReady,
     pyodide: PYODIDE_VERSION,
     start_ms: performance.now() - started,
   },
@@ -61,16 +66,17 @@ function answer(request) {
     }
     if (op === "repeat") {
       const [name, key, count] = args;
-      if (!["validate", "inspect", "canonicalize"].includes(name) || !stored.has(key) ||
-          !Number.isInteger(count) || count < 1) {
-        throw new TypeError("repeat: args are [validate|inspect|canonicalize, stored name, calls]");
+      if (!REPEATED.includes(name) || !stored.has(key) || !Number.isInteger(count) || count < 1) {
+        throw new TypeError(`repeat: args are [${REPEATED.join("|")}, stored name, calls]`);
       }
       const text = stored.get(key);
       let last;
       const t0 = performance.now();
       for (let i = 0; i < count; i++) last = nuif[name](text);
       const ms = performance.now() - t0;
-      return { id, ok: { calls: count, ms_per_call: ms / count, hash: last.hash } };
+      // the answer's hash, or (canonicalJson) the length of the canonical text
+      const hash = typeof last === "string" ? last.length : last.hash;
+      return { id, ok: { calls: count, ms_per_call: ms / count, hash } };
     }
     if (!OPS.includes(op)) throw new TypeError(`unknown op ${JSON.stringify(op)}`);
     return { id, ok: nuif[op](...args) };

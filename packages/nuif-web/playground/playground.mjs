@@ -1,10 +1,12 @@
-// The NUIF playground: every result comes from nuif-core (the pure wheel in Pyodide, nuif.mjs).
-// playground.json (written by whoever serves the page, e.g. `nuif playground`) says where the
-// wheel and Pyodide's files are. Reference: docs/web.md.
-import { NuifError, loadNuif } from "./nuif.mjs";
+// The NUIF playground: every result comes from nuif-core (nuif.mjs): the checks, hashes, canonical
+// text and outline from its C core in WebAssembly, at once; patches, diffs and catalogs from the
+// pure wheel in Pyodide, started the first time one is asked for.  playground.json (written by
+// whoever serves the page, e.g. `nuif playground`) says where the wheel and Pyodide's files are.
+// Reference: docs/web.md.
+import { NuifError, PYODIDE_VERSION, loadNuif } from "./nuif.mjs";
 import { locatePointer } from "./locate.mjs";
 
-const STAGES = { runtime: 1, wheel: 2, install: 3, import: 4, ready: 4 };
+const STAGES = { core: 0, runtime: 1, wheel: 2, install: 3, import: 4, ready: 4 };
 /** The outline shows at most this many nodes (the count above it is always the whole). */
 const MAX_TREE_NODES = 2000;
 const MAX_DIAGNOSTICS = 200;
@@ -183,6 +185,46 @@ function catalogText() {
   return editors.catalog.value.trim() ? editors.catalog.value : undefined;
 }
 let nuif = null;
+let config = null; // playground.json: {wheel, pyodide}
+let python = null; // the start of Python, once asked for: a promise of true (ready) or false
+
+/** What the status line says once the WebAssembly core (and, later, Python) is ready. */
+function readyText() {
+  const core = `nuif-core ${nuif.version} ready: WebAssembly core`;
+  return nuif.pythonReady ? `${core} and Python (Pyodide ${PYODIDE_VERSION})` : core;
+}
+
+/**
+ * Start Python (Pyodide and the pure wheel) unless it is started: true when it is ready, false
+ * when it could not start (the status line says why).  The buttons that need it wait meanwhile.
+ */
+function needPython() {
+  if (nuif.pythonReady) return Promise.resolve(true);
+  if (python === null) {
+    for (const id of PYTHON_BUTTONS) $(id).disabled = true;
+    python = nuif
+      .enablePython({
+        wheel: config.wheel,
+        indexURL: config.pyodide, // relative to this page
+        onProgress: ({ stage, message }) => setStatus(stage, message),
+      })
+      .then(
+        () => {
+          setStatus("ready", readyText());
+          return true;
+        },
+        (err) => {
+          setStatus("failed", `Python (Pyodide) could not start: ${err.message}`, true);
+          python = null; // the next request tries again
+          return false;
+        },
+      )
+      .finally(() => {
+        for (const id of PYTHON_BUTTONS) $(id).disabled = false;
+      });
+  }
+  return python;
+}
 
 function setStatus(stage, message, failed = false) {
   const status = $("status");
@@ -310,14 +352,23 @@ function check() {
     clearDocumentResults("—");
     return;
   }
-  const catalog = catalogText();
+  let catalog = catalogText();
+  let waiting = false;
+  if (catalog && !nuif.pythonReady) {
+    // the catalog's check runs in Python: check the document alone now, and again once it is ready
+    waiting = true;
+    catalog = undefined;
+    needPython().then((ready) => ready && check());
+  }
   const report = nuif.validate(text, { maxDiagnostics: MAX_DIAGNOSTICS, catalog });
   showDiagnostics(report.diagnostics, report.truncated);
-  $("catalog-verdict").textContent = !catalog
-    ? "No catalog: only the rules of NUIF-0 apply."
-    : report.diagnostics.some((d) => d.code === "NUIF_CATALOG")
-      ? "The catalog is not valid: see Diagnostics."
-      : "The document is also checked against this catalog.";
+  $("catalog-verdict").textContent = waiting
+    ? "Loading Python (Pyodide) to check the document against this catalog…"
+    : !catalog
+      ? "No catalog: only the rules of NUIF-0 apply."
+      : report.diagnostics.some((d) => d.code === "NUIF_CATALOG")
+        ? "The catalog is not valid: see Diagnostics."
+        : "The document is also checked against this catalog.";
   if (!report.valid) {
     const n = report.diagnostics.length;
     verdict.textContent = `Invalid: ${n}${report.truncated ? "+" : ""} problem${n === 1 ? "" : "s"}.`;
@@ -347,9 +398,18 @@ function check() {
 
 // --- patch and diff --------------------------------------------------------------------------
 
-function applyPatch() {
+async function applyPatch() {
   if (!nuif) return;
   const out = $("patch-verdict");
+  if (!nuif.pythonReady) {
+    out.textContent = "Loading Python (Pyodide) to apply the patch…";
+    out.className = "quiet";
+    if (!(await needPython())) {
+      out.textContent = "Not applied: Python (Pyodide) could not start (see the status line).";
+      out.className = "verdict bad";
+      return;
+    }
+  }
   editors.patch.mark([]);
   $("patched-hash").textContent = "—";
   $("patched").textContent = "—";
@@ -396,9 +456,18 @@ function applyPatch() {
   }
 }
 
-function runDiff() {
+async function runDiff() {
   if (!nuif) return;
   const out = $("diff-verdict");
+  if (!nuif.pythonReady) {
+    out.textContent = "Loading Python (Pyodide) to compare the documents…";
+    out.className = "quiet";
+    if (!(await needPython())) {
+      out.textContent = "No diff: Python (Pyodide) could not start (see the status line).";
+      out.className = "verdict bad";
+      return;
+    }
+  }
   editors.other.mark([]);
   $("diff-out").textContent = "—";
   try {
@@ -539,11 +608,13 @@ let timer = null;
 for (const editor of [editors.doc, editors.catalog]) {
   editor.textarea.addEventListener("input", () => {
     clearTimeout(timer);
-    // a check of a large text takes a while (the pure twin): wait longer for typing to pause
-    timer = setTimeout(check, Math.min(2000, 250 + editors.doc.value.length / 1000));
+    // the check is quick (the WebAssembly core); drawing a large outline is not: wait a little
+    // longer for typing to pause as the text grows
+    timer = setTimeout(check, Math.min(1000, 150 + editors.doc.value.length / 4000));
   });
 }
-$("basic-catalog").addEventListener("click", () => {
+$("basic-catalog").addEventListener("click", async () => {
+  if (!(await needPython())) return;
   editors.catalog.value = nuif.basicCatalog();
   check();
 });
@@ -599,23 +670,26 @@ for (const editor of Object.values(editors)) {
 }
 
 const BUTTONS = ["apply", "diff", "example", "basic-catalog", "no-catalog"];
+/** The buttons whose operation runs in Python (disabled while it starts). */
+const PYTHON_BUTTONS = ["apply", "diff", "basic-catalog"];
 for (const id of BUTTONS) $(id).disabled = true;
 
 async function start() {
   try {
-    const config = await (await fetch("playground.json")).json();
-    nuif = await loadNuif({
-      wheel: config.wheel,
-      indexURL: config.pyodide, // relative to this page
-      onProgress: ({ stage, message }) => setStatus(stage, message),
-    });
+    const answer = await fetch("playground.json");
+    if (!answer.ok) throw new Error(`playground.json could not be fetched (HTTP ${answer.status})`);
+    config = await answer.json();
+    // (its "ready" is said below, with what is ready)
+    nuif = await loadNuif({ onProgress: ({ stage, message }) => stage !== "ready" && setStatus(stage, message) });
   } catch (err) {
     setStatus("failed", `The playground could not start: ${err.message}`, true);
     return;
   }
+  setStatus("ready", readyText());
   for (const id of BUTTONS) $(id).disabled = false;
   $("about").textContent =
-    `nuif-core ${nuif.version} (${nuif.implementation} codec) in WebAssembly (Pyodide). ` +
+    `nuif-core ${nuif.version}: checks, hashes and canonical text from its C core in WebAssembly; ` +
+    "patches, diffs and catalogs from its Python twin in Pyodide, loaded when one is first asked for. " +
     "Reference: docs/web.md.";
   check();
 }

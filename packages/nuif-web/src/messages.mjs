@@ -2,6 +2,9 @@
 // edit (tests/web/test_wasm_core.py fails when it is not current).  Python str.format
 // templates: {} and {0} {1} take arguments in turn or by number; {:04X} {:04x} hex.
 
+/** nuif-core's version: nuif_core.__version__. */
+export const VERSION = "0.1.0";
+
 export const MESSAGES = Object.freeze({
   BIG_INTEGER: "integer {0} is beyond ±(2^53 - 1) and is not the RFC 8785 text of a double, so it would not read back as written (the nearest double is written {1}): write {1}, or a string to keep every digit",
   BIG_INTEGER_OVERFLOW: "integer {} overflows a double: write it as a string",

@@ -3,6 +3,12 @@
 /** The Pyodide release nuif-web is built and tested against. */
 export declare const PYODIDE_VERSION: string;
 
+/** nuif-core's version (every component of a release has the same). */
+export declare const VERSION: string;
+
+/** A NUIF text: a string, or its UTF-8 bytes. */
+export type Text = string | Uint8Array;
+
 /** Where a problem is: a JSON Pointer into the input, and a 1-based line and column (characters). */
 export interface NuifLocation {
   pointer: string | null;
@@ -32,6 +38,14 @@ export declare class NuifError extends Error implements Diagnostic {
   toString(): string;
   /** The plain object: {code, message, pointer, line, column}. */
   toJSON(): Diagnostic;
+}
+
+/** What an operation that runs in Pyodide throws while Python is not loaded. */
+export declare class PythonRequiredError extends Error {
+  constructor(operation: string);
+  readonly name: "PythonRequiredError";
+  /** "applyPatch", "diff", "basicCatalog" or "validate with a catalog". */
+  operation: string;
 }
 
 export interface ValidationReport {
@@ -96,11 +110,11 @@ export interface PatchResult {
 }
 
 export interface Progress {
-  stage: "runtime" | "wheel" | "install" | "import" | "ready";
+  stage: "core" | "runtime" | "wheel" | "install" | "import" | "ready";
   message: string;
 }
 
-export interface LoadOptions {
+export interface PythonOptions {
   /** The pure wheel nuif_core-<v>-py3-none-any.whl: a URL, a file path (Node) or its bytes. */
   wheel: string | URL | Uint8Array | ArrayBuffer;
   /** The folder URL Pyodide's files are served from (in a page: relative to it); omitted: `import("pyodide")`. */
@@ -108,30 +122,43 @@ export interface LoadOptions {
   onProgress?: (progress: Progress) => void;
 }
 
+export interface LoadOptions extends Partial<PythonOptions> {
+  /** nuif_core.wasm: a URL, a file path (Node) or its bytes; default: the file beside nuif.mjs. */
+  wasm?: string | URL | Uint8Array | ArrayBuffer;
+}
+
 export interface Nuif {
-  /** nuif-core's version, from the wheel. */
+  /** nuif-core's version. */
   readonly version: string;
-  /** "python": the pure-Python twin. */
+  /** "wasm": the C core compiled to WebAssembly. */
   readonly implementation: string;
+  /** Pyodide is loaded: applyPatch, diff, basicCatalog and catalogs work. */
+  readonly pythonReady: boolean;
+  /** Start Pyodide with the pure wheel (once: later calls share the first start). */
+  enablePython(options: PythonOptions): Promise<void>;
   /** Every problem of a document (never throws a NuifError); with `catalog` (a kind catalog's
-   * text, NUIF-0 §9) the catalog's problems too. */
+   * text, NUIF-0 §9, which needs Python) the catalog's problems too. */
   validate(
-    text: string,
-    options?: { maxDiagnostics?: number; catalog?: string | null },
+    text: Text,
+    options?: { maxDiagnostics?: number; catalog?: Text | null },
   ): ValidationReport;
-  inspect(text: string, options?: { maxOutlineNodes?: number }): Inspection;
-  canonicalize(text: string): CanonicalResult;
-  /** With `catalog`, a patch whose result breaks that kind catalog throws (nothing applied). */
+  inspect(text: Text, options?: { maxOutlineNodes?: number }): Inspection;
+  canonicalize(text: Text): CanonicalResult;
+  /** The RFC 8785 canonical text of any strict I-JSON text (nuif_core.canonical_json). */
+  canonicalJson(text: Text): string;
+  /** canonicalJson's UTF-8 bytes. */
+  canonicalJsonBytes(text: Text): Uint8Array;
+  /** Needs Python. With `catalog`, a patch whose result breaks that kind catalog throws (nothing applied). */
   applyPatch(
-    text: string,
-    patch: string,
-    options?: { inverse?: boolean; catalog?: string | null },
+    text: Text,
+    patch: Text,
+    options?: { inverse?: boolean; catalog?: Text | null },
   ): PatchResult;
-  /** The canonical text of the patch that turns `a` into `b`. */
-  diff(a: string, b: string): string;
-  /** The text of the basic kind catalog nuif-core ships (a starting point to copy). */
+  /** Needs Python. The canonical text of the patch that turns `a` into `b`. */
+  diff(a: Text, b: Text): string;
+  /** Needs Python. The text of the basic kind catalog nuif-core ships (a starting point to copy). */
   basicCatalog(): string;
 }
 
-/** Start Pyodide, unpack the pure nuif-core wheel into it and import it. */
-export declare function loadNuif(options: LoadOptions): Promise<Nuif>;
+/** Compile the WebAssembly core; with `wheel`, also start Pyodide (as `enablePython`). */
+export declare function loadNuif(options?: LoadOptions): Promise<Nuif>;

@@ -1,9 +1,12 @@
 """``nuif playground``: serve the NUIF playground page (packages/nuif-web) on 127.0.0.1.
 
-The page runs nuif-core's pure-Python twin in the browser through Pyodide. What is served:
+The page runs nuif-core's C core compiled to WebAssembly, and its pure-Python twin through
+Pyodide once a patch, a diff or a catalog needs it. What is served:
 
-* the page (``index.html``, ``playground.css``, ``playground.mjs``, ``locate.mjs``) and ``nuif.mjs``:
-  bundled in the nuif-cli wheel (``nuif_cli/web``), or read from ``packages/nuif-web`` in a checkout;
+* the page (``index.html``, ``playground.css``, ``playground.mjs``, ``locate.mjs``) and the module
+  (``nuif.mjs``, ``core.mjs``, ``messages.mjs``, ``nuif_core.wasm``): bundled in the nuif-cli
+  wheel (``nuif_cli/web``), or read from ``packages/nuif-web`` in a checkout (where
+  ``nuif_core.wasm`` is built by ``packages/nuif-core/wasm/build.py``);
 * ``nuif_core-<v>-py3-none-any.whl``: the pure wheel, assembled from the installed nuif-core's
   Python files (the files the release's pure wheel holds), or the one ``--wheel`` names;
 * ``pyodide/``: the Pyodide runtime (the npm package ``pyodide``, pinned below), which no Python
@@ -44,6 +47,9 @@ PAGE_FILES = {
     "playground.mjs": "playground/playground.mjs",
     "locate.mjs": "playground/locate.mjs",
     "nuif.mjs": "src/nuif.mjs",
+    "core.mjs": "src/core.mjs",
+    "messages.mjs": "src/messages.mjs",
+    "nuif_core.wasm": "src/nuif_core.wasm",
 }
 #: the Pyodide files the page loads
 PYODIDE_FILES = (
@@ -93,6 +99,12 @@ def page_files() -> dict[str, bytes]:
         return {name: bundled.joinpath(name).read_bytes() for name in PAGE_FILES}
     if all((_CHECKOUT_WEB / rel).is_file() for rel in PAGE_FILES.values()):
         return {name: (_CHECKOUT_WEB / rel).read_bytes() for name, rel in PAGE_FILES.items()}
+    wasm = _CHECKOUT_WEB / PAGE_FILES["nuif_core.wasm"]
+    if (_CHECKOUT_WEB / PAGE_FILES["nuif.mjs"]).is_file() and not wasm.is_file():
+        raise UsageError(
+            f"{wasm} is not built yet: build it with "
+            "`python packages/nuif-core/wasm/build.py` (zig, from the dev group; docs/web.md)"
+        )
     raise UsageError(  # pragma: no cover - an install that lost its package data
         "the playground page is missing from this nuif-cli installation (nuif_cli/web); reinstall nuif-cli"
     )
