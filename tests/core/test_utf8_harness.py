@@ -1,6 +1,7 @@
 """The C harness of the UTF-8 routes (tests/core/utf8_harness.c): every vector route of
 ``packages/nuif-core/csrc/nuif_utf8.h`` gives the scalar route's verdict, natively (SSSE3 and
-AVX2 on x86-64) and, cross-compiled for arm64, under qemu (NEON).
+AVX2 on x86-64), cross-compiled for arm64 under qemu (NEON), and for wasm32-wasi under wasmtime
+(SIMD128).
 
 The harness judges each input with an independent decoder, the header's locator, its scalar
 check and every vector route; see its header comment for the inputs (every sequence class at
@@ -23,6 +24,7 @@ import platform
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,13 +51,13 @@ SUMMARY = re.compile(
 
 
 def expected_cases(files: list[Path]) -> int:
-    """How many checks the harness makes (it must not stop short): the route selection (5), 48
+    """How many checks the harness makes (it must not stop short): the route selection (6), 48
     spots x 2 fillers x the 20,100 (length, offset) pairs of 1..200, 65,536 pairs x 32 offsets,
     27**4 quads, the 9 cut characters, 20,000 random texts twice, and per file 16 shifts plus
     min(60, 2 MiB // size) mutations."""
     lengths = (2, 2, 3, 3, 3, 3, 4, 4, 4)
     cut = sum(2 * (201 - k) for length in lengths for k in range(1, length + 1))
-    total = 5 + 48 * 2 * 20100 + 65536 * 32 + 27**4 + cut + 2 * 20000
+    total = 6 + 48 * 2 * 20100 + 65536 * 32 + 27**4 + cut + 2 * 20000
     for f in files:
         size = f.stat().st_size
         total += 16 + (min(60, (2 << 20) // size) if size else 0)
@@ -175,3 +177,64 @@ def test_a_planted_neon_bug_fails_under_qemu(tmp_path: Path, fault: str, says: s
     assert rc == 1
     assert int(m.group(4)) >= 1
     assert re.search(says, err), err
+
+
+# -- WebAssembly under wasmtime ------------------------------------------------------------------
+
+
+def wasm_build(out: Path, *extra: str) -> Path:
+    """The harness for wasm32-wasi with SIMD128, as packages/nuif-core/wasm/build.py compiles
+    the core (zig, ``ziglang`` of the dev group)."""
+    pytest.importorskip("ziglang", reason="ziglang (dev group) compiles for WebAssembly")
+    faults = "".join(x.replace("-D", "_") for x in extra if x.startswith("-D"))
+    exe = out / f"utf8_harness{faults}.wasm"
+    subprocess.run(
+        [sys.executable, "-m", "ziglang", "cc", "-target", "wasm32-wasi", "-msimd128", *CFLAGS,
+         *extra, str(HARNESS), "-o", str(exe)],
+        check=True,
+        timeout=300,
+    )  # fmt: skip
+    return exe
+
+
+def wasm_run(exe: Path, out: Path, *args: str) -> tuple[int, re.Match[str], str]:
+    """Run the harness under wasmtime (WASI: the suite's folder is /suite), as ``run`` does."""
+    wasmtime = pytest.importorskip("wasmtime", reason="wasmtime (dev group) runs WebAssembly")
+    engine = wasmtime.Engine()
+    linker = wasmtime.Linker(engine)
+    linker.define_wasi()
+    store = wasmtime.Store(engine)
+    wasi = wasmtime.WasiConfig()
+    wasi.argv = ["utf8_harness", *args]
+    wasi.preopen_dir(str(SUITE[0].parent), "/suite")
+    wasi.stdout_file = str(out / "stdout.txt")
+    wasi.stderr_file = str(out / "stderr.txt")
+    store.set_wasi(wasi)
+    instance = linker.instantiate(store, wasmtime.Module.from_file(engine, str(exe)))
+    try:
+        instance.exports(store)["_start"](store)
+        rc = 0
+    except wasmtime.ExitTrap as exit_:
+        rc = exit_.code
+    stdout, stderr = ((out / f).read_text() for f in ("stdout.txt", "stderr.txt"))
+    m = SUMMARY.search(stdout)
+    assert m is not None, f"no summary (exit {rc}): {stdout[-500:]} {stderr[-2000:]}"
+    return rc, m, stderr
+
+
+def test_the_simd128_route_gives_the_scalar_verdict_under_wasmtime(tmp_path: Path) -> None:
+    exe = wasm_build(tmp_path)
+    rc, m, err = wasm_run(exe, tmp_path, *(f"/suite/{f.name}" for f in SUITE))
+    assert rc == 0, err
+    assert int(m.group(4)) == 0
+    assert m.group(2) == "scalar, simd128"
+    assert m.group(3) == "simd128"
+    assert int(m.group(1)) == expected_cases(SUITE)
+
+
+def test_a_planted_simd128_bug_fails_under_wasmtime(tmp_path: Path) -> None:
+    exe = wasm_build(tmp_path, "-DNUIF_UTF8_FAULT_SURROGATE")
+    rc, m, err = wasm_run(exe, tmp_path, "--fail-fast")
+    assert rc == 1
+    assert int(m.group(4)) >= 1
+    assert re.search(r"MISMATCH ED A0 80: simd128 says valid, the reference inv", err), err

@@ -1,8 +1,9 @@
 /* The vector routes of packages/nuif-core/csrc/nuif_utf8.h against the scalar route, in C.
  *
  * Built and run by tests/core/test_utf8_harness.py: natively (on x86-64 the SSSE3 and AVX2 routes
- * the CPU has) and, cross-compiled with aarch64-linux-gnu-gcc -static, under qemu-aarch64 (the
- * NEON route, and the NEON block functions driven the way a caller such as stage 1 drives them).
+ * the CPU has), cross-compiled with aarch64-linux-gnu-gcc -static, under qemu-aarch64 (the
+ * NEON route, and the NEON block functions driven the way a caller such as stage 1 drives them),
+ * and compiled for wasm32-wasi with SIMD128 by zig, under wasmtime (the SIMD128 route).
  *
  *   utf8_harness [--fail-fast] [FILE...]
  *
@@ -22,8 +23,9 @@
  *   - each FILE as it is, shifted by 0..15 bytes, and with seeded mutations (half of them next to
  *     a block boundary), bounded per file by its size.
  *
- * Each input is copied so that its last byte is the last byte before an inaccessible page: a
- * route that reads past p[0:n) crashes the harness.  It prints
+ * Each input is copied so that its last byte is the last byte before an inaccessible page (in
+ * WebAssembly: the last byte of the linear memory): a route that reads past p[0:n) crashes the
+ * harness.  It prints
  *   utf8 harness: N cases, routes (R1, R2, ...), best NAME, M mismatches
  * and exits 1 when M > 0 (the first mismatches are described on stderr; with --fail-fast it
  * stops at the first input with a mismatch).
@@ -38,8 +40,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef __wasm__
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
 
 #include "nuif_utf8.h"
 
@@ -114,8 +118,8 @@ typedef struct {
 } route_t;
 
 static const char *route_name(int r) {
-    static const char *known[] = {"scalar", "ssse3", "avx2", "neon"};
-    return r >= 0 && r < 4 ? known[r] : "?";
+    static const char *known[] = {"scalar", "ssse3", "avx2", "neon", "simd128"};
+    return r >= 0 && r < 5 ? known[r] : "?";
 }
 
 static route_t routes[4];
@@ -133,6 +137,8 @@ static void pick_routes(void) {
 #elif NUIF_UTF8_ARM64
     routes[n_routes++] = (route_t){"neon", NUIF_UTF8_NEON};
     routes[n_routes++] = (route_t){"neon-blocks", -1};
+#elif NUIF_UTF8_WASM
+    routes[n_routes++] = (route_t){"simd128", NUIF_UTF8_SIMD128};
 #endif
 }
 
@@ -496,7 +502,7 @@ static void check_selection(void) {
                 route_name(want_best));
         n_bad++;
     }
-    for (r = 0; r < 4; r++) {
+    for (r = 0; r < 5; r++) {
         int i;
         found = r == NUIF_UTF8_SCALAR;
         for (i = 0; i < n_routes; i++) {
@@ -512,11 +518,30 @@ static void check_selection(void) {
 }
 
 int main(int argc, char **argv) {
+#ifdef __wasm__
+    long page = 65536;
+#else
     long page = sysconf(_SC_PAGESIZE);
+#endif
     size_t span = MAX_INPUT + (size_t)page;
     uint8_t *mem;
     int a, first = 1;
 
+#ifdef __wasm__
+    /* inputs end at the end of the linear memory, past which a load traps: the memory is grown
+     * by span bytes last, after malloc has been given room for every later allocation (a file's
+     * bytes, stdio's buffers), so that nothing is placed beyond it */
+    free(malloc((size_t)16 << 20));
+    {
+        size_t pages = (span + 65535) / 65536;
+        size_t old = __builtin_wasm_memory_grow(0, pages);
+        if (old == (size_t)-1) {
+            perror("memory.grow");
+            return 2;
+        }
+        mem = (uint8_t *)((old + pages) * 65536 - span);
+    }
+#else
     /* inputs end right before a page that may not be read */
     mem = mmap(NULL, span + (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
                0);
@@ -524,6 +549,7 @@ int main(int argc, char **argv) {
         perror("mmap");
         return 2;
     }
+#endif
     guard_end = mem + span;
 
     nuif_utf8_init();

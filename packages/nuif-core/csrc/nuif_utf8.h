@@ -68,9 +68,11 @@
  * -O3 flags, and is chosen at run time with __builtin_cpu_supports.  On arm64 (aarch64) NEON is
  * part of the base instruction set: the 16-byte NEON route (vqtbl1q_u8 for the nibble lookups,
  * vextq_u8 for "the byte k places back", vqsubq_u8 for the saturating tests) needs no attribute
- * and no run-time check.  With NUIF_SCAN_PORTABLE, on other CPUs and with other compilers,
- * nuif_utf8_route() is 0 and the scalar check runs.  tests/core/utf8_harness.c holds every
- * vector route to the scalar one (natively, and under qemu-aarch64 for NEON).
+ * and no run-time check.  WebAssembly built with SIMD128 (packages/nuif-core/wasm/build.py) has
+ * the NEON route's loop with one SIMD128 instruction for each NEON one.  With NUIF_SCAN_PORTABLE,
+ * on other CPUs and with other compilers, nuif_utf8_route() is 0 and the scalar check runs.
+ * tests/core/utf8_harness.c holds every vector route to the scalar one (natively, under
+ * qemu-aarch64 for NEON, and under wasmtime for SIMD128).
  */
 #ifndef NUIF_UTF8_H
 #define NUIF_UTF8_H
@@ -96,7 +98,14 @@
 #define NUIF_UTF8_ARM64 0
 #endif
 
-#define NUIF_UTF8_SIMD (NUIF_UTF8_X86 || NUIF_UTF8_ARM64)
+#if !defined(NUIF_SCAN_PORTABLE) && defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define NUIF_UTF8_WASM 1
+#else
+#define NUIF_UTF8_WASM 0
+#endif
+
+#define NUIF_UTF8_SIMD (NUIF_UTF8_X86 || NUIF_UTF8_ARM64 || NUIF_UTF8_WASM)
 
 /* routes: what nuif_utf8_route() returns and nuif_utf8_valid() takes (the index of the route's
  * name in _UTF8_ROUTES, _speedups_strings.pxi) */
@@ -104,6 +113,7 @@
 #define NUIF_UTF8_SSSE3 1
 #define NUIF_UTF8_AVX2 2
 #define NUIF_UTF8_NEON 3
+#define NUIF_UTF8_SIMD128 4
 
 /* ---- the scalar check ------------------------------------------------------------------- */
 
@@ -719,6 +729,125 @@ static inline int nuif_utf8_route(void) { return NUIF_UTF8_NEON; }
 static inline int nuif_utf8_valid(const uint8_t *p, size_t n, int route) {
     if (route == NUIF_UTF8_NEON) {
         return nuif_utf8_valid_neon(p, n);
+    }
+    return nuif_utf8_valid_scalar(p, (ptrdiff_t)n);
+}
+
+#elif NUIF_UTF8_WASM
+
+/* ---- 16 bytes at a time (WebAssembly SIMD128) ----------------------------------------------- */
+
+typedef struct {
+    v128_t t1h, t1l, t2h, nib, cont3, cont4, top, limit;
+} nuif_u8_kwasm;
+
+static inline nuif_u8_kwasm nuif_u8_consts_wasm(void) {
+    nuif_u8_kwasm k;
+    k.t1h = wasm_v128_load(nuif_u8_first_hi);
+    k.t1l = wasm_v128_load(nuif_u8_first_lo);
+    k.t2h = wasm_v128_load(nuif_u8_second_hi);
+    k.nib = wasm_u8x16_splat(0x0F);
+    k.cont3 = wasm_u8x16_splat(0x60); /* byte - 0x60 keeps bit 7 iff byte >= E0 */
+    k.cont4 = wasm_u8x16_splat(0x70); /* byte - 0x70 keeps bit 7 iff byte >= F0 */
+    k.top = wasm_u8x16_splat(0x80);
+    k.limit = wasm_v128_load(nuif_u8_end_limit + 16);
+    return k;
+}
+
+/* The error bits of block b, whose predecessor is a (zero before the input's first byte): the
+ * NEON block's computation, one SIMD128 instruction for each NEON one.  The shuffle of (a, b)
+ * from lane 15 on is a's last byte followed by b's first 15 (vextq_u8); swizzle looks a
+ * 16-entry table up (vqtbl1q_u8; the indexes are 0..15 here); bytes shift individually. */
+static inline v128_t nuif_u8_block_wasm(v128_t b, v128_t a, const nuif_u8_kwasm *k) {
+    v128_t back1 =
+        wasm_i8x16_shuffle(a, b, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
+    v128_t back2 =
+        wasm_i8x16_shuffle(a, b, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29);
+    v128_t back3 =
+        wasm_i8x16_shuffle(a, b, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28);
+    v128_t c1 = wasm_i8x16_swizzle(k->t1h, wasm_u8x16_shr(back1, 4));
+    v128_t c2 = wasm_i8x16_swizzle(k->t1l, wasm_v128_and(back1, k->nib));
+    v128_t c3 = wasm_i8x16_swizzle(k->t2h, wasm_u8x16_shr(b, 4));
+    v128_t pair = wasm_v128_and(wasm_v128_and(c1, c2), c3);
+    v128_t must = wasm_v128_and(
+        wasm_v128_or(wasm_u8x16_sub_sat(back2, k->cont3), wasm_u8x16_sub_sat(back3, k->cont4)),
+        k->top);
+    return wasm_v128_xor(pair, must);
+}
+
+/* 1 when no byte of v is 0x80 or above */
+static inline int nuif_u8_ascii_wasm(v128_t v) { return wasm_i8x16_bitmask(v) == 0; }
+
+/* The end of the whole 64-byte ASCII blocks from p + i on. */
+static inline size_t nuif_u8_ascii64_wasm(const uint8_t *p, size_t i, size_t n) {
+    const uint8_t *q = p + i;
+    const uint8_t *end = p + n;
+    while (end - q >= 64) {
+        v128_t a = wasm_v128_or(wasm_v128_load(q), wasm_v128_load(q + 16));
+        v128_t b = wasm_v128_or(wasm_v128_load(q + 32), wasm_v128_load(q + 48));
+        if (!nuif_u8_ascii_wasm(wasm_v128_or(a, b))) {
+            break;
+        }
+        q += 64;
+    }
+    return (size_t)(q - p);
+}
+
+/* 1 when p[0:n) is valid UTF-8: nuif_utf8_valid_neon's loop with SIMD128 blocks. */
+static int nuif_utf8_valid_simd128(const uint8_t *p, size_t n) {
+    const nuif_u8_kwasm k = nuif_u8_consts_wasm();
+    v128_t zero = wasm_u8x16_splat(0);
+    v128_t prev = zero; /* the last block looked at */
+    v128_t err = zero;  /* OR of every error bit */
+    v128_t open = zero; /* nonzero when the last classified block ends inside a sequence: an
+                           error unless the next block continues it */
+    size_t i = 0;
+    while (i + 64 <= n) {
+        v128_t v0 = wasm_v128_load(p + i);
+        v128_t v1 = wasm_v128_load(p + i + 16);
+        v128_t v2 = wasm_v128_load(p + i + 32);
+        v128_t v3 = wasm_v128_load(p + i + 48);
+        if (nuif_u8_ascii_wasm(wasm_v128_or(wasm_v128_or(v0, v1), wasm_v128_or(v2, v3)))) {
+            /* ASCII: settle the last block's end, then skip the ASCII run (an ASCII
+             * predecessor acts exactly like a zero one) */
+            err = wasm_v128_or(err, open);
+            open = zero;
+            prev = zero;
+            i = nuif_u8_ascii64_wasm(p, i + 64, n);
+            continue;
+        }
+        err = wasm_v128_or(err, nuif_u8_block_wasm(v0, prev, &k));
+        err = wasm_v128_or(err, nuif_u8_block_wasm(v1, v0, &k));
+        err = wasm_v128_or(err, nuif_u8_block_wasm(v2, v1, &k));
+        err = wasm_v128_or(err, nuif_u8_block_wasm(v3, v2, &k));
+        open = wasm_u8x16_sub_sat(v3, k.limit);
+        prev = v3;
+        i += 64;
+    }
+    while (i + 16 <= n) {
+        v128_t v = wasm_v128_load(p + i);
+        if (nuif_u8_ascii_wasm(v)) {
+            err = wasm_v128_or(err, open);
+        } else {
+            err = wasm_v128_or(err, nuif_u8_block_wasm(v, prev, &k));
+            open = wasm_u8x16_sub_sat(v, k.limit);
+        }
+        prev = v;
+        i += 16;
+    }
+    /* the last 0..15 bytes, zero-padded; the full check also settles "open" */
+    uint8_t last[16] = {0};
+    memcpy(last, p + i, n - i);
+    err = wasm_v128_or(err, nuif_u8_block_wasm(wasm_v128_load(last), prev, &k));
+    return !wasm_v128_any_true(err);
+}
+
+/* SIMD128 is in every build for WebAssembly that defines __wasm_simd128__: no run-time check. */
+static inline int nuif_utf8_route(void) { return NUIF_UTF8_SIMD128; }
+
+static inline int nuif_utf8_valid(const uint8_t *p, size_t n, int route) {
+    if (route == NUIF_UTF8_SIMD128) {
+        return nuif_utf8_valid_simd128(p, n);
     }
     return nuif_utf8_valid_scalar(p, (ptrdiff_t)n);
 }

@@ -3,11 +3,15 @@
  * its JavaScript caller, tests/core/test_wasm_build.py calls it from Python (wasmtime), and
  * packages/nuif-core/wasm/build.py builds it (docs/web.md: "The WebAssembly core").
  *
- *     nuif_input(n)   room for an input of n bytes (and its NUL): its address, or 0
+ *     nuif_input(n)   room for an input of n bytes (and its NUL), keeping the bytes written
+ *                     there before: its address, or 0
  *     nuif_run(n, mode, max_depth, max_nodes, max_diagnostics, float_libs)  the status
  *     nuif_answer()   the answer's address        nuif_answer_len()  its length in bytes
  *     nuif_digest()   the 32 bytes of the SHA-256 of the canonical text (mode 2)
  *     nuif_same(n)    1 when the canonical text (status 0) is the input, byte for byte
+ *     nuif_utf16()    the canonical text (status 0) as UTF-16 code units, for a JavaScript
+ *                     string: their address (nuif_utf16_len() of them), or 0 when the text is
+ *                     ASCII (its bytes are then the string's characters) or memory ran out
  *
  * The input is written at nuif_input's address; nuif_run reads n bytes there (a call after
  * nuif_input(m) with m >= n).  mode: 0 any
@@ -53,6 +57,8 @@ static nuif_libc_text *nuif_wasm_text; /* status 0: the canonical text */
 static uint8_t *nuif_wasm_out;         /* statuses 1 and 2: the answer being built */
 static size_t nuif_wasm_out_len, nuif_wasm_out_cap;
 static int nuif_wasm_ready, nuif_wasm_nomem;
+static uint16_t *nuif_wasm_u16; /* nuif_utf16's code units */
+static size_t nuif_wasm_u16_len;
 
 /* n more bytes at the answer's end: their address, or NULL (the answer is then given up) */
 static uint8_t *nuif_wasm_room(size_t n) {
@@ -230,11 +236,9 @@ NUIF_WASM_EXPORT("nuif_input") uint8_t *nuif_input(size_t n) {
     uint8_t *q;
     if (n >= SIZE_MAX / 2) return NULL;
     if (n + 1 > nuif_wasm_in_cap) {
-        free(nuif_wasm_in);
-        nuif_wasm_in_cap = 0;
-        q = (uint8_t *)malloc(n + 1);
+        q = (uint8_t *)realloc(nuif_wasm_in, n + 1);
+        if (q == NULL) return NULL; /* (the room there was stays) */
         nuif_wasm_in = q;
-        if (q == NULL) return NULL;
         nuif_wasm_in_cap = n + 1;
     }
     return nuif_wasm_in;
@@ -257,11 +261,14 @@ int nuif_run(size_t n, int mode, size_t max_depth, size_t max_nodes, size_t max_
     }
     free(nuif_wasm_text);
     nuif_wasm_text = NULL;
+    free(nuif_wasm_u16);
+    nuif_wasm_u16 = NULL;
+    nuif_wasm_u16_len = 0;
     nuif_wasm_out_len = 0;
     nuif_wasm_nomem = 0;
     if (p == NULL || n + 1 > nuif_wasm_in_cap || mode < 0 || mode > 2) return 3;
     p[n] = 0;
-    if (nuif_utf8_first_bad(p, (ptrdiff_t)n) < 0) {
+    if (nuif_utf8_valid(p, n, nuif_utf8_route())) { /* else nuif_wasm_fault finds where */
         nuif_wasm_text = (nuif_libc_text *)nuif_doc_run(
             st, p, n, max_depth, max_nodes, float_libs && nuif_float_backend(), mode, &status);
     }
@@ -287,3 +294,60 @@ NUIF_WASM_EXPORT("nuif_same") int nuif_same(size_t n) {
     return nuif_wasm_text != NULL && nuif_wasm_text->n == n &&
            memcmp(nuif_wasm_text->b, nuif_wasm_in, n) == 0;
 }
+
+/* The code units of valid UTF-8 p[0:n) at w (at most n of them): ASCII 16 bytes at a time, the
+ * other characters one at a time (a 4-byte one as a surrogate pair). */
+static size_t nuif_wasm_widen(const uint8_t *p, size_t n, uint16_t *w) {
+    size_t i = 0, k = 0;
+    uint32_t c;
+    while (i < n) {
+#ifdef __wasm_simd128__
+        while (i + 16 <= n) {
+            v128_t v = wasm_v128_load(p + i);
+            if (wasm_i8x16_bitmask(v) != 0) break;
+            wasm_v128_store(w + k, wasm_u16x8_extend_low_u8x16(v));
+            wasm_v128_store(w + k + 8, wasm_u16x8_extend_high_u8x16(v));
+            i += 16;
+            k += 16;
+        }
+        if (i >= n) break;
+#endif
+        c = p[i];
+        if (c < 0x80) {
+            w[k++] = (uint16_t)c;
+            i += 1;
+        } else if (c < 0xE0) {
+            w[k++] = (uint16_t)(((c & 0x1F) << 6) | (p[i + 1] & 0x3F));
+            i += 2;
+        } else if (c < 0xF0) {
+            w[k++] = (uint16_t)(((c & 0x0F) << 12) | ((uint32_t)(p[i + 1] & 0x3F) << 6) |
+                                (p[i + 2] & 0x3F));
+            i += 3;
+        } else {
+            c = ((c & 0x07) << 18) | ((uint32_t)(p[i + 1] & 0x3F) << 12) |
+                ((uint32_t)(p[i + 2] & 0x3F) << 6) | (p[i + 3] & 0x3F);
+            c -= 0x10000;
+            w[k++] = (uint16_t)(0xD800 | (c >> 10));
+            w[k++] = (uint16_t)(0xDC00 | (c & 0x3FF));
+            i += 4;
+        }
+    }
+    return k;
+}
+
+NUIF_WASM_EXPORT("nuif_utf16") const uint16_t *nuif_utf16(void) {
+    const uint8_t *p;
+    size_t n;
+    if (nuif_wasm_text == NULL) return NULL;
+    p = (const uint8_t *)nuif_wasm_text->b;
+    n = nuif_wasm_text->n;
+    if ((size_t)nuif_ascii_run(p, 0, (ptrdiff_t)n) == n) return NULL;
+    if (nuif_wasm_u16 == NULL) {
+        nuif_wasm_u16 = (uint16_t *)malloc(n * sizeof(uint16_t));
+        if (nuif_wasm_u16 == NULL) return NULL;
+        nuif_wasm_u16_len = nuif_wasm_widen(p, n, nuif_wasm_u16);
+    }
+    return nuif_wasm_u16;
+}
+
+NUIF_WASM_EXPORT("nuif_utf16_len") size_t nuif_utf16_len(void) { return nuif_wasm_u16_len; }

@@ -87,6 +87,7 @@ const JSON_TYPES = ["null", "a boolean", "a boolean", "a number", "a number", "a
 const T_INT = 3;
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
+const utf16 = new TextDecoder("utf-16le", { fatal: false });
 const encoder = new TextEncoder();
 
 /** A NUIF failure: a stable code, a message to act on, and where (all as in nuif_core). */
@@ -174,24 +175,21 @@ function tooLarge(what, size, limit) {
 }
 
 /**
- * The UTF-8 bytes of a string or a Uint8Array, as nuif_core's as_bytes makes them: a lone
- * surrogate is encoded as Python's "surrogatepass" does (ED A0..BF xx), so that it is refused
- * as NUIF_UTF8 at its own offset, never silently replaced.
+ * A text given as bytes, checked against the size limit: a Uint8Array (or an ArrayBuffer's
+ * bytes), else null for a string (whose UTF-8 `Core.put` writes into the module itself).
  */
-export function textBytes(input, what, limit) {
+function inputBytes(input, what, limit) {
+  if (input instanceof ArrayBuffer) input = new Uint8Array(input);
   if (input instanceof Uint8Array) {
     if (input.length > limit) throw tooLarge(what, input.length, limit);
     return input;
   }
-  if (input instanceof ArrayBuffer) return textBytes(new Uint8Array(input), what, limit);
   if (typeof input !== "string") {
     throw new TypeError(`a NUIF ${what} is a string or a Uint8Array, not ${typeof input}`);
   }
+  // more code points than the limit allows bytes: too large before any is encoded
   if (input.length > limit && codePoints(input) > limit) throw tooLarge(what, null, limit);
-  const bytes = encoder.encode(input);
-  if (!input.isWellFormed()) surrogatePass(input, bytes);
-  if (bytes.length > limit) throw tooLarge(what, bytes.length, limit);
-  return bytes;
+  return null;
 }
 
 function codePoints(s) {
@@ -201,7 +199,9 @@ function codePoints(s) {
 }
 
 // TextEncoder wrote each lone surrogate as U+FFFD (EF BF BD), three bytes as its own encoding
-// would take: write those instead
+// would take: write those instead, as nuif_core's as_bytes does (Python's "surrogatepass",
+// ED A0..BF xx), so that the text is refused as NUIF_UTF8 at the surrogate's own offset, never
+// silently replaced
 function surrogatePass(s, bytes) {
   let at = 0;
   for (let i = 0; i < s.length; i++) {
@@ -330,9 +330,12 @@ export class Core {
    * module: the compiled nuif_core.wasm (WebAssembly.Module).  sha256: a function of a
    * Uint8Array to its SHA-256 as 64 hex digits (Node's crypto), or null to hash in the module.
    */
-  constructor(module, sha256 = null) {
+  constructor(module, sha256 = null, units = null) {
     this.module = module;
     this.sha256 = sha256;
+    // a string of n UTF-16 code units at a byte address of a buffer (Node's Buffer is faster
+    // at it than TextDecoder)
+    this.units = units ?? ((buffer, at, n) => utf16.decode(new Uint8Array(buffer, at, 2 * n)));
     this.exports = null;
   }
 
@@ -346,23 +349,62 @@ export class Core {
     return this.exports;
   }
 
-  // run the pipeline on bytes: {status, x (the exports), n}
-  run(bytes, mode, maxDiagnostics = 1) {
+  // room for n input bytes in the module: [exports, address]
+  room(n) {
     let x = this.instance();
-    let at = x.nuif_input(bytes.length);
+    let at = x.nuif_input(n);
     if (at === 0) {
       this.exports = null; // a fresh instance may have the room a used one lacks
       x = this.instance();
-      at = x.nuif_input(bytes.length);
+      at = x.nuif_input(n);
       if (at === 0) throw new RangeError("nuif-web: out of memory for the input");
     }
-    new Uint8Array(x.memory.buffer, at, bytes.length).set(bytes);
-    const status = x.nuif_run(bytes.length, mode, LIMITS.maxDepth, LIMITS.maxNodes, maxDiagnostics, 1);
-    if (status === 3) {
+    return [x, at];
+  }
+
+  // the input's UTF-8 written into the module: {x (the exports), at, n}.  A string is encoded
+  // straight into the module's memory (no copy of its own) into room for its length and a
+  // quarter more; what did not fit then goes after it, in room for three bytes per UTF-16 unit
+  // (the most one takes).
+  put(input, what) {
+    const limit = LIMITS.maxDocumentBytes;
+    const bytes = inputBytes(input, what, limit);
+    if (bytes !== null) {
+      const [x, at] = this.room(bytes.length);
+      new Uint8Array(x.memory.buffer, at, bytes.length).set(bytes);
+      return { x, at, n: bytes.length };
+    }
+    const first = input.length + (input.length >> 2) + 16;
+    let [x, at] = this.room(first);
+    const done = encoder.encodeInto(input, new Uint8Array(x.memory.buffer, at, first));
+    let n = done.written;
+    if (done.read < input.length) {
+      // (encodeInto stops before a character that does not fit: the rest starts with a whole one)
+      const rest = input.slice(done.read);
+      const cap = n + 3 * rest.length;
+      const kept = x.nuif_input(cap); // the n bytes written stay
+      if (kept !== 0) {
+        at = kept;
+        n += encoder.encodeInto(rest, new Uint8Array(x.memory.buffer, at + n, cap - n)).written;
+      } else {
+        [x, at] = this.room(3 * input.length); // a fresh instance: all of it again
+        n = encoder.encodeInto(input, new Uint8Array(x.memory.buffer, at, 3 * input.length)).written;
+      }
+    }
+    if (!input.isWellFormed()) surrogatePass(input, new Uint8Array(x.memory.buffer, at, n));
+    if (n > limit) throw tooLarge(what, n, limit);
+    return { x, at, n };
+  }
+
+  // run the pipeline on a text: {status, x (the exports), at, n}
+  run(input, what, mode, maxDiagnostics = 1) {
+    const r = this.put(input, what);
+    r.status = r.x.nuif_run(r.n, mode, LIMITS.maxDepth, LIMITS.maxNodes, maxDiagnostics, 1);
+    if (r.status === 3) {
       this.exports = null;
       throw new RangeError("nuif-web: the WebAssembly core ran out of memory");
     }
-    return { status, x, n: bytes.length };
+    return r;
   }
 
   // what a public call runs: a memory grown large is let go at the end (the next call starts a
@@ -379,37 +421,52 @@ export class Core {
     return new Uint8Array(x.memory.buffer, x.nuif_answer(), x.nuif_answer_len());
   }
 
+  // the canonical text (status 0) as a string.  Where it is not ASCII, the module writes its
+  // UTF-16 code units, which become a string faster than its UTF-8 does (a JavaScript string
+  // is UTF-16); ASCII bytes become one as fast as they are.
+  answerString(x) {
+    const at = x.nuif_utf16();
+    if (at === 0) return utf8.decode(this.answer(x));
+    return this.units(x.memory.buffer, at, x.nuif_utf16_len());
+  }
+
   reader(x) {
     return new Reader(x.memory, x.nuif_answer(), x.nuif_answer_len());
   }
 
   // the error of a refused text (status 1) or the first §3 problem (status 2)
-  failure(r, bytes) {
+  failure(r) {
+    // the input as the module holds it (the memory may have grown since it was written)
+    const bytes = new Uint8Array(r.x.memory.buffer, r.at, r.n);
     if (r.status === 1) return faultError(this.reader(r.x), bytes, LIMITS.maxDepth);
     return new NuifError(reportFindings(this.reader(r.x), LIMITS.maxNodes).found[0]);
   }
 
-  // a valid document's canonical bytes (a copy) and hash
-  document(bytes) {
-    const r = this.run(bytes, this.sha256 ? MODE_DOCUMENT : MODE_HASH);
-    if (r.status !== 0) throw this.failure(r, bytes);
+  // a valid document's canonical text and hash
+  document(text) {
+    const r = this.run(text, "document", this.sha256 ? MODE_DOCUMENT : MODE_HASH);
+    if (r.status !== 0) throw this.failure(r);
     const view = this.answer(r.x);
     const hash = this.sha256 ? this.sha256(view) : hexDigest(new Uint8Array(r.x.memory.buffer, r.x.nuif_digest(), 32));
     const same = r.x.nuif_same(r.n) === 1;
-    return { canonical: utf8.decode(view), hash: `sha256:${hash}`, changed: !same, size: view.length };
+    const size = view.length;
+    return { canonical: this.answerString(r.x), hash: `sha256:${hash}`, changed: !same, size, inputBytes: r.n };
   }
 
   /** RFC 8785 canonical text of any strict I-JSON text (nuif_core.canonical_json), a string. */
   canonicalJson(text) {
-    return utf8.decode(this.canonicalJsonBytes(text));
+    return this.call(() => {
+      const r = this.run(text, "JSON", MODE_JSON);
+      if (r.status !== 0) throw this.failure(r);
+      return this.answerString(r.x);
+    });
   }
 
   /** canonicalJson's UTF-8 bytes (a Uint8Array of its own). */
   canonicalJsonBytes(text) {
     return this.call(() => {
-      const bytes = textBytes(text, "JSON", LIMITS.maxDocumentBytes);
-      const r = this.run(bytes, MODE_JSON);
-      if (r.status !== 0) throw this.failure(r, bytes);
+      const r = this.run(text, "JSON", MODE_JSON);
+      if (r.status !== 0) throw this.failure(r);
       return this.answer(r.x).slice();
     });
   }
@@ -417,7 +474,7 @@ export class Core {
   /** nuif_core.canonicalize(text).to_dict(): {canonical, hash, changed}. */
   canonicalize(text) {
     return this.call(() => {
-      const { canonical, hash, changed } = this.document(textBytes(text, "document", LIMITS.maxDocumentBytes));
+      const { canonical, hash, changed } = this.document(text);
       return { canonical, hash, changed };
     });
   }
@@ -425,16 +482,15 @@ export class Core {
   /** nuif_core.validate(text, max_diagnostics=…).to_dict(): {valid, hash, diagnostics, truncated}. */
   validate(text, maxDiagnostics = 100) {
     return this.call(() => {
-      let bytes;
+      let r;
       try {
-        bytes = textBytes(text, "document", LIMITS.maxDocumentBytes);
+        r = this.run(text, "document", this.sha256 ? MODE_DOCUMENT : MODE_HASH, maxDiagnostics);
       } catch (err) {
         if (err instanceof NuifError) return { valid: false, hash: null, diagnostics: [err.toJSON()], truncated: false };
         throw err;
       }
-      const r = this.run(bytes, this.sha256 ? MODE_DOCUMENT : MODE_HASH, maxDiagnostics);
       if (r.status === 1) {
-        return { valid: false, hash: null, diagnostics: [this.failure(r, bytes).toJSON()], truncated: false };
+        return { valid: false, hash: null, diagnostics: [this.failure(r).toJSON()], truncated: false };
       }
       if (r.status === 2) {
         const { found, truncated } = reportFindings(this.reader(r.x), LIMITS.maxNodes);
@@ -448,9 +504,8 @@ export class Core {
   /** nuif_core.inspect(text, max_outline_nodes=…).to_dict(). */
   inspect(text, maxOutlineNodes = 100) {
     return this.call(() => {
-      const bytes = textBytes(text, "document", LIMITS.maxDocumentBytes);
-      const doc = this.document(bytes);
-      return inspection(JSON.parse(doc.canonical).root, doc, bytes.length, maxOutlineNodes);
+      const doc = this.document(text);
+      return inspection(JSON.parse(doc.canonical).root, doc, doc.inputBytes, maxOutlineNodes);
     });
   }
 }
@@ -504,11 +559,16 @@ const IN_NODE = typeof process !== "undefined" && !!process.versions?.node && ty
 export async function loadCore({ wasm, hash } = {}) {
   const module = await WebAssembly.compile(await wasmBytes(wasm ?? new URL("./nuif_core.wasm", import.meta.url)));
   let sha256 = null;
-  if (IN_NODE && hash !== "module") {
-    const { createHash } = await import("node:crypto");
-    sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+  let units = null;
+  if (IN_NODE) {
+    if (hash !== "module") {
+      const { createHash } = await import("node:crypto");
+      sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+    }
+    const { Buffer } = await import("node:buffer");
+    units = (buffer, at, n) => Buffer.from(buffer, at, 2 * n).toString("utf16le");
   }
-  return new Core(module, sha256);
+  return new Core(module, sha256, units);
 }
 
 async function wasmBytes(source) {
