@@ -178,7 +178,7 @@ def test_wide_strings_fill_the_module_in_two_steps_and_come_back_whole(
     pools = ["é", "中文字", "\U0001f600\U0001f4a9", "aé中\U0001f600", "\u2028\u00a0"]
     texts = []
     for pool in pools:
-        for n in range(0, 120):
+        for n in range(120):
             body = "".join(rng.choice(pool) for _ in range(n))
             texts.append(json.dumps({"k": body, "a": [body[: n // 2], 1.5]}, ensure_ascii=False))
             doc = {"nuif": 0, "root": {"id": "r", "kind": "x", "attrs": {"t": body}}}

@@ -7,7 +7,7 @@ import json
 import re
 import subprocess
 
-from nuif_web_support import PYODIDE_PIN, WEB, pyodide_dir
+from nuif_web_support import PYODIDE_PIN, WEB, pyodide_dir, wasm_module
 
 import nuif_core
 from nuif_cli import _playground
@@ -94,3 +94,24 @@ def test_the_types_accept_the_documented_use_and_refuse_the_wrong_one() -> None:
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_npm_package_ships_the_module_and_nothing_built_beside_it() -> None:
+    """``npm pack`` (dry run) packs the WebAssembly core (once built: docs/web.md) with the
+    JavaScript, and not the build's stamp."""
+    pyodide_dir()  # node and npm
+    wasm_module()
+    done = subprocess.run(
+        ["npm", "pack", "--dry-run", "--json"],
+        cwd=WEB,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+        check=True,
+    )
+    [packed] = json.loads(done.stdout)
+    files = {f["path"] for f in packed["files"]}
+    assert {"src/nuif.mjs", "src/core.mjs", "src/messages.mjs", "src/nuif.d.ts"} <= files
+    assert "src/nuif_core.wasm" in files and "src/nuif_core.wasm.stamp" not in files
+    assert "bench/bench-lines.mjs" not in files and "scripts/messages.py" not in files
