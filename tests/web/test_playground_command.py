@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from dist_build import clean_env, uv_build
-from nuif_web_support import PYODIDE_PIN, WEB, wasm_module
+from nuif_web_support import PYODIDE_PIN, WEB, wasm_build, wasm_module
 
 from nuif_cli import _playground
 from nuif_cli._cli import main
@@ -128,12 +128,32 @@ def test_a_checkout_without_the_built_module_names_the_build_command(
             (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
             (checkout / rel).write_bytes((WEB / rel).read_bytes())
     monkeypatch.setattr(_playground, "_CHECKOUT_WEB", checkout)
+    # (a checkout without packages/nuif-core/wasm/build.py beside it, as one without zig)
     with pytest.raises(_playground.UsageError) as refused:
         _playground.page_files()
     assert str(refused.value) == (
         f"{checkout / 'src' / 'nuif_core.wasm'} is not built yet: build it with "
-        "`python packages/nuif-core/wasm/build.py` (zig, from the dev group; docs/web.md)"
+        "`uv run python packages/nuif-core/wasm/build.py` (zig, from the dev group; docs/web.md)"
     )
+
+
+def test_a_checkout_with_zig_builds_a_stale_module_before_serving_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    wasm_module()
+    build = wasm_build()
+    wasm, stamp = build.DEFAULT_OUT, build.stamp_of(build.DEFAULT_OUT)
+    kept = stamp.read_text()
+    stamp.write_text("stale")  # as after an edit of csrc/
+    try:
+        files = _playground.page_files()
+        assert "building the WebAssembly core" in capsys.readouterr().err
+        assert stamp.read_text() == kept == build.fingerprint()
+        assert files["nuif_core.wasm"] == wasm.read_bytes()
+        _playground.page_files()  # current now: nothing built, nothing said
+        assert capsys.readouterr().err == ""
+    finally:
+        stamp.write_text(build.fingerprint())
 
 
 @pytest.fixture

@@ -133,14 +133,18 @@ def stamp_of(out: Path) -> Path:
     return out.with_name(out.name + ".stamp")
 
 
+def is_current(out: Path = DEFAULT_OUT) -> bool:
+    """Whether the module at ``out`` was built from the sources as they are (its stamp)."""
+    stamp = stamp_of(out)
+    return out.is_file() and stamp.is_file() and stamp.read_text() == fingerprint()
+
+
 def ensure(out: Path = DEFAULT_OUT) -> Path:
     """The module at ``out``, built first unless its stamp says the sources are unchanged."""
-    want = fingerprint()
-    stamp = stamp_of(out)
-    if out.is_file() and stamp.is_file() and stamp.read_text() == want:
+    if is_current(out):
         return out
     build(out)
-    stamp.write_text(want)
+    stamp_of(out).write_text(fingerprint())
     return out
 
 

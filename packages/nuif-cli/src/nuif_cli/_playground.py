@@ -97,17 +97,38 @@ def page_files() -> dict[str, bytes]:
     bundled = resources.files("nuif_cli").joinpath("web")
     if bundled.joinpath("index.html").is_file():
         return {name: bundled.joinpath(name).read_bytes() for name in PAGE_FILES}
+    if (_CHECKOUT_WEB / PAGE_FILES["nuif.mjs"]).is_file():
+        _checkout_wasm()
     if all((_CHECKOUT_WEB / rel).is_file() for rel in PAGE_FILES.values()):
         return {name: (_CHECKOUT_WEB / rel).read_bytes() for name, rel in PAGE_FILES.items()}
     wasm = _CHECKOUT_WEB / PAGE_FILES["nuif_core.wasm"]
     if (_CHECKOUT_WEB / PAGE_FILES["nuif.mjs"]).is_file() and not wasm.is_file():
         raise UsageError(
             f"{wasm} is not built yet: build it with "
-            "`python packages/nuif-core/wasm/build.py` (zig, from the dev group; docs/web.md)"
+            "`uv run python packages/nuif-core/wasm/build.py` (zig, from the dev group; docs/web.md)"
         )
     raise UsageError(  # pragma: no cover - an install that lost its package data
         "the playground page is missing from this nuif-cli installation (nuif_cli/web); reinstall nuif-cli"
     )
+
+
+def _checkout_wasm() -> None:
+    """In a checkout with zig at hand (the dev group's ``ziglang``), build the page's WebAssembly
+    core unless it is current (``packages/nuif-core/wasm/build.py``: a few seconds, once per
+    change of csrc/); without zig, what is built is served, and nothing built is said so."""
+    import importlib.util
+
+    script = _CHECKOUT_WEB.parent / "nuif-core" / "wasm" / "build.py"
+    if not script.is_file() or importlib.util.find_spec("ziglang") is None:
+        return
+    spec = importlib.util.spec_from_file_location("nuif_wasm_build", script)
+    if spec is None or spec.loader is None:  # pragma: no cover - a file that cannot be loaded
+        return
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    if not build.is_current():
+        print("nuif playground: building the WebAssembly core (nuif_core.wasm)...", file=sys.stderr)
+        build.ensure()
 
 
 def _pyodide_version(folder: Path) -> str | None:
