@@ -280,7 +280,12 @@ GROUP_PEERS = "speed against the peers"
 GROUP_SHA256 = "canonical bytes + SHA-256 against SHA-256 alone"
 GROUP_VALIDATE = "validate against canonicalize"
 GROUP_MEMORY = "memory"
-TARGET_GROUPS = (GROUP_PEERS, GROUP_SHA256, GROUP_VALIDATE, GROUP_MEMORY)
+GROUP_JS = "JavaScript: the WebAssembly core against the native core and npm"
+TARGET_GROUPS = (GROUP_PEERS, GROUP_SHA256, GROUP_VALIDATE, GROUP_MEMORY, GROUP_JS)
+
+#: the JavaScript groups' shapes and sizes (benchmarks/bench_web.py)
+JS_SHAPES = ("ui", "strings", "numbers")
+JS_SIZES = ("64KiB", "1MiB", "16MiB")
 
 #: canonical bytes + SHA-256 (``nuif``) within this many times the time of ``hashlib.sha256``
 #: over the same input bytes (the ``sha256`` baseline of the canonicalize group)
@@ -389,6 +394,37 @@ def targets(run: Run) -> list[Target]:
                 group=GROUP_MEMORY,
             )
         )
+    # nuif-web's WebAssembly core (Node) against the native core (CPython) and npm's canonicalize:
+    # speed ratios, higher is better (the other's median time ÷ the core's)
+    for shape in JS_SHAPES:
+        for size in JS_SIZES:
+            for label, ours, other, need in (
+                ("canonicalJsonBytes vs native canonical_json", "wasm-bytes", "compiled", 0.5),
+                ("canonicalJson vs native canonical_json", "wasm", "compiled", 0.5),
+                ("canonicalJson vs npm canonicalize", "wasm", "npm-canonicalize", 5.0),
+            ):
+                out.append(
+                    Target(
+                        f"js-canonical-json {shape} {size}: {label} ≥ {need:g}×",
+                        time_ratio(
+                            ("js-canonical-json", shape, size, other),
+                            ("js-canonical-json", shape, size, ours),
+                        ),
+                        need,
+                        group=GROUP_JS,
+                    )
+                )
+            out.append(
+                Target(
+                    f"js-canonicalize {shape} {size}: canonicalize vs native ≥ 0.4×",
+                    time_ratio(
+                        ("js-canonicalize", shape, size, "compiled"),
+                        ("js-canonicalize", shape, size, "wasm"),
+                    ),
+                    0.4,
+                    group=GROUP_JS,
+                )
+            )
     # a figure measured as interleaved pairs (recorded on the nuif entry it belongs to) replaces
     # the medians' one: it does not depend on which second each group happened to run in
     paired = {}
