@@ -295,25 +295,32 @@ NUIF_WASM_EXPORT("nuif_same") int nuif_same(size_t n) {
            memcmp(nuif_wasm_text->b, nuif_wasm_in, n) == 0;
 }
 
-/* The code units of valid UTF-8 p[0:n) at w (at most n of them): ASCII 16 bytes at a time, the
- * other characters one at a time (a 4-byte one as a surrogate pair). */
+/* The code units of valid UTF-8 p[0:n) at w (at most n of them): ASCII 16 bytes at a time where
+ * 16 are, the ASCII bytes before the next other character one at a time, the other characters
+ * one at a time (a 4-byte one as a surrogate pair). */
 static size_t nuif_wasm_widen(const uint8_t *p, size_t n, uint16_t *w) {
     size_t i = 0, k = 0;
     uint32_t c;
     while (i < n) {
-#ifdef __wasm_simd128__
-        while (i + 16 <= n) {
-            v128_t v = wasm_v128_load(p + i);
-            if (wasm_i8x16_bitmask(v) != 0) break;
-            wasm_v128_store(w + k, wasm_u16x8_extend_low_u8x16(v));
-            wasm_v128_store(w + k + 8, wasm_u16x8_extend_high_u8x16(v));
-            i += 16;
-            k += 16;
-        }
-        if (i >= n) break;
-#endif
         c = p[i];
         if (c < 0x80) {
+#ifdef __wasm_simd128__
+            if (i + 16 <= n) {
+                v128_t v = wasm_v128_load(p + i);
+                uint32_t high = wasm_i8x16_bitmask(v);
+                if (high == 0) {
+                    wasm_v128_store(w + k, wasm_u16x8_extend_low_u8x16(v));
+                    wasm_v128_store(w + k + 8, wasm_u16x8_extend_high_u8x16(v));
+                    i += 16;
+                    k += 16;
+                    continue;
+                }
+                for (uint32_t j = (uint32_t)__builtin_ctz(high); j > 0; j--) {
+                    w[k++] = p[i++];
+                }
+                continue;
+            }
+#endif
             w[k++] = (uint16_t)c;
             i += 1;
         } else if (c < 0xE0) {

@@ -6,9 +6,11 @@
 //
 // First line out: {"ready": {"version", "start_ms"}} (start_ms: loadNuif() without Python).
 // Each line in:  {"id", "op": "store", "args": [NAME, TEXT]}       keep a text here
-//                {"id", "op": "repeat", "args": [IMPL, NAME, N]}    N calls of IMPL on it
-// Each line out: {"id", "ok": {calls, ms_per_call, bytes, sha256}} (the last output's UTF-8 length
-//                and SHA-256, to check that every implementation did the work claimed)
+//                {"id", "op": "repeat", "args": [IMPL, NAME, N, CHECK]}  N calls of IMPL on it
+// Each line out: {"id", "ok": {calls, ms_per_call, bytes, sha256}}: with CHECK true, the last
+//                output's UTF-8 length and SHA-256, to check that the implementation did the work
+//                claimed (computed after the calls; null without CHECK, so that a timed round
+//                does nothing else)
 //              | {"id", "throw": {"name", "message"}}
 //
 // IMPL is one of
@@ -55,7 +57,7 @@ function answer({ id, op, args = [] }) {
       return { id, ok: { name, length: text.length } };
     }
     if (op !== "repeat") throw new TypeError(`unknown op ${JSON.stringify(op)}`);
-    const [impl, name, count] = args;
+    const [impl, name, count, check = false] = args;
     const fn = IMPLS[impl];
     if (!fn || !stored.has(name) || !Number.isInteger(count) || count < 1) {
       throw new TypeError(`repeat: [${Object.keys(IMPLS).join("|")}, stored name, calls]`);
@@ -65,6 +67,7 @@ function answer({ id, op, args = [] }) {
     const t0 = performance.now();
     for (let i = 0; i < count; i++) last = fn(input);
     const ms = performance.now() - t0;
+    if (!check) return { id, ok: { calls: count, ms_per_call: ms / count, bytes: null, sha256: null } };
     const bytes = typeof last === "string" ? encoder.encode(last) : last;
     const sha256 = createHash("sha256").update(bytes).digest("hex");
     return { id, ok: { calls: count, ms_per_call: ms / count, bytes: bytes.length, sha256 } };
