@@ -34,6 +34,8 @@ PATCH: dict[str, Any] = {
 def main() -> None:
     limits = Limits(max_depth=64)
     assert_type(limits.max_nodes, int)
+    assert_type(nuif_core.pointer_position(DOC, "/root/id"), tuple[int, int] | None)
+    assert_type(nuif_core.ROUTES, tuple[str, ...])
 
     result = nuif_core.canonicalize(DOC, limits=limits)
     assert_type(result, CanonicalResult)

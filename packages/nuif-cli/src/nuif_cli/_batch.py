@@ -133,10 +133,13 @@ def _error_dict(err: Any, data: bytes | None) -> dict[str, Any]:
     return out
 
 
-def _io_dict(exc: OSError) -> dict[str, Any]:
-    from nuif_core._errors import error_dict
+def _cli_error(code: str, message: str) -> dict[str, Any]:
+    """An error of the CLI's own (``NUIF_IO``: not nuif-core's) in the shape of every error."""
+    return {"code": code, "message": message, "pointer": None, "line": None, "column": None}
 
-    return error_dict("NUIF_IO", f"cannot read: {exc.strerror or exc}", None, None, None)
+
+def _io_dict(exc: OSError) -> dict[str, Any]:
+    return _cli_error("NUIF_IO", f"cannot read: {exc.strerror or exc}")
 
 
 def _json_line(record: dict[str, Any]) -> str:
@@ -211,10 +214,8 @@ def do_in_place(name: str, options: dict[str, Any]) -> Result:
             try:
                 atomic_write(name, canonical_file(canonical, bool(options.get("no_newline"))))
             except OSError as exc:
-                from nuif_core._errors import error_dict
-
                 reason = f"cannot rewrite the file: {exc.strerror or exc}"
-                record["error"] = error_dict("NUIF_IO", reason, None, None, None)
+                record["error"] = _cli_error("NUIF_IO", reason)
                 return 2, [_json_line(record)], [], False
             record["rewritten"] = True
         return status, [_json_line(record)], [], record["rewritten"]

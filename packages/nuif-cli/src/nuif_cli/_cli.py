@@ -58,11 +58,9 @@ def version_text() -> str:
     except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
         cli_version = "unknown"
     codec = f"{nuif_core.IMPLEMENTATION} codec"
-    if nuif_core.IMPLEMENTATION == "compiled":
+    if nuif_core.ROUTES:
         # the compiled codec's optional routes, for bug reports (docs/format.md)
-        from nuif_core import _codec
-
-        codec += f" [{', '.join(_codec.routes())}]"
+        codec += f" [{', '.join(nuif_core.ROUTES)}]"
     return (
         f"nuif {cli_version} (nuif-core {nuif_core.__version__}, {codec}, "
         f"Python {platform.python_version()})"

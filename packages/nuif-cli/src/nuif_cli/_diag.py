@@ -106,22 +106,12 @@ def shown(name: str) -> str:
 
 def pointer_position(data: bytes | None, pointer: str | None) -> tuple[int, int] | None:
     """(line, column) where the value at ``pointer`` (or its longest resolving prefix) starts in
-    the JSON text ``data``; None when ``data`` is not JSON or nothing resolves."""
-    if data is None or pointer is None or (pointer and not pointer.startswith("/")):
+    the JSON text ``data`` (``nuif_core.pointer_position``); None without a text or a pointer."""
+    if data is None or pointer is None:
         return None
-    from nuif_core._errors import line_column
-    from nuif_core._locate import locate
+    from nuif_core import pointer_position as position
 
-    parts = pointer.split("/")
-    candidates = ["/".join(parts[:k]) for k in range(len(parts), 0, -1)]
-    try:
-        values, _ = locate(data, candidates)
-    except (AssertionError, ValueError, AttributeError, IndexError, TypeError):
-        return None  # not JSON after all: no position rather than a wrong one
-    for candidate in candidates:  # longest first
-        if candidate in values:
-            return line_column(data, values[candidate])
-    return None
+    return position(data, pointer)
 
 
 def line(

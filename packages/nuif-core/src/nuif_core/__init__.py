@@ -38,6 +38,7 @@ from ._document import (
 )
 from ._errors import ERROR_CODES, NuifError
 from ._limits import Limits
+from ._locate import pointer_position
 from ._results import (
     CanonicalResult,
     Diagnostic,
@@ -58,9 +59,15 @@ __version__ = "0.1.0"
 #: "compiled" when the Cython codec is loaded, "python" for the pure-Python twin
 IMPLEMENTATION: str = _codec.IMPLEMENTATION
 
+#: the compiled codec's optional routes, chosen when it loaded (doubles, SHA-256 block function,
+#: byte scanners, UTF-8 check: e.g. ``("fast_float+dragonbox", "sha-ni", "sse2", "avx2")``);
+#: ``()`` for the pure-Python twin.  For bug reports and benchmark records (docs/format.md).
+ROUTES: tuple[str, ...] = _codec.routes()
+
 __all__ = [
     "ERROR_CODES",
     "IMPLEMENTATION",
+    "ROUTES",
     "CanonicalResult",
     "Catalog",
     "Diagnostic",
@@ -84,6 +91,7 @@ __all__ = [
     "is_canonical",
     "loads",
     "node_hash",
+    "pointer_position",
     "validate",
 ]
 

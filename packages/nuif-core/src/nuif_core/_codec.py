@@ -108,10 +108,11 @@ node_spans = _impl.node_spans
 
 
 def routes() -> tuple[str, ...]:
-    """The compiled codec's optional routes, for bug reports and benchmark records: doubles
-    (``fast_float+dragonbox`` | ``dtoa``), hashing (``openssl`` | ``hashlib``), byte scanners (``sse2`` | ``portable``) and UTF-8
-    check (``avx2`` | ``ssse3`` | ``neon`` | ``scalar``); ``()`` for the pure-Python twin.  See
-    docs/format.md."""
+    """The compiled codec's optional routes, for bug reports and benchmark records
+    (``nuif_core.ROUTES``): doubles (``fast_float+dragonbox`` | ``dtoa``), the SHA-256 block
+    function (``sha-ni`` | ``armv8`` | ``portable``), byte scanners (``sse2`` | ``portable``) and
+    UTF-8 check (``avx2`` | ``ssse3`` | ``neon`` | ``scalar``); ``()`` for the pure-Python twin.
+    See docs/format.md."""
     if IMPLEMENTATION != "compiled":
         return ()
     return (_impl.float_backend(), _impl.hash_backend(), _impl.scan_backend(), _impl.utf8_backend())

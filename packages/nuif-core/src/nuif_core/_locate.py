@@ -12,9 +12,9 @@ import json
 import re
 from collections.abc import Iterable
 
-from ._errors import escape_pointer
+from ._errors import escape_pointer, line_column
 
-__all__ = ["locate"]
+__all__ = ["locate", "pointer_position"]
 
 _WS = re.compile(rb"[ \t\n\r]*")
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
@@ -105,3 +105,34 @@ def locate(data: bytes, pointers: Iterable[str]) -> tuple[dict[str, int], dict[s
     if scan.wanted:
         scan.value(scan.ws(0), "")
     return scan.values, scan.keys
+
+
+def pointer_position(text: str | bytes, pointer: str) -> tuple[int, int] | None:
+    """Where the value that the JSON Pointer ``pointer`` names starts in the JSON text ``text``.
+
+    Returns its 1-based line and column (the column counting characters, as every diagnostic's
+    does), or, when ``pointer`` does not resolve, those of the value its longest resolving prefix
+    names (a diagnostic about a missing member points into its object); ``None`` when ``pointer``
+    is not a JSON Pointer.  ``text`` is the JSON text the error was reported on: the scan reads
+    only what lies on the way to the value, so a text that is not JSON gives ``None`` where the
+    scan fails and may give a place before that.  This is how a surface places an error that
+    carries a pointer but no line, such as a patch operation's (the CLI does)::
+
+        >>> pointer_position('{"a": [1,\n  2]}', "/a/1")
+        (2, 3)
+        >>> pointer_position('{"a": 1}', "/b/c")
+        (1, 1)
+    """
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    if pointer and not pointer.startswith("/"):
+        return None
+    parts = pointer.split("/")
+    candidates = ["/".join(parts[:k]) for k in range(len(parts), 0, -1)]
+    try:
+        values, _ = locate(data, candidates)
+    except (AssertionError, ValueError, AttributeError, IndexError, TypeError):
+        return None  # not JSON after all: no position rather than a wrong one
+    for candidate in candidates:  # longest first
+        if candidate in values:
+            return line_column(data, values[candidate])
+    return None
