@@ -398,18 +398,25 @@ function check() {
 
 // --- patch and diff --------------------------------------------------------------------------
 
+/**
+ * Python for an operation whose verdict is `out`: true once it is loaded; while it loads, `out`
+ * says so ("Loading Python (Pyodide) to <purpose>…"); if it cannot start, `out` says
+ * "<refused>: Python (Pyodide) could not start" and the answer is false.
+ */
+async function pythonFor(out, purpose, refused) {
+  if (nuif.pythonReady) return true;
+  out.textContent = `Loading Python (Pyodide) to ${purpose}…`;
+  out.className = "quiet";
+  if (await needPython()) return true;
+  out.textContent = `${refused}: Python (Pyodide) could not start (see the status line).`;
+  out.className = "verdict bad";
+  return false;
+}
+
 async function applyPatch() {
   if (!nuif) return;
   const out = $("patch-verdict");
-  if (!nuif.pythonReady) {
-    out.textContent = "Loading Python (Pyodide) to apply the patch…";
-    out.className = "quiet";
-    if (!(await needPython())) {
-      out.textContent = "Not applied: Python (Pyodide) could not start (see the status line).";
-      out.className = "verdict bad";
-      return;
-    }
-  }
+  if (!(await pythonFor(out, "apply the patch", "Not applied"))) return;
   editors.patch.mark([]);
   $("patched-hash").textContent = "—";
   $("patched").textContent = "—";
@@ -459,15 +466,7 @@ async function applyPatch() {
 async function runDiff() {
   if (!nuif) return;
   const out = $("diff-verdict");
-  if (!nuif.pythonReady) {
-    out.textContent = "Loading Python (Pyodide) to compare the documents…";
-    out.className = "quiet";
-    if (!(await needPython())) {
-      out.textContent = "No diff: Python (Pyodide) could not start (see the status line).";
-      out.className = "verdict bad";
-      return;
-    }
-  }
+  if (!(await pythonFor(out, "compare the documents", "No diff"))) return;
   editors.other.mark([]);
   $("diff-out").textContent = "—";
   try {

@@ -425,9 +425,9 @@ export class Core {
   // the canonical text (status 0) as a string.  Where it is not ASCII, the module writes its
   // UTF-16 code units, which become a string faster than its UTF-8 does (a JavaScript string
   // is UTF-16); ASCII bytes become one as fast as they are.
-  answerString(x, r) {
+  answerString(x, r, same) {
     // a string that is its canonical text already (byte for byte): that string
-    if (typeof r.input === "string" && x.nuif_same(r.n) === 1) return r.input;
+    if (same && typeof r.input === "string") return r.input;
     const at = x.nuif_utf16();
     if (at === 0) return utf8.decode(this.answer(x));
     return this.units(x.memory.buffer, at, x.nuif_utf16_len());
@@ -453,7 +453,7 @@ export class Core {
     const hash = this.sha256 ? this.sha256(view) : hexDigest(new Uint8Array(r.x.memory.buffer, r.x.nuif_digest(), 32));
     const same = r.x.nuif_same(r.n) === 1;
     const size = view.length;
-    return { canonical: this.answerString(r.x, r), hash: `sha256:${hash}`, changed: !same, size, inputBytes: r.n };
+    return { canonical: this.answerString(r.x, r, same), hash: `sha256:${hash}`, changed: !same, size, inputBytes: r.n };
   }
 
   /** RFC 8785 canonical text of any strict I-JSON text (nuif_core.canonical_json), a string. */
@@ -461,7 +461,7 @@ export class Core {
     return this.call(() => {
       const r = this.run(text, "JSON", MODE_JSON);
       if (r.status !== 0) throw this.failure(r);
-      return this.answerString(r.x, r);
+      return this.answerString(r.x, r, r.x.nuif_same(r.n) === 1);
     });
   }
 
